@@ -1,0 +1,38 @@
+import { PONG, OK, errorReply, type Reply } from '../resp/reply.js';
+import type { Client } from '../server/client.js';
+import { INVALID_DB_INDEX } from './errors.js';
+import { intArg } from './args.js';
+import type { Handler } from './table.js';
+
+/**
+ * Connection commands (src/server.c, src/networking.c).
+ */
+
+function ping(c: Client, argv: string[]): Reply {
+  if (argv.length > 2) return errorReply(`wrong number of arguments for '${c.cmd!.name}' command`);
+  return argv.length === 2 ? argv[1]! : PONG;
+}
+
+function echo(_c: Client, argv: string[]): Reply {
+  return argv[1]!;
+}
+
+function select(c: Client, argv: string[]): Reply {
+  const id = intArg(argv[1]!);
+  if (id === null) return errorReply('invalid DB index');
+  if (id < 0 || id >= c.server.dbs.length) return INVALID_DB_INDEX;
+  c.db = c.server.dbs[id]!;
+  return OK;
+}
+
+function quit(c: Client): Reply {
+  c.closeAfterReply = true;
+  return OK;
+}
+
+export const connectionCommands: Record<string, Handler> = {
+  ping,
+  echo,
+  select,
+  quit,
+};

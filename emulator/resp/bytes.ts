@@ -1,0 +1,113 @@
+/**
+ * Byte strings.
+ *
+ * Redis keys and values are arbitrary bytes. Inside the emulator they are
+ * JavaScript strings whose every code unit is a byte (0..255), so they can be
+ * Map keys, compare like memcmp, and cost one byte per character in V8.
+ * Text from the outside world (a user's typing, a client API argument) enters
+ * through utf8ToBytes; text shown to people leaves through bytesToUtf8.
+ */
+
+/** True when every code unit is below 0x80, so the UTF-8 and byte forms agree. */
+export function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** Encodes a JavaScript (UTF-16) string as the byte string of its UTF-8. */
+export function utf8ToBytes(s: string): string {
+  if (isAscii(s)) return s;
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      out += s[i];
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const lo = s.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+        i++;
+      } else {
+        c = 0xfffd;
+      }
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      c = 0xfffd;
+    }
+    if (c < 0x800) {
+      out += String.fromCharCode(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+      out += String.fromCharCode(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    } else {
+      out += String.fromCharCode(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    }
+  }
+  return out;
+}
+
+/**
+ * Decodes a byte string as UTF-8. Bytes that are not valid UTF-8 become
+ * U+FFFD, one per offending byte.
+ */
+export function bytesToUtf8(b: string): string {
+  if (isAscii(b)) return b;
+  let out = '';
+  const n = b.length;
+  for (let i = 0; i < n; ) {
+    const c = b.charCodeAt(i);
+    if (c < 0x80) {
+      out += b[i];
+      i++;
+      continue;
+    }
+    let need = 0;
+    let cp = 0;
+    let min = 0;
+    if (c >= 0xc2 && c <= 0xdf) { need = 1; cp = c & 0x1f; min = 0x80; }
+    else if (c >= 0xe0 && c <= 0xef) { need = 2; cp = c & 0x0f; min = 0x800; }
+    else if (c >= 0xf0 && c <= 0xf4) { need = 3; cp = c & 0x07; min = 0x10000; }
+    let ok = need > 0 && i + need < n;
+    for (let k = 1; ok && k <= need; k++) {
+      const cc = b.charCodeAt(i + k);
+      if ((cc & 0xc0) !== 0x80) ok = false;
+      else cp = (cp << 6) | (cc & 0x3f);
+    }
+    if (ok && cp >= min && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff)) {
+      out += String.fromCodePoint(cp);
+      i += need + 1;
+    } else {
+      out += '\ufffd';
+      i++;
+    }
+  }
+  return out;
+}
+
+/** Copies bytes into a byte string. */
+export function bytesFromArray(a: Uint8Array, start = 0, end = a.length): string {
+  const CHUNK = 8192;
+  if (end - start <= CHUNK) return String.fromCharCode.apply(null, a.subarray(start, end) as unknown as number[]);
+  const parts: string[] = [];
+  for (let i = start; i < end; i += CHUNK) {
+    parts.push(String.fromCharCode.apply(null, a.subarray(i, Math.min(end, i + CHUNK)) as unknown as number[]));
+  }
+  return parts.join('');
+}
+
+/** The bytes of a byte string. */
+export function bytesToArray(b: string): Uint8Array {
+  const out = new Uint8Array(b.length);
+  for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
+  return out;
+}
+
+/** ASCII-only upper case (C's toupper in the "C" locale); other bytes stay. */
+export function asciiUpper(s: string): string {
+  return s.replace(/[a-z]+/g, (m) => m.toUpperCase());
+}
+
+/** ASCII-only lower case (C's tolower in the "C" locale); other bytes stay. */
+export function asciiLower(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}

@@ -1,0 +1,222 @@
+import { bytesFromArray } from './bytes.js';
+import { parseInt64 } from '../numbers/int64.js';
+import { splitArgs } from './split-args.js';
+
+/** Redis's PROTO_INLINE_MAX_SIZE: the longest inline line or header line. */
+export const PROTO_INLINE_MAX_SIZE = 64 * 1024;
+const INT_MAX = 2147483647;
+
+/** Turns a byte range into a byte string; the Node server passes Buffer.latin1Slice. */
+export type ByteDecoder = (buf: Uint8Array, start: number, end: number) => string;
+
+/**
+ * A protocol error: the server replies with `reply` (an error message,
+ * without the leading dash) and closes the connection after it.
+ */
+export class ProtocolError {
+  constructor(readonly reply: string) {}
+}
+
+/**
+ * An incremental parser for what clients send: RESP multibulk requests and
+ * inline commands, with Redis's own limits and error messages
+ * (src/networking.c processMultibulkBuffer / processInlineBuffer).
+ *
+ *   const p = new RequestParser();
+ *   p.feed(bytes);
+ *   for (let cmd; (cmd = p.next()); ) ...
+ *
+ * next() returns an argv (never empty), a ProtocolError (after which the
+ * parser is dead), or null when it needs more bytes.
+ */
+export class RequestParser {
+  private buf: Uint8Array = new Uint8Array(0);
+  private pos = 0;
+  private end = 0;
+  // Multibulk state, kept across feeds like Redis's client fields.
+  private multibulkLen = 0;
+  private bulkLen = -1;
+  private argv: string[] = [];
+  // A large bulk argument is assembled in its own buffer to avoid copying the
+  // whole input again for every chunk.
+  private big: Uint8Array | null = null;
+  private bigFill = 0;
+  private failed = false;
+  private readonly decode: ByteDecoder;
+  maxBulkLen: number;
+
+  constructor(opts: { decode?: ByteDecoder; maxBulkLen?: number } = {}) {
+    this.decode = opts.decode ?? bytesFromArray;
+    this.maxBulkLen = opts.maxBulkLen ?? 512 * 1024 * 1024;
+  }
+
+  /** Bytes received but not parsed yet (Redis's qbuf). */
+  get pendingBytes(): number {
+    return this.end - this.pos + (this.big ? this.bigFill : 0);
+  }
+
+  /** Whether a command has been started but not completed. */
+  get midCommand(): boolean {
+    return this.multibulkLen > 0 || this.end > this.pos;
+  }
+
+  feed(chunk: Uint8Array): void {
+    if (this.failed || chunk.length === 0) return;
+    if (this.big) {
+      const room = this.big.length - this.bigFill;
+      const take = Math.min(room, chunk.length);
+      this.big.set(chunk.subarray(0, take), this.bigFill);
+      this.bigFill += take;
+      if (take === chunk.length) return;
+      chunk = chunk.subarray(take);
+    }
+    if (this.pos === this.end) {
+      this.buf = chunk;
+      this.pos = 0;
+      this.end = chunk.length;
+      return;
+    }
+    const rest = this.end - this.pos;
+    const merged = new Uint8Array(rest + chunk.length);
+    merged.set(this.buf.subarray(this.pos, this.end), 0);
+    merged.set(chunk, rest);
+    this.buf = merged;
+    this.pos = 0;
+    this.end = merged.length;
+  }
+
+  next(): string[] | ProtocolError | null {
+    if (this.failed) return null;
+    for (;;) {
+      if (this.big) {
+        if (this.bigFill < this.big.length) return null;
+        this.argv.push(this.decode(this.big, 0, this.big.length - 2));
+        this.big = null;
+        this.bigFill = 0;
+        this.bulkLen = -1;
+        this.multibulkLen--;
+        if (this.multibulkLen === 0) return this.finish();
+      }
+      if (this.multibulkLen === 0) {
+        if (this.pos >= this.end) return null;
+        if (this.buf[this.pos] !== 42 /* * */) {
+          const r = this.inline();
+          if (r === 'again') continue;
+          return r;
+        }
+        const nl = this.find(13 /* \r */);
+        if (nl < 0) {
+          if (this.end - this.pos > PROTO_INLINE_MAX_SIZE) return this.fail('Protocol error: too big mbulk count string');
+          return null;
+        }
+        if (nl > this.end - 2) return null;
+        const count = parseInt64(this.decode(this.buf, this.pos + 1, nl));
+        if (count === null || count > INT_MAX) return this.fail('Protocol error: invalid multibulk length');
+        this.pos = nl + 2;
+        if (count <= 0) continue;
+        this.multibulkLen = Number(count);
+        this.argv = [];
+      }
+      const r = this.bulks();
+      if (r !== 'again') return r;
+    }
+  }
+
+  private bulks(): string[] | ProtocolError | null | 'again' {
+    const buf = this.buf;
+    while (this.multibulkLen > 0) {
+      if (this.bulkLen === -1) {
+        const nl = this.find(13);
+        if (nl < 0) {
+          if (this.end - this.pos > PROTO_INLINE_MAX_SIZE) return this.fail('Protocol error: too big bulk count string');
+          return null;
+        }
+        if (nl > this.end - 2) return null;
+        const first = buf[this.pos]!;
+        if (first !== 36 /* $ */) {
+          const shown = first === 13 || first === 10 ? ' ' : String.fromCharCode(first);
+          return this.fail(`Protocol error: expected '$', got '${shown}'`);
+        }
+        const len = this.fastInt(this.pos + 1, nl);
+        if (len === null || len < 0 || len > this.maxBulkLen) return this.fail('Protocol error: invalid bulk length');
+        this.pos = nl + 2;
+        this.bulkLen = len;
+        if (len >= 32 * 1024 && this.end - this.pos < len + 2) {
+          // Start a dedicated buffer and move what we have into it.
+          this.big = new Uint8Array(len + 2);
+          const have = this.end - this.pos;
+          this.big.set(buf.subarray(this.pos, this.end), 0);
+          this.bigFill = have;
+          this.pos = this.end;
+          return 'again';
+        }
+      }
+      if (this.end - this.pos < this.bulkLen + 2) return null;
+      this.argv.push(this.decode(buf, this.pos, this.pos + this.bulkLen));
+      this.pos += this.bulkLen + 2;
+      this.bulkLen = -1;
+      this.multibulkLen--;
+    }
+    return this.finish();
+  }
+
+  private finish(): string[] {
+    const argv = this.argv;
+    this.argv = [];
+    return argv;
+  }
+
+  private inline(): string[] | ProtocolError | null | 'again' {
+    const nl = this.find(10 /* \n */);
+    if (nl < 0) {
+      if (this.end - this.pos > PROTO_INLINE_MAX_SIZE) return this.fail('Protocol error: too big inline request');
+      return null;
+    }
+    let lineEnd = nl;
+    if (lineEnd > this.pos && this.buf[lineEnd - 1] === 13) lineEnd--;
+    const line = this.decode(this.buf, this.pos, lineEnd);
+    const argv = splitArgs(line);
+    if (argv === null) return this.fail('Protocol error: unbalanced quotes in request');
+    this.pos = nl + 1;
+    return argv.length > 0 ? argv : 'again';
+  }
+
+  /**
+   * The index of the first `byte` at or after pos, or -1. Like the strchr
+   * Redis uses, the search stops at a NUL byte.
+   */
+  private find(byte: number): number {
+    const buf = this.buf;
+    for (let i = this.pos; i < this.end; i++) {
+      const c = buf[i]!;
+      if (c === byte) return i;
+      if (c === 0) return -1;
+    }
+    return -1;
+  }
+
+  /** string2ll over a header's digits, without building a string for short ones. */
+  private fastInt(start: number, end: number): number | null {
+    const len = end - start;
+    if (len > 0 && len <= 9) {
+      const buf = this.buf;
+      const first = buf[start]!;
+      if (first >= 49 && first <= 57) {
+        let v = first - 48;
+        for (let i = start + 1; i < end; i++) {
+          const d = buf[i]! - 48;
+          if (d < 0 || d > 9) return null;
+          v = v * 10 + d;
+        }
+        return v;
+      }
+    }
+    const v = parseInt64(this.decode(this.buf, start, end));
+    return v === null ? null : Number(v);
+  }
+
+  private fail(message: string): ProtocolError {
+    this.failed = true;
+    return new ProtocolError(message);
+  }
+}

@@ -1,0 +1,290 @@
+import { Database, type KeyspaceHost } from '../keyspace/database.js';
+import { touchWatchedKey } from '../keyspace/watch.js';
+import { CMD, CommandTable, type CommandDef, type Handler } from '../commands/table.js';
+import { ErrorReply, QUEUED, type Reply } from '../resp/reply.js';
+import type { Clock } from '../sim/clock.js';
+import { Random } from '../sim/random.js';
+import { Client, type ClientAddress } from './client.js';
+import { Config } from './config.js';
+import { ServerStats } from './stats.js';
+import { discardTransaction } from '../commands/transactions.js';
+import { ALL_HANDLERS } from '../commands/index.js';
+import { activeExpireCycle } from '../keyspace/expire.js';
+import { asciiLower, asciiUpper } from '../resp/bytes.js';
+
+export interface ServerOptions {
+  /** Virtual time. */
+  clock: Clock;
+  /** Seed for the server's random choices (RANDOMKEY, SPOP, run id...). */
+  seed?: number;
+  /** Startup configuration, as `redis-server --name value` would give it. */
+  config?: Readonly<Record<string, string>>;
+  /** The address the server listens on, for CLIENT LIST laddr and INFO. */
+  host?: string;
+  port?: number;
+  /** Replaces the handler set (tests). */
+  handlers?: Readonly<Record<string, Handler>>;
+}
+
+/** Something that listens to the writes a server makes (AOF, replicas). */
+export type PropagationListener = (dbIndex: number, argv: string[]) => void;
+
+/**
+ * One redis-server process: its databases, configuration, clients, command
+ * table, counters, and the dispatcher that runs a command the way Redis's
+ * processCommand() and call() do.
+ */
+export class RedisServer implements KeyspaceHost {
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly config: Config;
+  readonly dbs: Database[];
+  readonly commands: CommandTable;
+  readonly clients = new Map<number, Client>();
+  readonly stats = new ServerStats();
+  readonly host: string;
+  readonly port: number;
+  /** 40 hex characters, chosen at start. */
+  readonly runId: string;
+  readonly startMs: number;
+  /** Time of the current command, in ms (server.mstime). */
+  nowMs = 0;
+  /** LRU clock of the current command: seconds, 24 bits (LRU_CLOCK). */
+  lruClock = 0;
+  /** Changes since the last save (server.dirty). */
+  dirty = 0;
+  /** Whether lookups may delete expired keys (false on a read-only replica). */
+  mayDeleteExpired = true;
+  /** Whether the active expire cycle runs (DEBUG SET-ACTIVE-EXPIRE). */
+  activeExpireEnabled = true;
+  /** The database the next active expire cycle starts with. */
+  expireCycleNextDb = 0;
+  /** The replication ID (changed by DEBUG CHANGE-REPL-ID). */
+  replId: string;
+  private nextClientId = 1;
+  private readonly propagationListeners: PropagationListener[] = [];
+  private pending: Array<{ db: number; argv: string[] }> = [];
+  /** Nesting depth of call(): EXEC calls commands from inside a call. */
+  private callDepth = 0;
+
+  constructor(opts: ServerOptions) {
+    this.clock = opts.clock;
+    this.random = new Random(opts.seed ?? 1);
+    this.host = opts.host ?? '127.0.0.1';
+    this.port = opts.port ?? 6379;
+    this.updateTime();
+    this.startMs = this.nowMs;
+    this.config = new Config(this, opts.config ?? {});
+    const n = this.config.getNumber('databases');
+    this.dbs = [];
+    for (let i = 0; i < n; i++) this.dbs.push(new Database(i, this));
+    this.commands = new CommandTable(opts.handlers ?? ALL_HANDLERS);
+    this.runId = this.randomHex(40);
+    this.replId = this.randomHex(40);
+  }
+
+  /** 'n' random lowercase hex digits from the server's PRNG. */
+  randomHex(n: number): string {
+    let s = '';
+    for (let i = 0; i < n; i++) s += '0123456789abcdef'[this.random.below(16)];
+    return s;
+  }
+
+  /** Reads the clock into the cached command time (updateCachedTime). */
+  updateTime(): void {
+    const ms = Math.floor(this.clock.nowUs() / 1000);
+    if (ms !== this.nowMs) {
+      this.nowMs = ms;
+      this.lruClock = Math.floor(ms / 1000) & 0xffffff;
+    }
+  }
+
+  /** Accepts a new client connection. */
+  connect(address?: Partial<ClientAddress>): Client {
+    this.updateTime();
+    const id = this.nextClientId++;
+    const c = new Client(this, id, {
+      addr: address?.addr ?? `127.0.0.1:${40000 + (id % 20000)}`,
+      laddr: address?.laddr ?? `${this.host}:${this.port}`,
+      fd: address?.fd ?? 7 + this.clients.size + 1,
+    });
+    this.clients.set(id, c);
+    this.stats.totalConnectionsReceived++;
+    return c;
+  }
+
+  /** Forgets a client whose connection is gone. */
+  disconnect(c: Client): void {
+    if (!this.clients.delete(c.id)) return;
+    discardTransaction(c);
+    c.closed = true;
+  }
+
+  /** Closes a client from the server side (CLIENT KILL). */
+  kill(c: Client): void {
+    this.disconnect(c);
+    c.onClose?.();
+  }
+
+  onPropagate(listener: PropagationListener): () => void {
+    this.propagationListeners.push(listener);
+    return () => {
+      const i = this.propagationListeners.indexOf(listener);
+      if (i >= 0) this.propagationListeners.splice(i, 1);
+    };
+  }
+
+  // ---- KeyspaceHost ----
+
+  keyExpired(db: Database, key: string): void {
+    this.stats.expiredKeys++;
+    touchWatchedKey(db, key);
+    this.propagate(db.id, ['DEL', key]);
+  }
+
+  keyModified(db: Database, key: string): void {
+    if (db.watched.size !== 0) touchWatchedKey(db, key);
+  }
+
+  // ---- the dispatcher ----
+
+  /**
+   * Runs one command for a client and returns its reply: lookup, arity,
+   * flags, MULTI queueing, then call(). Redis's processCommand().
+   */
+  execute(c: Client, argv: string[]): Reply {
+    this.updateTime();
+    c.lastInteractionMs = this.nowMs;
+    let cmd = this.commands.get(argv[0]!);
+    if (cmd !== undefined && cmd.subcommands !== null && argv.length > 1) {
+      const sub = cmd.subcommands.get(asciiLower(argv[1]!));
+      if (sub === undefined) {
+        return this.reject(c, null, `unknown subcommand '${cString(argv[1]!, 128)}'. Try ${asciiUpper(cString(argv[0]!, Infinity))} HELP.`, true);
+      }
+      cmd = sub;
+    }
+    if (cmd === undefined) return this.reject(c, null, unknownCommandMessage(argv), true);
+    c.lastCommand = cmd.name;
+    const arity = cmd.arity;
+    if (arity > 0 ? argv.length !== arity : argv.length < -arity) {
+      return this.reject(c, cmd, `wrong number of arguments for '${cmd.name}' command`, false);
+    }
+    const flags = cmd.flags;
+    if (flags & CMD.PROTECTED) {
+      const denied = this.protectedActionDenied(c);
+      if (denied) return this.reject(c, cmd, denied, false);
+    }
+    if (c.inMulti) {
+      if (flags & CMD.NO_MULTI) return this.reject(c, cmd, 'Command not allowed inside a transaction', false);
+      if (!(flags & CMD.TX_CONTROL)) {
+        if (!c.dirtyCas && !c.multiError) c.queue.push({ cmd, argv });
+        return QUEUED;
+      }
+    }
+    return this.call(c, cmd, argv);
+  }
+
+  /**
+   * Runs a command that passed the checks: the handler, then statistics and
+   * propagation. Redis's call(). EXEC uses it for each queued command.
+   */
+  call(c: Client, cmd: CommandDef, argv: string[]): Reply {
+    const dirtyBefore = this.dirty;
+    const outerCmd = c.cmd;
+    c.cmd = cmd;
+    this.callDepth++;
+    let reply: Reply;
+    try {
+      reply = cmd.handler!(c, argv);
+    } finally {
+      this.callDepth--;
+      c.cmd = outerCmd;
+    }
+    cmd.calls++;
+    this.stats.totalCommandsProcessed++;
+    if (reply instanceof ErrorReply) {
+      cmd.failedCalls++;
+      this.stats.countError(errorCode(reply.message));
+    }
+    if (this.propagationListeners.length !== 0) {
+      if (this.dirty !== dirtyBefore && cmd.flags & CMD.WRITE) this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv });
+      if (this.callDepth === 0) this.flushPropagation();
+    }
+    c.propagateArgv = null;
+    return reply;
+  }
+
+  /**
+   * Queues a write for the AOF and replicas. Writes made by one top-level
+   * command (EXEC and its queue, or a command plus the DEL of a key that
+   * expired under it) leave together, wrapped in MULTI/EXEC when more than one.
+   */
+  propagate(dbIndex: number, argv: string[]): void {
+    if (this.propagationListeners.length === 0) return;
+    this.pending.push({ db: dbIndex, argv });
+    if (this.callDepth === 0) this.flushPropagation();
+  }
+
+  private flushPropagation(): void {
+    const ops = this.pending;
+    if (ops.length === 0) return;
+    this.pending = [];
+    const wrap = ops.length > 1;
+    if (wrap) for (const l of this.propagationListeners) l(ops[0]!.db, ['MULTI']);
+    for (const op of ops) for (const l of this.propagationListeners) l(op.db, op.argv);
+    if (wrap) for (const l of this.propagationListeners) l(ops[0]!.db, ['EXEC']);
+  }
+
+  /** A refused command: counts it, flags a MULTI, and returns the error. */
+  private reject(c: Client, cmd: CommandDef | null, message: string, mapNewlines: boolean): Reply {
+    if (c.inMulti) c.multiError = true;
+    let text = message;
+    if (mapNewlines) text = text.replace(/[\r\n]/g, ' ');
+    if (cmd) {
+      cmd.rejectedCalls++;
+      if (cmd.name === 'exec') {
+        discardTransaction(c);
+        const inner = text.charCodeAt(0) === 45 ? text.slice(1) : text;
+        this.stats.countError('EXECABORT');
+        return new ErrorReply(`EXECABORT Transaction discarded because of: ${inner}`);
+      }
+    }
+    const err = text.charCodeAt(0) === 45 ? new ErrorReply(text.slice(1)) : new ErrorReply('ERR ' + text);
+    this.stats.countError(errorCode(err.message));
+    return err;
+  }
+
+  private protectedActionDenied(c: Client): string | null {
+    const setting = this.config.get('enable-debug-command');
+    if (setting === 'yes') return null;
+    if (setting === 'local' && /^(127\.|::1|\[::1\])/.test(c.address.addr)) return null;
+    return 'DEBUG command not allowed. If the enable-debug-command option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.';
+  }
+
+  /** The active expiry cycle, run by serverCron at hz. */
+  cron(): void {
+    this.updateTime();
+    if (this.activeExpireEnabled && this.mayDeleteExpired) activeExpireCycle(this);
+  }
+}
+
+/** The error code for errorstats: the first word, when the message has a space within 32 bytes. */
+function errorCode(message: string): string {
+  const space = message.indexOf(' ');
+  return space > 0 && space < 32 ? message.slice(0, space) : 'ERR';
+}
+
+/** printf's "%.Ns" of a C string: stops at NUL, at most n bytes. */
+function cString(s: string, n: number): string {
+  const nul = s.indexOf('\0');
+  const t = nul < 0 ? s : s.slice(0, nul);
+  return t.length > n ? t.slice(0, n) : t;
+}
+
+function unknownCommandMessage(argv: string[]): string {
+  let args = '';
+  for (let i = 1; i < argv.length && args.length < 128; i++) {
+    args += `'${cString(argv[i]!, 128 - args.length)}' `;
+  }
+  return `unknown command '${cString(argv[0]!, 128)}', with args beginning with: ${args}`;
+}
