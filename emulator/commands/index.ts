@@ -1,11 +1,23 @@
 import type { Handler } from './table.js';
 import { connectionCommands } from './connection.js';
+import { genericCommands } from './generic.js';
+import { hashCommands } from './hash.js';
+import { listCommands } from './list.js';
+import { serverCommands } from './server.js';
+import { setCommands } from './set.js';
+import { sortedSetCommands } from './sorted-set.js';
 import { stringCommands } from './string.js';
 import { transactionCommands } from './transactions.js';
 
 /** Every command handler, by full lowercase name ("get", "config|get"). */
 export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...connectionCommands,
+  ...genericCommands,
+  ...hashCommands,
+  ...listCommands,
+  ...serverCommands,
+  ...setCommands,
+  ...sortedSetCommands,
   ...stringCommands,
   ...transactionCommands,
 };

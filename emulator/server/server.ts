@@ -10,6 +10,7 @@ import { ServerStats } from './stats.js';
 import { discardTransaction } from '../commands/transactions.js';
 import { ALL_HANDLERS } from '../commands/index.js';
 import { activeExpireCycle } from '../keyspace/expire.js';
+import { ScanCursors } from '../keyspace/scan.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 
 export interface ServerOptions {
@@ -42,6 +43,8 @@ export class RedisServer implements KeyspaceHost {
   readonly commands: CommandTable;
   readonly clients = new Map<number, Client>();
   readonly stats = new ServerStats();
+  /** Scans in progress (SCAN, HSCAN, SSCAN, ZSCAN over hash tables). */
+  readonly scanCursors = new ScanCursors();
   readonly host: string;
   readonly port: number;
   /** 40 hex characters, chosen at start. */

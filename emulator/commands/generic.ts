@@ -1,0 +1,6 @@
+import type { Handler } from './table.js';
+
+/**
+ * The generic commands.
+ */
+export const genericCommands: Record<string, Handler> = {};
