@@ -1,6 +1,6 @@
 import { PONG, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
-import { INVALID_DB_INDEX } from './errors.js';
+import { INVALID_DB_INDEX, NOT_INTEGER } from './errors.js';
 import { intArg } from './args.js';
 import type { Handler } from './table.js';
 
@@ -19,7 +19,7 @@ function echo(_c: Client, argv: string[]): Reply {
 
 function select(c: Client, argv: string[]): Reply {
   const id = intArg(argv[1]!);
-  if (id === null) return errorReply('invalid DB index');
+  if (id === null || id < -2147483648 || id > 2147483647) return NOT_INTEGER;
   if (id < 0 || id >= c.server.dbs.length) return INVALID_DB_INDEX;
   c.db = c.server.dbs[id]!;
   return OK;
