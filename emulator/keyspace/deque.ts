@@ -2,6 +2,9 @@
  * A growable ring buffer: O(1) push and pop at both ends, O(1) access by
  * index, O(n) insertion and removal in the middle (as in Redis's quicklist).
  */
+/** Buffers this small are never shrunk: resizing them would cost more than it saves. */
+const MIN_SHRINK_CAPACITY = 16;
+
 export class Deque<T> {
   private items: Array<T | undefined>;
   private head = 0;
@@ -28,8 +31,22 @@ export class Deque<T> {
   }
 
   private grow(): void {
+    this.resize(this.items.length * 2);
+  }
+
+  /**
+   * Halves the buffer once it is three quarters empty, so that a list that
+   * was long once does not hold its peak memory forever (Redis frees
+   * quicklist nodes as they empty). Growing again needs the length to double,
+   * so the two never chase each other.
+   */
+  private shrinkIfSparse(): void {
+    const cap = this.items.length;
+    if (cap > MIN_SHRINK_CAPACITY && this.len * 4 <= cap) this.resize(cap / 2);
+  }
+
+  private resize(cap: number): void {
     const old = this.items;
-    const cap = old.length * 2;
     const next = new Array<T | undefined>(cap);
     for (let i = 0; i < this.len; i++) next[i] = old[(this.head + i) & this.mask];
     this.items = next;
@@ -56,6 +73,7 @@ export class Deque<T> {
     this.items[this.head] = undefined;
     this.head = (this.head + 1) & this.mask;
     this.len--;
+    this.shrinkIfSparse();
     return v;
   }
 
@@ -65,6 +83,7 @@ export class Deque<T> {
     const v = this.items[i];
     this.items[i] = undefined;
     this.len--;
+    this.shrinkIfSparse();
     return v;
   }
 
@@ -127,6 +146,7 @@ export class Deque<T> {
     }
     for (let k = w; k < n; k++) this.items[(this.head + k) & this.mask] = undefined;
     this.len = w;
+    this.shrinkIfSparse();
     return n - w;
   }
 
