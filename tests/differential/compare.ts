@@ -41,6 +41,10 @@ function elements(r: Reply): Reply[] | null {
   return null;
 }
 
+function isScanReply(r: Reply): r is Reply[] {
+  return Array.isArray(r) && r.length === 2 && typeof r[0] === 'string' && Array.isArray(r[1]);
+}
+
 /** A canonical text for a reply, for sorting and equality. */
 function canon(r: Reply): string {
   return JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Object && !Array.isArray(v) ? { [v.constructor.name]: { ...v } } : v));
@@ -73,9 +77,16 @@ export function compareReplies(real: string, emu: string, how: Compare): string 
     }
     case 'unordered':
     case 'pairs': {
-      const ea = elements(a);
-      const eb = elements(b);
+      let ea = elements(a);
+      let eb = elements(b);
       if (!ea || !eb) return real === emu ? null : 'replies differ';
+      // A SCAN-family reply, [cursor, elements]: the cursor must be equal,
+      // the elements compare by the rule.
+      if (isScanReply(a) && isScanReply(b)) {
+        if (a[0] !== b[0]) return 'cursors differ';
+        ea = a[1] as Reply[];
+        eb = b[1] as Reply[];
+      }
       const group = (xs: Reply[]): string[] => {
         const out: string[] = [];
         const step = how.kind === 'pairs' || a instanceof MapReply ? 2 : 1;
