@@ -1,18 +1,27 @@
-import { encodingOf } from '../keyspace/values.js';
 import { StatusReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { expireCommands } from './expire.js';
+import { copyCommands } from './generic-copy.js';
+import { keysCommands } from './generic-keys.js';
+import { renameCommands } from './generic-rename.js';
 import { deleteKey, typeName } from './lookup.js';
+import { objectCommands } from './object.js';
+import { sortCommands } from './sort.js';
 import type { Handler } from './table.js';
 
 /**
- * The generic (keyspace) commands (src/db.c, src/expire.c, src/object.c, src/sort.c).
+ * The generic (keyspace) commands (src/db.c, src/expire.c, src/object.c,
+ * src/sort.c). This file holds the simplest ones and gathers the rest.
  */
 
+/** DEL and UNLINK (delGenericCommand): freeing lazily or not looks the same from outside. */
 function del(c: Client, argv: string[]): Reply {
+  const db = c.db;
   let n = 0;
   for (let i = 1; i < argv.length; i++) {
     const key = argv[i]!;
-    if (c.db.expires.size !== 0) c.db.expireIfNeeded(key, true);
+    // An expired key is deleted as expired (and counted so), not by this DEL.
+    if (db.expires.size !== 0) db.expireIfNeeded(key);
     if (deleteKey(c, key)) {
       c.server.dirty++;
       n++;
@@ -31,10 +40,11 @@ function type(c: Client, argv: string[]): Reply {
   return new StatusReply(typeName(c.db.lookupNoTouch(argv[1]!, true)));
 }
 
-function objectEncoding(c: Client, argv: string[]): Reply {
-  const v = c.db.lookupNoTouch(argv[2]!);
-  if (v === undefined) return null;
-  return encodingOf(v);
+/** TOUCH: a plain read lookup of each key, which stamps its access time. */
+function touch(c: Client, argv: string[]): Reply {
+  let n = 0;
+  for (let i = 1; i < argv.length; i++) if (c.db.lookupRead(argv[i]!) !== undefined) n++;
+  return n;
 }
 
 export const genericCommands: Record<string, Handler> = {
@@ -42,6 +52,11 @@ export const genericCommands: Record<string, Handler> = {
   unlink: del,
   exists,
   type,
-  'object|encoding': objectEncoding,
+  touch,
+  ...keysCommands,
+  ...renameCommands,
+  ...copyCommands,
+  ...expireCommands,
+  ...objectCommands,
+  ...sortCommands,
 };
-
