@@ -1,35 +1,33 @@
-import { StringObject, stringOf, type Value } from '../keyspace/values.js';
-import { addInt64, parseInt64 } from '../numbers/int64.js';
-import { OK, type Reply } from '../resp/reply.js';
+import { stringOf } from '../keyspace/values.js';
+import { addInt64, int64ToString, type Int64 } from '../numbers/int64.js';
+import { ErrorReply, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { int64Arg, opt } from './args.js';
-import { NOT_INTEGER, OVERFLOW, SYNTAX_ERROR, WRONGTYPE, invalidExpireTime } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR, invalidExpireTime } from './errors.js';
+import { deleteKey, modified } from './lookup.js';
+import { isStringValue, readString } from './string-access.js';
+import { stringByteCommands } from './string-bytes.js';
+import { stringCounterCommands } from './string-counters.js';
+import { lcs } from './string-lcs.js';
 import type { Handler } from './table.js';
 
 /**
- * The string commands (src/t_string.c).
+ * The string commands (src/t_string.c): GET and the SET family here, the
+ * counters in string-counters.ts, the byte-range commands in
+ * string-bytes.ts and LCS in string-lcs.ts.
+ *
+ * A value written as given (SET, MSET, GETSET, APPEND to a new key) is
+ * stored as the bare argument, whose derived encoding is what Redis's
+ * tryObjectEncoding picks for it.
  */
 
-/** The string at key for reading: its bytes, null when missing, or WRONGTYPE. */
-export function readString(c: Client, key: string): string | null | typeof WRONGTYPE {
-  const v = c.db.lookupRead(key);
-  if (v === undefined) return null;
-  if (typeof v === 'string') return v;
-  return v.type === 'string' ? v.s : WRONGTYPE;
-}
-
-function isStringValue(v: Value): v is string | StringObject {
-  return typeof v === 'string' || v.type === 'string';
-}
+export { readString };
 
 function get(c: Client, argv: string[]): Reply {
-  const v = c.db.lookupRead(argv[1]!);
-  if (v === undefined) return null;
-  if (typeof v === 'string') return v;
-  return v.type === 'string' ? v.s : WRONGTYPE;
+  return readString(c, argv[1]!);
 }
 
-// SET option flags (src/t_string.c).
+// SET and GETEX option flags (src/t_string.c).
 const NX = 1;
 const XX = 2;
 const EX = 4;
@@ -48,7 +46,7 @@ interface ExtendedArgs {
 
 /**
  * SET's and GETEX's options (parseExtendedStringArgumentsOrReply): every
- * conflicting combination is a syntax error.
+ * conflicting combination is a syntax error; a repeated option is not.
  */
 export function parseExtendedArgs(argv: string[], start: number, forSet: boolean): ExtendedArgs | null {
   let flags = 0;
@@ -81,23 +79,29 @@ export function parseExtendedArgs(argv: string[], start: number, forSet: boolean
 }
 
 /**
- * The absolute expiry in ms for an EX/PX/EXAT/PXAT argument, or an error
- * (getExpireMillisecondsOrReply).
+ * The absolute expiry in ms, exactly, for an EX/PX/EXAT/PXAT argument, or
+ * an error (getExpireMillisecondsOrReply). Where C would wrap around on
+ * adding the current time, the sum is out of the int64 range here; both
+ * are reported as an invalid expire time.
  */
-export function expireArgToMs(c: Client, arg: string, flags: number, commandName: string): number | Reply {
+function expireWhen(c: Client, arg: string, flags: number, commandName = c.cmd!.name): Int64 | ErrorReply {
   const v = int64Arg(arg);
   if (v === null) return NOT_INTEGER;
   const seconds = (flags & (EX | EXAT)) !== 0;
-  if (v <= 0 || (seconds && BigInt(v) > 9223372036854775807n / 1000n)) return invalidExpireTime(commandName);
-  let ms: bigint | number = seconds ? BigInt(v) * 1000n : v;
+  if (v <= 0 || (seconds && v > 9223372036854775807n / 1000n)) return invalidExpireTime(commandName);
+  let ms: Int64 = seconds ? (typeof v === 'number' && v <= 9007199254740 ? v * 1000 : BigInt(v) * 1000n) : v;
   if (flags & (EX | PX)) {
     const sum = addInt64(ms, c.server.nowMs);
-    if (sum === null) return invalidExpireTime(commandName); // wraps negative in C
+    if (sum === null) return invalidExpireTime(commandName);
     ms = sum;
   }
-  const n = Number(ms);
-  if (n <= 0) return invalidExpireTime(commandName);
-  return n;
+  return ms;
+}
+
+/** Like expireWhen, as a plain number of ms (for other command groups). */
+export function expireArgToMs(c: Client, arg: string, flags: number, commandName: string): number | Reply {
+  const r = expireWhen(c, arg, flags, commandName);
+  return r instanceof ErrorReply ? r : Number(r);
 }
 
 /** The common body of SET, SETNX, SETEX and PSETEX (setGenericCommand). */
@@ -111,30 +115,27 @@ function setGeneric(
   okReply: Reply,
   abortReply: Reply,
 ): Reply {
-  let whenMs = 0;
+  let when: Int64 = 0;
   if (expire !== null) {
-    const r = expireArgToMs(c, expire, flags, c.cmd!.name);
-    if (typeof r !== 'number') return r;
-    whenMs = r;
+    const r = expireWhen(c, expire, flags);
+    if (r instanceof ErrorReply) return r;
+    when = r;
   }
   let getReply: Reply = null;
   if (flags & GET) {
-    const old = c.db.lookupRead(key);
-    if (old !== undefined) {
-      if (!isStringValue(old)) return WRONGTYPE;
-      getReply = stringOf(old);
-    }
+    getReply = readString(c, key);
+    if (getReply instanceof ErrorReply) return getReply;
   }
   const found = c.db.lookupWrite(key) !== undefined;
   if ((flags & NX && found) || (flags & XX && !found)) return flags & GET ? getReply : abortReply;
   c.db.setKey(key, value, (flags & KEEPTTL) !== 0);
   c.server.dirty++;
   if (expire !== null) {
-    c.db.setExpire(key, whenMs);
-    c.propagateArgv = ['SET', key, value, 'PXAT', String(whenMs)];
+    c.db.setExpire(key, Number(when));
+    c.propagateArgv = ['SET', key, value, 'PXAT', int64ToString(when)];
   } else if (flags & GET) {
-    // Propagate without the GET options.
-    c.propagateArgv = argv.filter((a, j) => j < 3 || opt(a) !== 'get' || a.length !== 3);
+    // Replicas and the AOF get the command without its GET options.
+    c.propagateArgv = argv.filter((a, j) => j < 3 || opt(a) !== 'get');
   }
   return flags & GET ? getReply : okReply;
 }
@@ -157,33 +158,88 @@ function psetex(c: Client, argv: string[]): Reply {
   return setGeneric(c, argv, PX, argv[1]!, argv[3]!, argv[2]!, OK, null);
 }
 
-/** INCR, DECR, INCRBY, DECRBY (incrDecrCommand). */
-function incrDecr(c: Client, key: string, by: number | bigint): Reply {
-  const v = c.db.lookupWrite(key);
-  let cur: number | bigint = 0;
-  if (v !== undefined) {
-    if (!isStringValue(v)) return WRONGTYPE;
-    const n = parseInt64(stringOf(v));
-    if (n === null) return NOT_INTEGER;
-    cur = n;
+/**
+ * GETEX: GET that may also set or remove the TTL. It is never propagated
+ * as itself but as the change it made: PEXPIREAT, PERSIST, or DEL when an
+ * absolute time already passed.
+ */
+function getex(c: Client, argv: string[]): Reply {
+  const args = parseExtendedArgs(argv, 2, false);
+  if (args === null) return SYNTAX_ERROR;
+  const key = argv[1]!;
+  const value = readString(c, key);
+  if (value === null || value instanceof ErrorReply) return value;
+  const { flags, expire } = args;
+  if (expire === null) {
+    if (flags & PERSIST && c.db.removeExpire(key)) {
+      modified(c, key);
+      c.propagateArgv = ['PERSIST', key];
+    }
+    return value;
   }
-  const next = addInt64(cur, by);
-  if (next === null) return OVERFLOW;
-  const s = String(next);
-  if (v === undefined) c.db.add(key, s);
-  else c.db.overwrite(key, s);
-  c.db.access.set(key, c.server.lruClock);
-  c.server.keyModified(c.db, key);
+  const when = expireWhen(c, expire, flags);
+  if (when instanceof ErrorReply) return when;
+  // Only an absolute time can be in the past (a replica would keep the key
+  // and wait for the primary's DEL, see checkAlreadyExpired in src/expire.c).
+  if (flags & (EXAT | PXAT) && when <= c.server.nowMs) {
+    deleteKey(c, key);
+    c.server.dirty++;
+    c.propagateArgv = [c.server.config.getBool('lazyfree-lazy-expire') ? 'UNLINK' : 'DEL', key];
+  } else {
+    c.db.setExpire(key, Number(when));
+    modified(c, key);
+    c.propagateArgv = ['PEXPIREAT', key, int64ToString(when)];
+  }
+  return value;
+}
+
+function getdel(c: Client, argv: string[]): Reply {
+  const key = argv[1]!;
+  const value = readString(c, key);
+  if (value === null || value instanceof ErrorReply) return value;
+  deleteKey(c, key);
   c.server.dirty++;
-  return next;
+  c.propagateArgv = [c.server.config.getBool('lazyfree-lazy-user-del') ? 'UNLINK' : 'DEL', key];
+  return value;
 }
 
-function incr(c: Client, argv: string[]): Reply {
-  return incrDecr(c, argv[1]!, 1);
+function getset(c: Client, argv: string[]): Reply {
+  const key = argv[1]!;
+  const old = readString(c, key);
+  if (old instanceof ErrorReply) return old;
+  c.db.setKey(key, argv[2]!);
+  c.server.dirty++;
+  c.propagateArgv = ['SET', key, argv[2]!];
+  return old;
 }
 
-function decr(c: Client, argv: string[]): Reply {
-  return incrDecr(c, argv[1]!, -1);
+/** MGET answers null for a key of another type rather than WRONGTYPE. */
+function mget(c: Client, argv: string[]): Reply {
+  const out: Reply[] = new Array<Reply>(argv.length - 1);
+  for (let j = 1; j < argv.length; j++) {
+    const v = c.db.lookupRead(argv[j]!);
+    out[j - 1] = v !== undefined && isStringValue(v) ? stringOf(v) : null;
+  }
+  return out;
+}
+
+/** MSET and MSETNX (msetGenericCommand). */
+function msetGeneric(c: Client, argv: string[], nx: boolean): Reply {
+  if (argv.length % 2 === 0) return errorReply(`wrong number of arguments for '${c.cmd!.name}' command`);
+  if (nx) {
+    for (let j = 1; j < argv.length; j += 2) if (c.db.lookupWrite(argv[j]!) !== undefined) return 0;
+  }
+  for (let j = 1; j < argv.length; j += 2) c.db.setKey(argv[j]!, argv[j + 1]!);
+  c.server.dirty += (argv.length - 1) / 2;
+  return nx ? 1 : OK;
+}
+
+function mset(c: Client, argv: string[]): Reply {
+  return msetGeneric(c, argv, false);
+}
+
+function msetnx(c: Client, argv: string[]): Reply {
+  return msetGeneric(c, argv, true);
 }
 
 export const stringCommands: Record<string, Handler> = {
@@ -192,6 +248,13 @@ export const stringCommands: Record<string, Handler> = {
   setnx,
   setex,
   psetex,
-  incr,
-  decr,
+  getex,
+  getdel,
+  getset,
+  mget,
+  mset,
+  msetnx,
+  lcs,
+  ...stringCounterCommands,
+  ...stringByteCommands,
 };

@@ -1,0 +1,110 @@
+import { StringObject, stringOf } from '../keyspace/values.js';
+import type { Int64 } from '../numbers/int64.js';
+import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
+import type { Client } from '../server/client.js';
+import { int64Arg } from './args.js';
+import { NOT_INTEGER } from './errors.js';
+import { modified } from './lookup.js';
+import { checkStringLength, readString, writeString } from './string-access.js';
+import type { Handler } from './table.js';
+
+/**
+ * The commands that treat a string as an array of bytes: APPEND, STRLEN,
+ * GETRANGE (and its old name SUBSTR), SETRANGE (src/t_string.c).
+ *
+ * APPEND to an existing key and SETRANGE always leave a raw-encoded string
+ * in Redis (they edit an unshared sds in place), whatever its length or
+ * content, so their results are stored as raw StringObjects.
+ */
+
+const OFFSET_OUT_OF_RANGE = errorReply('offset is out of range');
+
+function append(c: Client, argv: string[]): Reply {
+  const key = argv[1]!;
+  const tail = argv[2]!;
+  const v = writeString(c, key);
+  if (v instanceof ErrorReply) return v;
+  let length: number;
+  if (v === undefined) {
+    c.db.add(key, tail);
+    length = tail.length;
+  } else {
+    const head = stringOf(v);
+    const tooLong = checkStringLength(c, head.length, tail.length);
+    if (tooLong) return tooLong;
+    const s = head + tail;
+    c.db.overwrite(key, new StringObject(s, 'raw'));
+    length = s.length;
+  }
+  modified(c, key);
+  return length;
+}
+
+function strlen(c: Client, argv: string[]): Reply {
+  const s = readString(c, argv[1]!);
+  if (s === null) return 0;
+  return s instanceof ErrorReply ? s : s.length;
+}
+
+/** An index beyond any string's length keeps its sign and stays beyond when made a number. */
+function clampIndex(v: Int64): number {
+  if (typeof v === 'number') return v;
+  return v < 0n ? -(2 ** 60) : 2 ** 60;
+}
+
+/** GETRANGE and SUBSTR: both ends inclusive, negative counts from the end, out-of-range clamped. */
+function getrange(c: Client, argv: string[]): Reply {
+  const startArg = int64Arg(argv[2]!);
+  if (startArg === null) return NOT_INTEGER;
+  const endArg = int64Arg(argv[3]!);
+  if (endArg === null) return NOT_INTEGER;
+  const s = readString(c, argv[1]!);
+  if (s === null) return '';
+  if (s instanceof ErrorReply) return s;
+  if (startArg < 0 && endArg < 0 && startArg > endArg) return '';
+  const n = s.length;
+  let start = clampIndex(startArg);
+  let end = clampIndex(endArg);
+  if (start < 0) start = Math.max(0, n + start);
+  if (end < 0) end = Math.max(0, n + end);
+  if (end >= n) end = n - 1;
+  if (start > end || n === 0) return '';
+  return s.slice(start, end + 1);
+}
+
+/**
+ * SETRANGE: overwrites bytes from an offset, zero-padding a shorter string.
+ * An empty value changes nothing (not even a missing key) and only reports
+ * the length.
+ */
+function setrange(c: Client, argv: string[]): Reply {
+  const key = argv[1]!;
+  const offsetArg = int64Arg(argv[2]!);
+  if (offsetArg === null) return NOT_INTEGER;
+  if (offsetArg < 0) return OFFSET_OUT_OF_RANGE;
+  const patch = argv[3]!;
+  const v = writeString(c, key);
+  if (v instanceof ErrorReply) return v;
+  const old = v === undefined ? '' : stringOf(v);
+  if (patch.length === 0) return old.length;
+  const tooLong = checkStringLength(c, offsetArg, patch.length);
+  if (tooLong) return tooLong;
+  // Within proto-max-bulk-len, so a safe integer.
+  const offset = Number(offsetArg);
+  let s: string;
+  if (offset >= old.length) s = old + '\0'.repeat(offset - old.length) + patch;
+  else s = old.slice(0, offset) + patch + old.slice(offset + patch.length);
+  const value = new StringObject(s, 'raw');
+  if (v === undefined) c.db.add(key, value);
+  else c.db.overwrite(key, value);
+  modified(c, key);
+  return s.length;
+}
+
+export const stringByteCommands: Record<string, Handler> = {
+  append,
+  strlen,
+  getrange,
+  substr: getrange,
+  setrange,
+};
