@@ -4,6 +4,7 @@ import { ErrorReply, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR, invalidExpireTime } from './errors.js';
+import { setExpireExact } from './expire.js';
 import { deleteKey, modified } from './lookup.js';
 import { isStringValue, readString } from './string-access.js';
 import { stringByteCommands } from './string-bytes.js';
@@ -131,7 +132,7 @@ function setGeneric(
   c.db.setKey(key, value, (flags & KEEPTTL) !== 0);
   c.server.dirty++;
   if (expire !== null) {
-    c.db.setExpire(key, Number(when));
+    setExpireExact(c.db, key, when);
     c.propagateArgv = ['SET', key, value, 'PXAT', int64ToString(when)];
   } else if (flags & GET) {
     // Replicas and the AOF get the command without its GET options.
@@ -186,7 +187,7 @@ function getex(c: Client, argv: string[]): Reply {
     c.server.dirty++;
     c.propagateArgv = [c.server.config.getBool('lazyfree-lazy-expire') ? 'UNLINK' : 'DEL', key];
   } else {
-    c.db.setExpire(key, Number(when));
+    setExpireExact(c.db, key, when);
     modified(c, key);
     c.propagateArgv = ['PEXPIREAT', key, int64ToString(when)];
   }
