@@ -21,8 +21,12 @@ import { readTyped } from './lookup.js';
 const LONG_MIN = -9223372036854775808n;
 /** WITHVALUES doubles the reply, so the count must stay within LONG_MAX / 2. */
 const HALF_LONG_MAX = 4611686018427387903n;
-/** The most picks with repeats one reply may hold here. */
-const MAX_PICKS = 1 << 27;
+/**
+ * Redis would keep building a reply of any size until memory ran out; the
+ * emulator refuses more picks than this instead.
+ */
+export const MAX_RANDOM_PICKS = 1 << 24;
+const REPLY_TOO_LARGE = errorReply(`reply too large: the emulator returns at most ${MAX_RANDOM_PICKS} random elements`);
 
 export function hrandfield(c: Client, argv: string[]): Reply {
   if (argv.length >= 3) {
@@ -58,9 +62,7 @@ function withCount(c: Client, key: string, l: number | bigint, withValues: boole
   const entries = Array.from(h.map);
   const resp3 = c.resp === 3;
   if (!unique || count === 1) {
-    // Redis would stream such a reply until memory ran out; an emulator
-    // cannot even allocate it, so it refuses instead of throwing.
-    if (count > MAX_PICKS) return errorReply('value is out of range');
+    if (count > MAX_RANDOM_PICKS) return REPLY_TOO_LARGE;
     const random = c.server.random;
     const picks = new Array<[string, string]>(count);
     for (let i = 0; i < count; i++) picks[i] = entries[random.below(size)]!;
