@@ -19,8 +19,11 @@ import type { Handler } from './table.js';
 
 const MUST_BE_POSITIVE = 'value is out of range, must be positive';
 
-/** A pop emptied (or trimmed) the list: drop the key, signal it, count the changes. */
-function elementsRemoved(c: Client, key: string, list: ListValue, changes: number): void {
+/**
+ * Bookkeeping after elements left a list (listElementsRemoved): an emptied
+ * list loses its key, the key is signalled, and `changes` counts as dirty.
+ */
+export function elementsRemoved(c: Client, key: string, list: ListValue, changes: number): void {
   if (list.items.length === 0) c.db.delete(key);
   modified(c, key, changes);
 }
@@ -45,7 +48,7 @@ function pushGeneric(c: Client, argv: string[], head: boolean, onlyIfExists: boo
 }
 
 /** Pops up to `count` elements from one end, in the order they leave the list. */
-function popElements(items: Deque<string>, head: boolean, count: number): string[] {
+export function popElements(items: Deque<string>, head: boolean, count: number): string[] {
   const n = Math.min(count, items.length);
   const out = new Array<string>(n);
   for (let i = 0; i < n; i++) out[i] = (head ? items.popHead() : items.popTail())!;
@@ -279,7 +282,7 @@ function lpos(c: Client, argv: string[]): Reply {
 }
 
 /** Parses LEFT or RIGHT: true for the head, false for the tail, null otherwise. */
-function listEnd(arg: string): boolean | null {
+export function listEnd(arg: string): boolean | null {
   const o = opt(arg);
   if (o === 'left') return true;
   if (o === 'right') return false;
@@ -287,7 +290,7 @@ function listEnd(arg: string): boolean | null {
 }
 
 /** LMOVE and RPOPLPUSH (lmoveGenericCommand). */
-function moveGeneric(c: Client, source: string, destination: string, fromHead: boolean, toHead: boolean): Reply {
+export function moveGeneric(c: Client, source: string, destination: string, fromHead: boolean, toHead: boolean): Reply {
   const src = writeTyped(c, source, 'list');
   if (src === undefined) return null;
   if (src instanceof ErrorReply) return src;
