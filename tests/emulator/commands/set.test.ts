@@ -305,3 +305,33 @@ describe('SSCAN', () => {
     for (const m of members) expect(seen.has(m)).toBe(true);
   });
 });
+
+describe('keyspace hits and misses', () => {
+  it('reads count every key they look up, writes count nothing (as measured on 7.0.15)', () => {
+    const { server, run } = start();
+    run('SADD', 'a', '1', '2');
+    run('SADD', 'b', '2', '3');
+    run('SET', 'str', 'v');
+    const steps: Array<[string[], number, number]> = [
+      [['SINTER', 'a', 'nokey', 'b'], 2, 1],
+      [['SINTER', 'str', 'a'], 3, 1],
+      [['SMOVE', 'a', 'b', '1'], 3, 1],
+      [['SPOP', 'b'], 3, 1],
+      [['SSCAN', 'a', '0'], 4, 1],
+      [['SSCAN', 'nokey', '0'], 4, 2],
+      [['SUNIONSTORE', 'd', 'a', 'nokey'], 5, 3],
+      [['SMISMEMBER', 'nokey', '1'], 5, 4],
+      [['SRANDMEMBER', 'a', '3'], 6, 4],
+      [['SINTERCARD', '2', 'a', 'nokey'], 7, 5],
+      [['SADD', 'a', '5'], 7, 5],
+      [['SREM', 'a', '5'], 7, 5],
+      [['SCARD', 'nokey'], 7, 6],
+      [['SISMEMBER', 'a', '2'], 8, 6],
+    ];
+    const base = { hits: server.stats.keyspaceHits, misses: server.stats.keyspaceMisses };
+    for (const [argv, hits, misses] of steps) {
+      run(...argv);
+      expect([argv.join(' '), server.stats.keyspaceHits - base.hits, server.stats.keyspaceMisses - base.misses]).toEqual([argv.join(' '), hits, misses]);
+    }
+  });
+});
