@@ -21,6 +21,13 @@ export function readString(c: Client, key: string): string | null | ErrorReply {
   return v.type === 'string' ? v.s : WRONGTYPE;
 }
 
+/** The string value at key for reading, unconverted (for commands that only need a length or a slice). */
+export function readStringValue(c: Client, key: string): string | StringObject | null | ErrorReply {
+  const v = c.db.lookupRead(key);
+  if (v === undefined) return null;
+  return isStringValue(v) ? v : WRONGTYPE;
+}
+
 /** The string value at key for writing: the value, undefined when missing, or WRONGTYPE. */
 export function writeString(c: Client, key: string): string | StringObject | undefined | ErrorReply {
   const v = c.db.lookupWrite(key);

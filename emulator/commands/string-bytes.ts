@@ -1,11 +1,11 @@
-import { StringObject, stringOf } from '../keyspace/values.js';
+import { StringObject } from '../keyspace/values.js';
 import type { Int64 } from '../numbers/int64.js';
 import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { int64Arg } from './args.js';
 import { NOT_INTEGER } from './errors.js';
 import { modified } from './lookup.js';
-import { checkStringLength, readString, writeString } from './string-access.js';
+import { checkStringLength, readStringValue, writeString } from './string-access.js';
 import type { Handler } from './table.js';
 
 /**
@@ -14,10 +14,19 @@ import type { Handler } from './table.js';
  *
  * APPEND to an existing key and SETRANGE always leave a raw-encoded string
  * in Redis (they edit an unshared sds in place), whatever its length or
- * content, so their results are stored as raw StringObjects.
+ * content, so their results are raw StringObjects, edited in place from
+ * then on so that each edit costs what it writes.
  */
 
 const OFFSET_OUT_OF_RANGE = errorReply('offset is out of range');
+
+/** The value at key as a raw StringObject that may be edited in place (dbUnshareStringValue). */
+function unshare(c: Client, key: string, v: string | StringObject): StringObject {
+  if (typeof v !== 'string' && v.encoding === 'raw') return v;
+  const raw = new StringObject(typeof v === 'string' ? v : v.s, 'raw');
+  c.db.overwrite(key, raw);
+  return raw;
+}
 
 function append(c: Client, argv: string[]): Reply {
   const key = argv[1]!;
@@ -29,21 +38,20 @@ function append(c: Client, argv: string[]): Reply {
     c.db.add(key, tail);
     length = tail.length;
   } else {
-    const head = stringOf(v);
-    const tooLong = checkStringLength(c, head.length, tail.length);
+    const tooLong = checkStringLength(c, v.length, tail.length);
     if (tooLong) return tooLong;
-    const s = head + tail;
-    c.db.overwrite(key, new StringObject(s, 'raw'));
-    length = s.length;
+    const o = unshare(c, key, v);
+    o.writeAt(o.length, tail);
+    length = o.length;
   }
   modified(c, key);
   return length;
 }
 
 function strlen(c: Client, argv: string[]): Reply {
-  const s = readString(c, argv[1]!);
-  if (s === null) return 0;
-  return s instanceof ErrorReply ? s : s.length;
+  const v = readStringValue(c, argv[1]!);
+  if (v === null) return 0;
+  return v instanceof ErrorReply ? v : v.length;
 }
 
 /** An index beyond any string's length keeps its sign and stays beyond when made a number. */
@@ -58,18 +66,18 @@ function getrange(c: Client, argv: string[]): Reply {
   if (startArg === null) return NOT_INTEGER;
   const endArg = int64Arg(argv[3]!);
   if (endArg === null) return NOT_INTEGER;
-  const s = readString(c, argv[1]!);
-  if (s === null) return '';
-  if (s instanceof ErrorReply) return s;
+  const v = readStringValue(c, argv[1]!);
+  if (v === null) return '';
+  if (v instanceof ErrorReply) return v;
   if (startArg < 0 && endArg < 0 && startArg > endArg) return '';
-  const n = s.length;
+  const n = v.length;
   let start = clampIndex(startArg);
   let end = clampIndex(endArg);
   if (start < 0) start = Math.max(0, n + start);
   if (end < 0) end = Math.max(0, n + end);
   if (end >= n) end = n - 1;
   if (start > end || n === 0) return '';
-  return s.slice(start, end + 1);
+  return v.slice(start, end + 1);
 }
 
 /**
@@ -85,20 +93,20 @@ function setrange(c: Client, argv: string[]): Reply {
   const patch = argv[3]!;
   const v = writeString(c, key);
   if (v instanceof ErrorReply) return v;
-  const old = v === undefined ? '' : stringOf(v);
-  if (patch.length === 0) return old.length;
+  if (patch.length === 0) return v === undefined ? 0 : v.length;
   const tooLong = checkStringLength(c, offsetArg, patch.length);
   if (tooLong) return tooLong;
+  let o: StringObject;
+  if (v === undefined) {
+    o = new StringObject('', 'raw');
+    c.db.add(key, o);
+  } else {
+    o = unshare(c, key, v);
+  }
   // Within proto-max-bulk-len, so a safe integer.
-  const offset = Number(offsetArg);
-  let s: string;
-  if (offset >= old.length) s = old + '\0'.repeat(offset - old.length) + patch;
-  else s = old.slice(0, offset) + patch + old.slice(offset + patch.length);
-  const value = new StringObject(s, 'raw');
-  if (v === undefined) c.db.add(key, value);
-  else c.db.overwrite(key, value);
+  o.writeAt(Number(offsetArg), patch);
   modified(c, key);
-  return s.length;
+  return o.length;
 }
 
 export const stringByteCommands: Record<string, Handler> = {

@@ -1,5 +1,6 @@
 import { Deque } from './deque.js';
 import { SkipList } from './skiplist.js';
+import { bytesFromArray } from '../resp/bytes.js';
 
 /**
  * The values a key can hold.
@@ -20,12 +21,73 @@ export type TypeName = 'string' | 'list' | 'hash' | 'set' | 'zset';
 /** Redis's OBJ_ENCODING_EMBSTR_SIZE_LIMIT. */
 export const EMBSTR_SIZE_LIMIT = 44;
 
+/**
+ * A string whose encoding is not the derived one, or that is edited in
+ * place. Commands that overwrite a few bytes of a long string (SETRANGE,
+ * SETBIT) use writeAt, which keeps a growable byte buffer so that each edit
+ * costs what it writes, as on an sds; `s` turns the buffer back into a byte
+ * string when read, and keeps that until the next edit.
+ */
 export class StringObject {
   readonly type = 'string';
+  /** The bytes as a byte string, or null while `buf` is newer. */
+  private text: string | null;
+  /** The bytes after in-place edits: `used` of them are valid, the rest is spare room. */
+  private buf: Uint8Array | null = null;
+  private used = 0;
+
   constructor(
-    public s: string,
+    s: string,
     public encoding: 'raw' | 'embstr' = 'raw',
-  ) {}
+  ) {
+    this.text = s;
+  }
+
+  get s(): string {
+    if (this.text === null) this.text = bytesFromArray(this.buf!, 0, this.used);
+    return this.text;
+  }
+
+  set s(value: string) {
+    this.text = value;
+    this.buf = null;
+    this.used = 0;
+  }
+
+  /** The length in bytes, without building the string. */
+  get length(): number {
+    return this.text !== null ? this.text.length : this.used;
+  }
+
+  /** Bytes [start, end), without building the whole string. */
+  slice(start: number, end: number): string {
+    if (this.text !== null) return this.text.slice(start, end);
+    return bytesFromArray(this.buf!, start, Math.min(end, this.used));
+  }
+
+  /** Overwrites bytes from `offset`, growing with zero bytes as needed (sdsgrowzero and memcpy). */
+  writeAt(offset: number, bytes: string): void {
+    if (bytes.length === 0 && offset <= this.length) return;
+    let buf = this.buf;
+    if (buf === null) {
+      const text = this.text!;
+      buf = new Uint8Array(Math.max(text.length, offset + bytes.length));
+      for (let i = 0; i < text.length; i++) buf[i] = text.charCodeAt(i);
+      this.used = text.length;
+    }
+    const end = offset + bytes.length;
+    if (end > buf.length) {
+      // Room to spare, as sdsMakeRoomFor does, so a run of writes past the end stays linear.
+      const grown = new Uint8Array(Math.max(end, Math.min(buf.length * 2, end + 1024 * 1024)));
+      grown.set(buf.subarray(0, this.used));
+      buf = grown;
+    }
+    if (offset > this.used) buf.fill(0, this.used, offset);
+    for (let i = 0; i < bytes.length; i++) buf[offset + i] = bytes.charCodeAt(i);
+    if (end > this.used) this.used = end;
+    this.buf = buf;
+    this.text = null;
+  }
 }
 
 export class ListValue {

@@ -208,6 +208,30 @@ describe('string commands: replies', () => {
     expect(errorText(run('SETRANGE', 'k', '-1', 'x'))).toBe('ERR offset is out of range');
   });
 
+  it('SETRANGE and APPEND edit in place and reads see every edit', () => {
+    const { run } = setup();
+    run('SET', 'k', 'hello');
+    expect(run('SETRANGE', 'k', '0', 'J')).toBe(5);
+    expect(run('APPEND', 'k', '!')).toBe(6);
+    expect(run('GETRANGE', 'k', '0', '1')).toBe('Je');
+    expect(run('SETRANGE', 'k', '8', 'x')).toBe(9);
+    expect(run('GET', 'k')).toBe('Jello!\0\0x');
+    expect(run('SETRANGE', 'k', '1', 'E')).toBe(9);
+    expect(run('STRLEN', 'k')).toBe(9);
+    expect(run('GETRANGE', 'k', '-3', '-1')).toBe('\0\0x');
+    expect(run('GET', 'k')).toBe('JEllo!\0\0x');
+    let expected = 'JEllo!\0\0x';
+    for (let i = 0; i < 2000; i++) {
+      run('APPEND', 'k', 'ab');
+      run('SETRANGE', 'k', String(i), 'z');
+      expected = (expected + 'ab').slice(0, i) + 'z' + (expected + 'ab').slice(i + 1);
+    }
+    expect(run('GET', 'k')).toBe(expected);
+    run('COPY', 'k', 'copy');
+    run('SETRANGE', 'k', '0', 'Q');
+    expect(run('GETRANGE', 'copy', '0', '0')).toBe('z');
+  });
+
   it('INCRBY overflow and DECRBY of the smallest int64', () => {
     const { run } = setup();
     run('SET', 'm', '9223372036854775807');
