@@ -207,3 +207,39 @@ describe('HRANDFIELD', () => {
     expect(r).toBeInstanceOf(ErrorReply);
   });
 });
+
+describe('keyspace hits and misses', () => {
+  it('hash reads count the key they look up, writes count nothing (as measured on 7.0.15)', () => {
+    const { server, run } = start();
+    run('HSET', 'h', 'a', '1', 'b', '2');
+    run('SET', 'str', 'v');
+    const steps: Array<[string[], number, number]> = [
+      [['HSET', 'h', 'c', '3'], 0, 0],
+      [['HSETNX', 'h', 'c', '4'], 0, 0],
+      [['HGET', 'h', 'a'], 1, 0],
+      [['HGET', 'nokey', 'a'], 1, 1],
+      [['HMGET', 'h', 'a', 'b'], 2, 1],
+      [['HMGET', 'nokey', 'a'], 2, 2],
+      [['HDEL', 'h', 'c'], 2, 2],
+      [['HLEN', 'h'], 3, 2],
+      [['HSTRLEN', 'h', 'a'], 4, 2],
+      [['HEXISTS', 'h', 'a'], 5, 2],
+      [['HKEYS', 'h'], 6, 2],
+      [['HVALS', 'nokey'], 6, 3],
+      [['HGETALL', 'h'], 7, 3],
+      [['HINCRBY', 'h', 'n', '1'], 7, 3],
+      [['HINCRBYFLOAT', 'h', 'f', '1'], 7, 3],
+      [['HRANDFIELD', 'h'], 8, 3],
+      [['HRANDFIELD', 'h', '2'], 9, 3],
+      [['HRANDFIELD', 'nokey', '2'], 9, 4],
+      [['HSCAN', 'h', '0'], 10, 4],
+      [['HSCAN', 'nokey', '0'], 10, 5],
+      [['HGET', 'str', 'a'], 11, 5],
+    ];
+    const base = { hits: server.stats.keyspaceHits, misses: server.stats.keyspaceMisses };
+    for (const [argv, hits, misses] of steps) {
+      run(...argv);
+      expect([argv.join(' '), server.stats.keyspaceHits - base.hits, server.stats.keyspaceMisses - base.misses]).toEqual([argv.join(' '), hits, misses]);
+    }
+  });
+});

@@ -116,3 +116,41 @@ describe('list commands', () => {
     expect(run('LLEN', 'l')).toBe(100_000);
   });
 });
+
+describe('keyspace hits and misses', () => {
+  it('list reads count the key they look up, writes count nothing (as measured on 7.0.15)', () => {
+    const { server, run } = start();
+    run('RPUSH', 'l', 'a', 'b', 'c');
+    run('SET', 'str', 'v');
+    const steps: Array<[string[], number, number]> = [
+      [['LPUSH', 'l', 'x'], 0, 0],
+      [['LPUSH', 'nokey', 'x'], 0, 0],
+      [['DEL', 'nokey'], 0, 0],
+      [['LPUSHX', 'nokey', 'x'], 0, 0],
+      [['LPOP', 'l'], 0, 0],
+      [['LPOP', 'nokey'], 0, 0],
+      [['RPOP', 'l', '1'], 0, 0],
+      [['LLEN', 'l'], 1, 0],
+      [['LLEN', 'nokey'], 1, 1],
+      [['LRANGE', 'l', '0', '-1'], 2, 1],
+      [['LRANGE', 'nokey', '0', '-1'], 2, 2],
+      [['LINDEX', 'l', '0'], 3, 2],
+      [['LINDEX', 'nokey', '0'], 3, 3],
+      [['LSET', 'l', '0', 'y'], 3, 3],
+      [['LINSERT', 'l', 'BEFORE', 'y', 'z'], 3, 3],
+      [['LREM', 'l', '1', 'z'], 3, 3],
+      [['LTRIM', 'l', '0', '-1'], 3, 3],
+      [['LPOS', 'l', 'y'], 4, 3],
+      [['LPOS', 'nokey', 'y'], 4, 4],
+      [['LMOVE', 'l', 'l2', 'LEFT', 'LEFT'], 4, 4],
+      [['RPOPLPUSH', 'l2', 'l'], 4, 4],
+      [['LMPOP', '2', 'nokey', 'l', 'LEFT'], 4, 4],
+      [['LRANGE', 'str', '0', '1'], 5, 4],
+    ];
+    const base = { hits: server.stats.keyspaceHits, misses: server.stats.keyspaceMisses };
+    for (const [argv, hits, misses] of steps) {
+      run(...argv);
+      expect([argv.join(' '), server.stats.keyspaceHits - base.hits, server.stats.keyspaceMisses - base.misses]).toEqual([argv.join(' '), hits, misses]);
+    }
+  });
+});
