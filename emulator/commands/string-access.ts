@@ -37,9 +37,9 @@ export function writeString(c: Client, key: string): string | StringObject | und
 
 /**
  * The longest string a JavaScript engine can hold (V8's limit on 64-bit
- * hosts). Redis's own limit, proto-max-bulk-len, defaults to 512 MiB, a
- * little more than this; a command that would cross it gets the same error
- * as crossing proto-max-bulk-len rather than crashing the emulator.
+ * hosts), 24 bytes short of proto-max-bulk-len's default of 512 MiB. A
+ * command that would cross it gets the proto-max-bulk-len error rather
+ * than crashing the emulator.
  */
 const MAX_JS_STRING_LENGTH = 2 ** 29 - 24;
 

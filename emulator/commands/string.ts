@@ -180,9 +180,9 @@ function getex(c: Client, argv: string[]): Reply {
   }
   const when = expireWhen(c, expire, flags);
   if (when instanceof ErrorReply) return when;
-  // Only an absolute time can be in the past (a replica would keep the key
-  // and wait for the primary's DEL, see checkAlreadyExpired in src/expire.c).
-  if (flags & (EXAT | PXAT) && when <= c.server.nowMs) {
+  // Only an absolute time can be in the past; a replica keeps the key and
+  // waits for the primary's DEL (checkAlreadyExpired in src/expire.c).
+  if (flags & (EXAT | PXAT) && when <= c.server.nowMs && c.server.mayDeleteExpired) {
     deleteKey(c, key);
     c.server.dirty++;
     c.propagateArgv = [c.server.config.getBool('lazyfree-lazy-expire') ? 'UNLINK' : 'DEL', key];
