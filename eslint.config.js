@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', '*.config.ts', '*.config.js'],
+    files: ['src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.{ts,mjs,js}', 'bench/**/*.ts', '*.config.ts', '*.config.js'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

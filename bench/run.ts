@@ -1,0 +1,23 @@
+/**
+ * npm run bench [-- inprocess|tcp|memory ...]
+ *
+ * Every figure is measured beside its reference in the same run and printed
+ * as a ratio: absolute numbers on a shared machine are noise, ratios are not.
+ */
+import { benchInProcess } from './inprocess.js';
+import { printRows } from './measure.js';
+
+const which = new Set(process.argv.slice(2));
+const all = which.size === 0;
+
+if (all || which.has('inprocess')) {
+  printRows('In-process, one awaited call per command (emulator vs ioredis-mock)', await benchInProcess(3));
+}
+if (all || which.has('tcp')) {
+  const { benchTcp } = await import('./tcp.js');
+  printRows('TCP, redis-benchmark (emulator server vs redis-server)', await benchTcp());
+}
+if (all || which.has('memory')) {
+  const { benchMemory } = await import('./memory.js');
+  printRows('Memory, 1,000,000 keys key:N with 10-byte values (JS heap growth vs used_memory)', await benchMemory());
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { encodeReply } from '../../../emulator/resp/encode.js';
+import {
+  BoolReply,
+  DoubleReply,
+  ErrorReply,
+  MapReply,
+  NULL_ARRAY,
+  OK,
+  SetReply,
+  VerbatimReply,
+  errorReply,
+} from '../../../emulator/resp/reply.js';
+import { ReplyParser } from '../../../emulator/resp/reply-parser.js';
+
+describe('encodeReply', () => {
+  it('encodes the RESP2 types', () => {
+    expect(encodeReply('ab', 2)).toBe('$2\r\nab\r\n');
+    expect(encodeReply(-5, 2)).toBe(':-5\r\n');
+    expect(encodeReply(9223372036854775807n, 2)).toBe(':9223372036854775807\r\n');
+    expect(encodeReply(null, 2)).toBe('$-1\r\n');
+    expect(encodeReply(NULL_ARRAY, 2)).toBe('*-1\r\n');
+    expect(encodeReply([], 2)).toBe('*0\r\n');
+    expect(encodeReply(['a', 1, null], 2)).toBe('*3\r\n$1\r\na\r\n:1\r\n$-1\r\n');
+    expect(encodeReply(OK, 2)).toBe('+OK\r\n');
+    expect(encodeReply(new ErrorReply('ERR x'), 2)).toBe('-ERR x\r\n');
+  });
+
+  it('folds RESP3 types into RESP2 the way Redis does', () => {
+    expect(encodeReply(new DoubleReply(1.1), 2)).toBe('$18\r\n1.1000000000000001\r\n');
+    expect(encodeReply(new DoubleReply(-Infinity), 2)).toBe('$4\r\n-inf\r\n');
+    expect(encodeReply(new MapReply(['k', 'v']), 2)).toBe('*2\r\n$1\r\nk\r\n$1\r\nv\r\n');
+    expect(encodeReply(new SetReply(['a']), 2)).toBe('*1\r\n$1\r\na\r\n');
+    expect(encodeReply(BoolReply.TRUE, 2)).toBe(':1\r\n');
+    expect(encodeReply(new VerbatimReply('hi'), 2)).toBe('$2\r\nhi\r\n');
+  });
+
+  it('encodes RESP3', () => {
+    expect(encodeReply(null, 3)).toBe('_\r\n');
+    expect(encodeReply(NULL_ARRAY, 3)).toBe('_\r\n');
+    expect(encodeReply(new DoubleReply(1.5), 3)).toBe(',1.5\r\n');
+    expect(encodeReply(new DoubleReply(Infinity), 3)).toBe(',inf\r\n');
+    expect(encodeReply(new MapReply(['k', 1]), 3)).toBe('%1\r\n$1\r\nk\r\n:1\r\n');
+    expect(encodeReply(new SetReply(['a']), 3)).toBe('~1\r\n$1\r\na\r\n');
+    expect(encodeReply(BoolReply.FALSE, 3)).toBe('#f\r\n');
+    expect(encodeReply(new VerbatimReply('hi'), 3)).toBe('=6\r\ntxt:hi\r\n');
+  });
+
+  it('makes error text safe like addReplyErrorFormat', () => {
+    expect(errorReply('bad\r\nthing').message).toBe('ERR bad  thing');
+    expect(errorReply('-WRONGTYPE x').message).toBe('WRONGTYPE x');
+  });
+
+  it('round-trips through the reply parser, byte for byte', () => {
+    const replies = [['a', [1, null, new MapReply(['x', new DoubleReply(2)])]], new SetReply([]), NULL_ARRAY];
+    for (const proto of [2, 3] as const) {
+      for (const r of replies) {
+        const wire = encodeReply(r, proto);
+        const p = new ReplyParser();
+        p.feed(wire);
+        expect(p.nextRaw()).toBe(wire);
+      }
+    }
+  });
+});
