@@ -37,8 +37,10 @@ export function activeExpireCycle(host: ExpireCycleHost): number {
   let capped = false;
   const dbs = host.dbs;
   const perCall = Math.min(DBS_PER_CALL, dbs.length);
+  let visited = 0;
   for (let j = 0; j < perCall && !capped; j++) {
     const db = dbs[(host.expireCycleNextDb + j) % dbs.length]!;
+    visited++;
     let iteration = 0;
     for (;;) {
       iteration++;
@@ -84,10 +86,13 @@ export function activeExpireCycle(host: ExpireCycleHost): number {
         host.stats.expiredTimeCapReachedCount++;
         break;
       }
-      if (sampled === 0 || Math.floor((expired * 100) / sampled) <= acceptableStale) break;
+      // Keep going in this database while the sample was stale enough.
+      if (sampled !== 0 && Math.floor((expired * 100) / sampled) <= acceptableStale) break;
     }
   }
-  host.expireCycleNextDb = (host.expireCycleNextDb + perCall) % Math.max(1, dbs.length);
+  // The next cycle starts after the last database visited, even one left
+  // early when the time budget ran out.
+  host.expireCycleNextDb = (host.expireCycleNextDb + visited) % Math.max(1, dbs.length);
   const perc = totalSampled ? totalExpired / totalSampled : 0;
   host.stats.expiredStalePerc = perc * 0.05 + host.stats.expiredStalePerc * 0.95;
   return totalExpired;

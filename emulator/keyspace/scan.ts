@@ -64,13 +64,15 @@ export class ScanCursors implements ScanCursorTable {
 /**
  * Redis's parseScanCursorOrReply: strtoul semantics (a sign is allowed and
  * wraps, leading zeros are fine, the empty string is 0), no leading space,
- * nothing after the digits, and at most 2^64-1. Returns null when invalid.
+ * nothing after the digits up to the first NUL byte (the cursor is read as
+ * a C string), and at most 2^64-1. Returns null when invalid.
  */
 export function parseScanCursor(s: string): bigint | null {
   if (s.length > 0 && /^[\t\n\v\f\r ]/.test(s)) return null;
-  const m = /^([+-]?)(\d*)$/.exec(s);
+  const nul = s.indexOf('\0');
+  const m = /^([+-]?)(\d*)$/.exec(nul < 0 ? s : s.slice(0, nul));
   if (!m) return null;
-  if (m[2] === '' ) return m[1] === '' ? 0n : null;
+  if (m[2] === '') return m[1] === '' ? 0n : null;
   let v = BigInt(m[2]!);
   if (v > 18446744073709551615n) return null;
   if (m[1] === '-') v = (18446744073709551616n - v) % 18446744073709551616n;
