@@ -2,14 +2,22 @@ import { PONG, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { INVALID_DB_INDEX, NOT_INTEGER } from './errors.js';
 import { intArg } from './args.js';
+import { clientCommands } from './client.js';
+import { helloCommands } from './hello.js';
 import type { Handler } from './table.js';
 
 /**
- * Connection commands (src/server.c, src/networking.c).
+ * Connection commands (src/server.c, src/networking.c, src/db.c): PING,
+ * ECHO, SELECT and QUIT here; CLIENT, HELLO, AUTH and RESET in their own
+ * files.
  */
 
 function ping(c: Client, argv: string[]): Reply {
   if (argv.length > 2) return errorReply(`wrong number of arguments for '${c.cmd!.name}' command`);
+  // A RESP2 subscriber can only receive arrays, so its PONG is one.
+  if (c.resp === 2 && c.channels.size + c.patterns.size + c.shardChannels.size !== 0) {
+    return ['pong', argv.length === 2 ? argv[1]! : ''];
+  }
   return argv.length === 2 ? argv[1]! : PONG;
 }
 
@@ -35,4 +43,6 @@ export const connectionCommands: Record<string, Handler> = {
   echo,
   select,
   quit,
+  ...clientCommands,
+  ...helloCommands,
 };

@@ -1,62 +1,113 @@
+import type { Database } from '../keyspace/database.js';
 import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
-import { MapReply, OK, errorReply, type Reply } from '../resp/reply.js';
+import { OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { lastSaveUnixS } from '../server/info.js';
 import { opt } from './args.js';
+import { commandCommands } from './command.js';
+import { configCommands } from './config.js';
+import { debugCommands } from './debug.js';
 import { SYNTAX_ERROR } from './errors.js';
+import { infoCommands } from './info.js';
+import { parseInt64 } from '../numbers/int64.js';
 import type { Handler } from './table.js';
 
 /**
- * The server commands (src/server.c, src/config.c, src/db.c, src/debug.c).
+ * The server commands (src/server.c, src/db.c, src/config.c, src/debug.c):
+ * the keyspace-wide ones here, CONFIG, INFO, COMMAND and DEBUG in their own
+ * files.
  */
+
+/**
+ * Reactions of other subsystems to whole-keyspace changes: a FLUSHALL saves
+ * an RDB when save points are configured; a SWAPDB may wake clients blocked
+ * on keys that now exist.
+ */
+export const keyspaceHooks = {
+  afterFlushAll: [] as Array<(c: Client) => void>,
+  afterSwapDb: [] as Array<(c: Client, a: Database, b: Database) => void>,
+};
 
 function dbsize(c: Client): Reply {
   return c.db.size;
 }
 
-function flushFlags(argv: string[], start: number): boolean {
-  for (let i = start; i < argv.length; i++) {
-    const o = opt(argv[i]!);
-    if (o !== 'async' && o !== 'sync') return false;
-  }
-  return argv.length - start <= 1;
+/** getFlushCommandFlags: no argument, or exactly one of ASYNC / SYNC. */
+function flushArgsValid(argv: string[]): boolean {
+  if (argv.length === 1) return true;
+  if (argv.length !== 2) return false;
+  const o = opt(argv[1]!);
+  return o === 'async' || o === 'sync';
+}
+
+/** emptyData for one database: WATCH first (while the keys still exist), then the keys. */
+function emptyDb(db: Database): number {
+  touchAllWatchedKeysInDb(db, null);
+  return db.clear();
 }
 
 function flushdb(c: Client, argv: string[]): Reply {
-  if (!flushFlags(argv, 1)) return SYNTAX_ERROR;
-  touchAllWatchedKeysInDb(c.db, null);
-  c.server.dirty += c.db.clear();
+  if (!flushArgsValid(argv)) return SYNTAX_ERROR;
+  c.server.dirty += emptyDb(c.db);
+  // Replicated and written to the AOF even when the database was empty.
+  c.forcePropagation = true;
   return OK;
 }
 
 function flushall(c: Client, argv: string[]): Reply {
-  if (!flushFlags(argv, 1)) return SYNTAX_ERROR;
-  for (const db of c.server.dbs) {
-    touchAllWatchedKeysInDb(db, null);
-    c.server.dirty += db.clear();
+  if (!flushArgsValid(argv)) return SYNTAX_ERROR;
+  for (const db of c.server.dbs) c.server.dirty += emptyDb(db);
+  for (const hook of keyspaceHooks.afterFlushAll) hook(c);
+  c.forcePropagation = true;
+  return OK;
+}
+
+/** getIntFromObjectOrReply: a C int, or the given error. */
+function dbIndexArg(arg: string): number | null {
+  const v = parseInt64(arg);
+  if (v === null || typeof v === 'bigint' || v < -2147483648 || v > 2147483647) return null;
+  return v;
+}
+
+function swapdb(c: Client, argv: string[]): Reply {
+  const a = dbIndexArg(argv[1]!);
+  if (a === null) return errorReply('invalid first DB index');
+  const b = dbIndexArg(argv[2]!);
+  if (b === null) return errorReply('invalid second DB index');
+  const dbs = c.server.dbs;
+  if (a < 0 || a >= dbs.length || b < 0 || b >= dbs.length) return errorReply('DB index is out of range');
+  if (a !== b) {
+    const x = dbs[a]!;
+    const y = dbs[b]!;
+    touchAllWatchedKeysInDb(x, y);
+    touchAllWatchedKeysInDb(y, x);
+    x.swapContents(y);
+    for (const hook of keyspaceHooks.afterSwapDb) hook(c, x, y);
   }
   c.server.dirty++;
   return OK;
 }
 
-function configGet(c: Client, argv: string[]): Reply {
-  const flat: Reply[] = [];
-  for (const [name, value] of c.server.config.match(argv.slice(2))) flat.push(name, value);
-  return new MapReply(flat);
+/** TIME: the (virtual) wall clock as seconds and microseconds, both bulk strings. */
+function time(c: Client): Reply {
+  const us = c.server.clock.nowUs();
+  const sec = Math.floor(us / 1e6);
+  return [String(sec), String(us - sec * 1e6)];
 }
 
-function configSet(c: Client, argv: string[]): Reply {
-  if ((argv.length - 2) % 2 !== 0) return errorReply(`wrong number of arguments for 'config|set' command`);
-  for (let i = 2; i < argv.length; i += 2) {
-    const e = c.server.config.set(argv[i]!, argv[i + 1]!);
-    if (e) return errorReply(e);
-  }
-  return OK;
+function lastsave(c: Client): Reply {
+  return lastSaveUnixS(c.server);
 }
 
 export const serverCommands: Record<string, Handler> = {
   dbsize,
   flushdb,
   flushall,
-  'config|get': configGet,
-  'config|set': configSet,
+  swapdb,
+  time,
+  lastsave,
+  ...configCommands,
+  ...infoCommands,
+  ...commandCommands,
+  ...debugCommands,
 };

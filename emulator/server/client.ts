@@ -20,6 +20,15 @@ export interface ClientAddress {
   fd: number;
 }
 
+/** What a connection is to the server: CLIENT LIST's flags and CLIENT KILL TYPE. */
+export type ClientRole = 'normal' | 'replica' | 'master' | 'monitor';
+
+/**
+ * Cleanups RESET runs for state owned by other command groups (pub/sub
+ * subscriptions, client-side caching), registered by those groups.
+ */
+export const clientResetHooks: Array<(c: Client) => void> = [];
+
 /**
  * One connection's state on a server: its database, protocol, name,
  * transaction and watches. The transport that carries its bytes (TCP, the
@@ -52,12 +61,33 @@ export class Client implements Watcher {
   onClose: (() => void) | null = null;
   /** A rewritten argv for propagation of the current command (SETEX -> SET PXAT, ...). */
   propagateArgv: string[] | null = null;
+  /**
+   * Propagate the current command even if it changed nothing (FLUSHDB on an
+   * empty database): Redis's forceCommandPropagation. The dispatcher clears it.
+   */
+  forcePropagation = false;
   /** Bytes in the query buffer, for CLIENT LIST (set by the transport). */
   queryBufferBytes = 0;
   /** Bytes of the last command's arguments, for CLIENT LIST argv-mem. */
   argvBytes = 0;
-  /** CLIENT NO-EVICT, CLIENT REPLY and others could be added here; flags shown by CLIENT LIST. */
+  /** Unused: CLIENT LIST derives its flags from the state below. */
   flagsText = 'N';
+  /** Replica, master link or MONITOR connection (CLIENT LIST flags S, M, O). */
+  role: ClientRole = 'normal';
+  /** CLIENT NO-EVICT ON (flag e). */
+  noEvict = false;
+  /** Waiting in a blocking command (flag b); kept by the blocking commands. */
+  blocked = false;
+  /** READONLY on a cluster replica (flag r). */
+  readonlyMode = false;
+  /** Subscriptions, kept by the pub/sub commands (CLIENT LIST sub, psub, ssub; flag P). */
+  readonly channels = new Set<string>();
+  readonly patterns = new Set<string>();
+  readonly shardChannels = new Set<string>();
+  /** The ACL user the connection is authenticated as. */
+  user = 'default';
+  /** Whether the connection has authenticated (always true while the default user needs no password). */
+  authenticated = true;
 
   constructor(
     readonly server: RedisServer,

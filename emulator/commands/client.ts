@@ -1,0 +1,252 @@
+import { OK, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
+import type { Client } from '../server/client.js';
+import { clientMemoryBytes } from '../server/info.js';
+import { parseInt64 } from '../numbers/int64.js';
+import { opt } from './args.js';
+import { helpReply } from './command-help.js';
+import { SYNTAX_ERROR } from './errors.js';
+import type { Handler } from './table.js';
+
+/**
+ * CLIENT and its subcommands (src/networking.c): naming, describing and
+ * killing connections. PAUSE/UNPAUSE, REPLY, TRACKING, CACHING, GETREDIR,
+ * TRACKINGINFO and UNBLOCK need machinery the dispatcher does not have yet
+ * (held commands, suppressed replies, invalidation messages, blocked
+ * clients) and are left out.
+ */
+
+type ClientType = 'normal' | 'slave' | 'master' | 'pubsub';
+
+/** getClientType: what CLIENT LIST TYPE and CLIENT KILL TYPE filter on. */
+function clientType(c: Client): ClientType {
+  if (c.role === 'master') return 'master';
+  if (c.role === 'replica') return 'slave';
+  if (c.channels.size + c.patterns.size + c.shardChannels.size !== 0) return 'pubsub';
+  return 'normal';
+}
+
+/** getClientTypeByName. */
+function typeByName(name: string): ClientType | null {
+  switch (opt(name)) {
+    case 'normal':
+      return 'normal';
+    case 'slave':
+    case 'replica':
+      return 'slave';
+    case 'pubsub':
+      return 'pubsub';
+    case 'master':
+      return 'master';
+    default:
+      return null;
+  }
+}
+
+function cText(s: string): string {
+  const nul = s.indexOf('\0');
+  return nul < 0 ? s : s.slice(0, nul);
+}
+
+/**
+ * clientSetNameOrReply: an empty name removes the name; names are limited
+ * to printable ASCII without spaces so CLIENT LIST stays parseable.
+ */
+export function setClientName(c: Client, name: string): Reply | null {
+  for (let i = 0; i < name.length; i++) {
+    const ch = name.charCodeAt(i);
+    if (ch < 33 || ch > 126) return errorReply('Client names cannot contain spaces, newlines or special characters.');
+  }
+  c.name = name;
+  return null;
+}
+
+/** CLIENT LIST's flags field (catClientInfoString). */
+function flagsOf(c: Client): string {
+  let f = '';
+  if (c.role === 'monitor') f += 'O';
+  else if (c.role === 'replica') f += 'S';
+  if (c.role === 'master') f += 'M';
+  if (c.channels.size + c.patterns.size + c.shardChannels.size !== 0) f += 'P';
+  if (c.inMulti) f += 'x';
+  if (c.blocked) f += 'b';
+  if (c.dirtyCas) f += 'd';
+  if (c.closeAfterReply) f += 'c';
+  if (c.readonlyMode) f += 'r';
+  if (c.noEvict) f += 'e';
+  return f === '' ? 'N' : f;
+}
+
+/**
+ * One line of CLIENT LIST / CLIENT INFO. `current` is the client running
+ * the command, whose query buffer and arguments are still in use.
+ */
+export function clientInfoLine(c: Client, current: Client, argv: readonly string[]): string {
+  const nowS = Math.floor(c.server.nowMs / 1000);
+  const isCurrent = c === current;
+  let argvMem = 0;
+  if (isCurrent) for (const a of argv) argvMem += a.length;
+  let multiMem = 0;
+  for (const q of c.queue) for (const a of q.argv) multiMem += a.length + 8;
+  let qbuf = 0;
+  if (isCurrent) {
+    qbuf = c.queryBufferBytes;
+    for (const a of argv) qbuf += String(a.length).length + a.length + 5;
+    qbuf += String(argv.length).length + 3;
+  }
+  const qbufFree = isCurrent ? 20474 - qbuf : 0;
+  const argvPointers = isCurrent ? 8 * argv.length : 0;
+  return (
+    `id=${c.id} addr=${c.address.addr} laddr=${c.address.laddr} fd=${c.address.fd} name=${c.name}` +
+    ` age=${nowS - Math.floor(c.createdMs / 1000)} idle=${nowS - Math.floor(c.lastInteractionMs / 1000)}` +
+    ` flags=${flagsOf(c)} db=${c.db.id} sub=${c.channels.size} psub=${c.patterns.size} ssub=${c.shardChannels.size}` +
+    ` multi=${c.inMulti ? c.queue.length : -1} qbuf=${qbuf} qbuf-free=${Math.max(0, qbufFree)} argv-mem=${argvMem}` +
+    ` multi-mem=${multiMem} rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=${clientMemoryBytes(c, isCurrent) + argvMem + argvPointers}` +
+    ` events=r cmd=${c.lastCommand} user=${c.user} redir=-1 resp=${c.resp}`
+  );
+}
+
+function clientId(c: Client): Reply {
+  return c.id;
+}
+
+function clientInfo(c: Client, argv: string[]): Reply {
+  return new VerbatimReply(clientInfoLine(c, c, argv) + '\n');
+}
+
+function clientList(c: Client, argv: string[]): Reply {
+  let type: ClientType | null = null;
+  let out = '';
+  if (argv.length === 4 && opt(argv[2]!) === 'type') {
+    type = typeByName(argv[3]!);
+    if (type === null) return errorReply(`Unknown client type '${cText(argv[3]!)}'`);
+  } else if (argv.length > 3 && opt(argv[2]!) === 'id') {
+    for (let j = 3; j < argv.length; j++) {
+      const id = parseInt64(argv[j]!);
+      if (id === null) return errorReply('Invalid client ID');
+      const other = c.server.clients.get(Number(id));
+      if (other) out += clientInfoLine(other, c, argv) + '\n';
+    }
+    return new VerbatimReply(out);
+  } else if (argv.length !== 2) {
+    return SYNTAX_ERROR;
+  }
+  for (const other of c.server.clients.values()) {
+    if (type !== null && clientType(other) !== type) continue;
+    out += clientInfoLine(other, c, argv) + '\n';
+  }
+  return new VerbatimReply(out);
+}
+
+function clientSetname(c: Client, argv: string[]): Reply {
+  return setClientName(c, argv[2]!) ?? OK;
+}
+
+function clientGetname(c: Client): Reply {
+  return c.name === '' ? null : c.name;
+}
+
+function clientNoEvict(c: Client, argv: string[]): Reply {
+  const o = opt(argv[2]!);
+  if (o === 'on') c.noEvict = true;
+  else if (o === 'off') c.noEvict = false;
+  else return SYNTAX_ERROR;
+  return OK;
+}
+
+function clientKill(c: Client, argv: string[]): Reply {
+  let addr: string | null = null;
+  let laddr: string | null = null;
+  let user: string | null = null;
+  let type: ClientType | null = null;
+  let id = 0;
+  let skipMe = true;
+  if (argv.length === 3) {
+    // The old form kills by address, and may kill the caller.
+    addr = argv[2]!;
+    skipMe = false;
+  } else {
+    for (let i = 2; i < argv.length; i += 2) {
+      const moreArgs = argv.length > i + 1;
+      const o = opt(argv[i]!);
+      if (!moreArgs) return SYNTAX_ERROR;
+      const value = argv[i + 1]!;
+      if (o === 'id') {
+        const v = parseInt64(value);
+        if (v === null || v < 1) return errorReply('client-id should be greater than 0');
+        id = Number(v);
+      } else if (o === 'type') {
+        type = typeByName(value);
+        if (type === null) return errorReply(`Unknown client type '${cText(value)}'`);
+      } else if (o === 'addr') {
+        addr = value;
+      } else if (o === 'laddr') {
+        laddr = value;
+      } else if (o === 'user') {
+        if (value !== 'default') return errorReply(`No such user '${cText(value)}'`);
+        user = value;
+      } else if (o === 'skipme') {
+        const yn = opt(value);
+        if (yn === 'yes') skipMe = true;
+        else if (yn === 'no') skipMe = false;
+        else return SYNTAX_ERROR;
+      } else {
+        return SYNTAX_ERROR;
+      }
+    }
+  }
+  let killed = 0;
+  let closeSelf = false;
+  for (const other of [...c.server.clients.values()]) {
+    if (addr !== null && other.address.addr !== cText(addr)) continue;
+    if (laddr !== null && other.address.laddr !== cText(laddr)) continue;
+    if (type !== null && clientType(other) !== type) continue;
+    if (id !== 0 && other.id !== id) continue;
+    if (user !== null && other.user !== user) continue;
+    if (other === c && skipMe) continue;
+    if (other === c) closeSelf = true;
+    else c.server.kill(other);
+    killed++;
+  }
+  // The caller is closed only after its reply is written.
+  if (closeSelf) c.closeAfterReply = true;
+  if (argv.length === 3) return killed === 0 ? errorReply('No such client') : OK;
+  return killed;
+}
+
+function clientHelp(_c: Client, argv: string[]): Reply {
+  return helpReply(argv[0]!, [
+    'GETNAME',
+    '    Return the name of this connection, or nil.',
+    'ID',
+    '    Return the ID of this connection.',
+    'INFO',
+    '    Describe this connection, in the format of CLIENT LIST.',
+    'KILL <ip:port>',
+    '    Close the connection coming from <ip:port>.',
+    'KILL <filter> <value> [<filter> <value> ...]',
+    '    Close every connection that matches all the filters:',
+    '    * ID <client-id>',
+    '    * ADDR <ip:port>        the address the client connects from',
+    '    * LADDR <ip:port>       the address of the server it connects to',
+    '    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)',
+    '    * USER <username>',
+    '    * SKIPME (YES|NO)       whether this connection is spared (yes by default)',
+    'LIST [TYPE (NORMAL|MASTER|REPLICA|PUBSUB)] [ID <client-id> ...]',
+    '    Describe every connection, or only those of a type or with given IDs.',
+    'NO-EVICT (ON|OFF)',
+    '    Spare this connection, or not, when client memory is over its limit.',
+    'SETNAME <name>',
+    '    Name this connection (no spaces or special characters).',
+  ]);
+}
+
+export const clientCommands: Record<string, Handler> = {
+  'client|id': clientId,
+  'client|info': clientInfo,
+  'client|list': clientList,
+  'client|setname': clientSetname,
+  'client|getname': clientGetname,
+  'client|no-evict': clientNoEvict,
+  'client|kill': clientKill,
+  'client|help': clientHelp,
+};
