@@ -64,7 +64,8 @@ export class RedisServer implements KeyspaceHost {
   expireCycleNextDb = 0;
   /** The replication ID (changed by DEBUG CHANGE-REPL-ID). */
   replId: string;
-  private nextClientId = 1;
+  /** Client IDs 1 and 2 belong to the scripting engines' internal clients, so connections start at 3. */
+  private nextClientId = 3;
   private readonly propagationListeners: PropagationListener[] = [];
   private pending: Array<{ db: number; argv: string[] }> = [];
   /** Nesting depth of call(): EXEC calls commands from inside a call. */
@@ -210,10 +211,13 @@ export class RedisServer implements KeyspaceHost {
       this.stats.countError(errorCode(reply.message));
     }
     if (this.propagationListeners.length !== 0) {
-      if (this.dirty !== dirtyBefore && cmd.flags & CMD.WRITE) this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv });
+      if ((this.dirty !== dirtyBefore || c.forcePropagation) && cmd.flags & CMD.WRITE) {
+        this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv });
+      }
       if (this.callDepth === 0) this.flushPropagation();
     }
     c.propagateArgv = null;
+    c.forcePropagation = false;
     return reply;
   }
 
