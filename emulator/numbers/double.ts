@@ -83,42 +83,43 @@ export function formatDouble(d: number): string {
   if (Number.isSafeInteger(d) && d > -1e16 && d < 1e16) return String(d);
   const neg = d < 0;
   const a = neg ? -d : d;
-  const [digits, exp] = seventeenDigits(a);
+  // "d.dddddddddddddddde+x": the 17 significant digits are s[0] and s[2..17].
+  const s = seventeenDigits(a);
+  const exp = Number(s.slice(18 + 1));
+  // %g drops trailing zeros of the fraction.
+  let end = 18;
+  while (end > 2 && s.charCodeAt(end - 1) === 48) end--;
   let out: string;
   if (exp < -4 || exp >= 17) {
-    const trimmed = digits.replace(/0+$/, '');
-    const mant = trimmed.length > 1 ? trimmed[0] + '.' + trimmed.slice(1) : trimmed;
-    const e = Math.abs(exp);
+    const mant = end > 2 ? s.slice(0, end) : s[0]!;
+    const e = exp < 0 ? -exp : exp;
     out = mant + (exp < 0 ? 'e-' : 'e+') + (e < 10 ? '0' + e : String(e));
   } else if (exp >= 0) {
-    const intPart = digits.slice(0, exp + 1);
-    const frac = digits.slice(exp + 1).replace(/0+$/, '');
-    out = frac ? intPart + '.' + frac : intPart;
+    const intPart = exp === 0 ? s[0]! : s[0]! + s.slice(2, 2 + exp);
+    out = end > 2 + exp ? intPart + '.' + s.slice(2 + exp, end) : intPart;
   } else {
-    const frac = ('0'.repeat(-exp - 1) + digits).replace(/0+$/, '');
-    out = '0.' + frac;
+    out = '0.' + '0'.repeat(-exp - 1) + s[0]! + s.slice(2, end);
   }
   return neg ? '-' + out : out;
 }
 
 /**
- * The 17 significant digits of a positive finite double, correctly rounded
- * with ties to even (as glibc does), and the decimal exponent of the first.
+ * A positive finite double as toExponential(16) spells it, but with an exact
+ * tie on the 17th digit broken to even, as glibc does (toExponential breaks
+ * it away from zero).
  */
-function seventeenDigits(a: number): [string, number] {
+function seventeenDigits(a: number): string {
   const s = a.toExponential(16);
-  const e = s.indexOf('e');
-  const digits = s[0] + s.slice(2, e);
-  const exp = parseInt(s.slice(e + 1), 10);
-  // toExponential breaks exact ties away from zero; glibc breaks them to
-  // even. A tie shows as an 18th digit of 5 with nothing after it.
+  // A tie needs a value with at most 18 significant digits, so at most 25
+  // binary digits after the point (5^26 has 19 digits): most doubles cannot tie.
+  if (!Number.isInteger(a * 33554432)) return s;
+  // A tie shows as an 18th digit of 5 with nothing after it.
   const s18 = a.toExponential(17);
-  if (s18.charCodeAt(s18.indexOf('e') - 1) !== 53 /* 5 */) return [digits, exp];
+  if (s18.charCodeAt(s18.indexOf('e') - 1) !== 53 /* 5 */) return s;
   const wide = a.toExponential(100);
   const we = wide.indexOf('e');
-  const wdigits = wide[0] + wide.slice(2, we);
-  if (!/^0*$/.test(wdigits.slice(18))) return [digits, exp];
-  const down = wdigits.slice(0, 17);
-  if ((down.charCodeAt(16) - 48) % 2 !== 0) return [digits, exp];
-  return [down, parseInt(wide.slice(we + 1), 10)];
+  if (!/^0*$/.test(wide.slice(19, we))) return s;
+  // Rounded down: keep 17 digits when the 17th is even.
+  if ((wide.charCodeAt(17) - 48) % 2 !== 0) return s;
+  return wide.slice(0, 18) + wide.slice(we);
 }
