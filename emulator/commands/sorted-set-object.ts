@@ -62,7 +62,9 @@ export function zsetAdd(c: Client, z: ZSetValue, score: number, member: string, 
     if ((flags & ZADD_LT && score >= cur) || (flags & ZADD_GT && score <= cur)) return ZADD_NOP;
     zaddResult.score = score;
     if (score === cur) return 0;
-    z.set(member, z.encoding === 'listpack' ? listpackScore(score) : score);
+    const stored = z.encoding === 'listpack' ? listpackScore(score) : score;
+    z.list.updateScore(cur, member, stored);
+    z.dict.set(member, stored);
     return ZADD_UPDATED;
   }
   if (flags & ZADD_XX) return ZADD_NOP;
@@ -75,7 +77,8 @@ export function zsetAdd(c: Client, z: ZSetValue, score: number, member: string, 
       score = listpackScore(score);
     }
   }
-  z.set(member, score);
+  z.list.insert(score, member);
+  z.dict.set(member, score);
   return ZADD_ADDED;
 }
 

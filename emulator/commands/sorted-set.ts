@@ -47,7 +47,10 @@ function zaddGeneric(c: Client, argv: string[], initialFlags: number): Reply {
   let ch = false;
   let scoreIdx = 2;
   for (; scoreIdx < argv.length; scoreIdx++) {
-    const o = opt(argv[scoreIdx]!);
+    // Every option starts with a letter; most arguments here are scores.
+    const arg = argv[scoreIdx]!;
+    if (!isAsciiLetter(arg.charCodeAt(0))) break;
+    const o = opt(arg);
     if (o === 'nx') flags |= ZADD_NX;
     else if (o === 'xx') flags |= ZADD_XX;
     else if (o === 'ch') ch = true;
@@ -102,6 +105,10 @@ function zaddGeneric(c: Client, argv: string[], initialFlags: number): Reply {
   if (added + updated !== 0) modified(c, key, added + updated);
   if (incr) return processed ? new DoubleReply(score) : null;
   return ch ? added + updated : added;
+}
+
+function isAsciiLetter(ch: number): boolean {
+  return (ch >= 65 && ch <= 90) || (ch >= 97 && ch <= 122);
 }
 
 function zadd(c: Client, argv: string[]): Reply {

@@ -130,6 +130,15 @@ export class SkipList {
 
   /** Inserts (score, member); the caller guarantees the member is not present. */
   insert(score: number, member: string): ZNode {
+    const node = new ZNode(member, score, this.randomLevel());
+    this.link(node);
+    return node;
+  }
+
+  /** Links a node that is in no list at its place by (score, member), keeping its level. */
+  private link(node: ZNode): void {
+    const score = node.score;
+    const member = node.member;
     let x = this.header;
     for (let i = this.level - 1; i >= 0; i--) {
       let r = i === this.level - 1 ? 0 : rankAt[i + 1]!;
@@ -142,7 +151,7 @@ export class SkipList {
       rankAt[i] = r;
       update[i] = x;
     }
-    const level = this.randomLevel();
+    const level = node.next.length;
     if (level > this.level) {
       for (let i = this.level; i < level; i++) {
         rankAt[i] = 0;
@@ -151,7 +160,6 @@ export class SkipList {
       }
       this.level = level;
     }
-    const node = new ZNode(member, score, level);
     const r0 = rankAt[0]!;
     for (let i = 0; i < level; i++) {
       const u = update[i]!;
@@ -166,7 +174,6 @@ export class SkipList {
     if (after !== null) after.backward = node;
     else this.tail = node;
     this.length++;
-    return node;
   }
 
   /** Unlinks x, given the last node before it on every level (zslDeleteNode). */
@@ -213,8 +220,9 @@ export class SkipList {
 
   /**
    * Moves a member to a new score. The node stays where it is when it would
-   * still sit between its neighbours; otherwise it is removed and inserted
-   * again (zslUpdateScore).
+   * still sit between its neighbours; otherwise it is unlinked and linked
+   * again at its new place with the same level, which is as random there as
+   * anywhere (zslUpdateScore, without a new allocation).
    */
   updateScore(curScore: number, member: string, newScore: number): ZNode {
     const node = this.seek(curScore, member).next[0]!;
@@ -228,7 +236,9 @@ export class SkipList {
       return node;
     }
     this.unlink(node);
-    return this.insert(newScore, member);
+    node.score = newScore;
+    this.link(node);
+    return node;
   }
 
   /** 1-based rank of (score, member), or 0 when absent (zslGetRank). */
