@@ -1,0 +1,327 @@
+/**
+ * redis-server's command line and configuration files (src/server.c main,
+ * src/config.c loadServerConfigFromString): a config file path first, then
+ * `--name value...` options that are appended to the file as extra lines,
+ * then one parse of the whole text with Redis's rules and error messages.
+ * Arguments and file contents are byte strings, like everything the
+ * emulator handles; paths go back to UTF-8 at the ConfigIO boundary.
+ */
+import { repr } from '../../emulator/cli/format.js';
+import { splitArgs } from '../../emulator/resp/split-args.js';
+import { asciiLower } from '../../emulator/resp/bytes.js';
+import { MULTI_ARG_CONFIGS, REDIS_CONFIG_NAMES } from './redis-config-names.js';
+
+export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
+
+/** Everything a start needs: what the process does itself, and the emulator's configuration. */
+export interface ServerSettings {
+  configFile: string | null;
+  port: number;
+  /** Addresses to listen on; a leading '-' means "skip it if unavailable". */
+  bind: string[];
+  logfile: string;
+  loglevel: LogLevel;
+  pidfile: string;
+  daemonize: boolean;
+  /** Startup values for the emulator's own parameters (RedisServer's `config`). */
+  emulator: Record<string, string>;
+  /** Real Redis parameters the emulator does not model, set but ignored. */
+  ignored: string[];
+  /** Warnings to log once logging is set up. */
+  warnings: string[];
+}
+
+/** How the emulator's own parameters are recognised and checked. */
+export interface EmulatorConfigCheck {
+  /** Whether the emulator models this parameter (any alias). */
+  knows(name: string): boolean;
+  /** Null, or why the value is refused (the text after "... - " of a CONFIG SET error). */
+  check(name: string, value: string): string | null;
+}
+
+/** What the process needs from the world: files, standard input, the working directory. */
+export interface ConfigIO {
+  readFile(path: string): string;
+  readStdin(): string;
+  /** Changes the working directory; returns the error text (strerror) or null. */
+  chdir(path: string): string | null;
+  cwd(): string;
+  /** Paths matching a glob (for `include conf.d/*.conf`). */
+  glob(pattern: string): string[];
+}
+
+export type StartRequest =
+  | { kind: 'run'; settings: ServerSettings }
+  | { kind: 'version' }
+  | { kind: 'usage' }
+  /** A configuration error: `message` goes to standard error, or to the log when `logged`. */
+  | { kind: 'fatal'; message: string; logged: boolean };
+
+export const REDIS_VERSION = '7.0.15';
+
+/** A fatal error in the configuration, reported like redis-server does. */
+class FatalConfigError {
+  constructor(
+    readonly message: string,
+    readonly logged = false,
+  ) {}
+}
+
+/**
+ * Turns redis-server's arguments (without the program name) into a start
+ * request.
+ *
+ *   parseServerArgs(['--port', '6380', '--save', ''], io, check)
+ */
+export function parseServerArgs(args: readonly string[], io: ConfigIO, check: EmulatorConfigCheck): StartRequest {
+  let configFile: string | null = null;
+  let fromStdin = false;
+  let options = '';
+  if (args.length >= 1) {
+    const first = args[0]!;
+    if (first === '-v' || first === '--version') return { kind: 'version' };
+    if (first === '--help' || first === '-h') return { kind: 'usage' };
+    let j = 0;
+    if (first[0] !== '-') {
+      configFile = first;
+      j = 1;
+    }
+    // Whether the last option name already has its value (Redis's handled_last_config_arg).
+    let valueGiven = true;
+    for (; j < args.length; j++) {
+      const a = args[j]!;
+      const last = j === args.length - 1;
+      if (a === '-' && (j === 0 || last)) {
+        fromStdin = true;
+      } else if (valueGiven && a.startsWith('--')) {
+        if (options.length !== 0) options += '\n';
+        options += a.slice(2) + ' ';
+        const words = splitArgs(a) ?? [];
+        if (words.length === 1) {
+          valueGiven = false;
+          const next = args[j + 1];
+          const lower = asciiLower(a);
+          // `--save` followed by another option or by nothing means `save ""`,
+          // as pre-7.0 command lines built from empty arrays expect.
+          if (lower === '--save' && (last || next!.startsWith('--'))) {
+            options += '""';
+            valueGiven = !last;
+          } else if (lower === '--sentinel' && !last && next!.startsWith('--')) {
+            valueGiven = true;
+          }
+        } else {
+          valueGiven = true;
+        }
+      } else {
+        options += repr(a) + ' ';
+        valueGiven = true;
+      }
+    }
+  }
+
+  const loader = new ConfigLoader(io, check);
+  try {
+    let text = '';
+    if (configFile !== null) text += loader.readConfigFile(configFile);
+    if (fromStdin) {
+      loader.settings.warnings.push('Reading config from stdin');
+      text += io.readStdin();
+    }
+    text += '\n' + options;
+    loader.load(text);
+  } catch (e) {
+    if (e instanceof FatalConfigError) return { kind: 'fatal', message: e.message, logged: e.logged };
+    throw e;
+  }
+  loader.settings.configFile = configFile;
+  return { kind: 'run', settings: loader.finish() };
+}
+
+/** redis-server --version, with the same fields tools parse (v=...). */
+export function versionLine(): string {
+  return `Redis server v=${REDIS_VERSION} sha=00000000:0 malloc=libc bits=64 build=7265646973776b62`;
+}
+
+export function usageText(program: string): string {
+  return [
+    `Usage: ${program} [/path/to/redis.conf] [options] [-]`,
+    `       ${program} - (read config from stdin)`,
+    `       ${program} -v or --version`,
+    `       ${program} -h or --help`,
+    '',
+    'Examples:',
+    `       ${program} (run the server with default conf)`,
+    `       echo 'maxmemory 128mb' | ${program} -`,
+    `       ${program} /etc/redis/6379.conf`,
+    `       ${program} --port 7777`,
+    `       ${program} /etc/myredis.conf --loglevel verbose -`,
+    `       ${program} /etc/myredis.conf --loglevel verbose`,
+    '',
+  ].join('\n');
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'verbose', 'notice', 'warning'];
+
+/** Directives the process handles itself rather than the emulator. */
+const HOST_DIRECTIVES = new Set(['port', 'bind', 'logfile', 'loglevel', 'pidfile', 'daemonize', 'dir', 'save']);
+
+class ConfigLoader {
+  readonly settings: ServerSettings = {
+    configFile: null,
+    port: 6379,
+    bind: ['127.0.0.1'],
+    logfile: '',
+    loglevel: 'notice',
+    pidfile: '',
+    daemonize: false,
+    emulator: {},
+    ignored: [],
+    warnings: [],
+  };
+  /** Save points after the first `save` directive of a load (which drops the defaults). */
+  private savePoints: string[] | null = null;
+
+  constructor(
+    private readonly io: ConfigIO,
+    private readonly check: EmulatorConfigCheck,
+  ) {}
+
+  readConfigFile(path: string): string {
+    if (/[*?[]/.test(path)) {
+      let text = '';
+      for (const p of this.io.glob(path)) text += this.readOne(p);
+      return text;
+    }
+    return this.readOne(path);
+  }
+
+  private readOne(path: string): string {
+    try {
+      return this.io.readFile(path);
+    } catch (e) {
+      const why = (e as { code?: string }).code === 'ENOENT' ? 'No such file or directory' : String((e as Error).message);
+      throw new FatalConfigError(`Fatal error, can't open config file '${path}': ${why}`, true);
+    }
+  }
+
+  load(text: string): void {
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+      if (line === '' || line[0] === '#') continue;
+      const fail = (err: string): never => {
+        throw new FatalConfigError(
+          `\n*** FATAL CONFIG FILE ERROR (Redis ${REDIS_VERSION}) ***\n` +
+            `Reading the configuration file, at line ${i + 1}\n>>> '${line}'\n${err}`,
+        );
+      };
+      const argv = splitArgs(line);
+      if (argv === null) fail('Unbalanced quotes in configuration line');
+      if (argv!.length === 0) continue;
+      const err = this.directive(argv!.map((a, k) => (k === 0 ? asciiLower(a) : a)));
+      if (err !== null) fail(err);
+    }
+  }
+
+  /** Applies one directive; returns an error text or null. */
+  private directive(argv: string[]): string | null {
+    const name = argv[0]!;
+    if (REDIS_CONFIG_NAMES.has(name)) {
+      const multi = MULTI_ARG_CONFIGS.has(name);
+      if (!multi && argv.length !== 2) return 'wrong number of arguments';
+      let values = argv.slice(1);
+      if (multi && argv.length === 2 && argv[1] !== '') values = splitArgs(argv[1]!) ?? [];
+      return this.apply(name, values);
+    }
+    if ((name === 'list-max-ziplist-entries' || name === 'list-max-ziplist-value' || name === 'lua-replicate-commands') && argv.length === 2) {
+      return null;
+    }
+    if (name === 'include' && argv.length === 2) {
+      this.load(this.readConfigFile(argv[1]!));
+      return null;
+    }
+    if ((name === 'rename-command' && argv.length === 3) || (name === 'user' && argv.length >= 2) || (name === 'loadmodule' && argv.length >= 2)) {
+      this.settings.warnings.push(`The emulator ignores '${name}' directives.`);
+      return null;
+    }
+    return 'Bad directive or wrong number of arguments';
+  }
+
+  private apply(name: string, values: string[]): string | null {
+    const s = this.settings;
+    const value = values.join(' ');
+    switch (name) {
+      case 'port': {
+        if (!/^-?\d+$/.test(value)) return 'argument couldn\'t be parsed into an integer';
+        const port = Number(value);
+        if (port < 0 || port > 65535) return 'argument must be between 0 and 65535 inclusive';
+        s.port = port;
+        if (this.check.knows('port')) s.emulator.port = String(port);
+        return null;
+      }
+      case 'bind':
+        if (values.length > 16) return 'Too many bind addresses specified.';
+        s.bind = values;
+        return null;
+      case 'logfile':
+        s.logfile = value;
+        return null;
+      case 'loglevel': {
+        const l = asciiLower(value) as LogLevel;
+        if (!LOG_LEVELS.includes(l)) return `argument(s) must be one of the following: ${LOG_LEVELS.join(', ')}`;
+        s.loglevel = l;
+        return null;
+      }
+      case 'pidfile':
+        s.pidfile = value;
+        return null;
+      case 'daemonize': {
+        const l = asciiLower(value);
+        if (l !== 'yes' && l !== 'no') return 'argument must be \'yes\' or \'no\'';
+        s.daemonize = l === 'yes';
+        return null;
+      }
+      case 'dir': {
+        if (values.length !== 1) return 'wrong number of arguments';
+        const err = this.io.chdir(values[0]!);
+        if (err !== null) return err;
+        if (this.check.knows('dir')) s.emulator.dir = this.io.cwd();
+        return null;
+      }
+      case 'save':
+        return this.save(values);
+    }
+    if (this.check.knows(name)) {
+      const err = this.check.check(name, value);
+      if (err !== null) return err;
+      s.emulator[name] = value;
+    } else if (!HOST_DIRECTIVES.has(name) && !s.ignored.includes(name)) {
+      s.ignored.push(name);
+    }
+    return null;
+  }
+
+  /** save: the first directive of a load replaces the defaults, later ones add points; "" clears. */
+  private save(values: string[]): string | null {
+    let points = values;
+    let reset = this.savePoints === null;
+    if (points.length === 1 && points[0] === '') {
+      points = [];
+      reset = true;
+    }
+    if (points.length % 2 !== 0) return 'Invalid save parameters';
+    for (let j = 0; j < points.length; j++) {
+      const m = /^[\t\n\v\f\r ]*[+-]?\d+$/.exec(points[j]!);
+      const v = m ? Number(points[j]) : NaN;
+      if (!m || (j % 2 === 0 && v < 1) || (j % 2 === 1 && v < 0)) return 'Invalid save parameters';
+    }
+    this.savePoints = reset ? [] : this.savePoints!;
+    for (const p of points) this.savePoints.push(String(Number(p)));
+    return null;
+  }
+
+  finish(): ServerSettings {
+    if (this.savePoints !== null && this.check.knows('save')) this.settings.emulator.save = this.savePoints.join(' ');
+    return this.settings;
+  }
+}
