@@ -133,7 +133,7 @@ export class RedisTcpServer {
         if (optional && err.code === 'EADDRNOTAVAIL') continue;
         if (err.code === 'EAFNOSUPPORT') continue;
         await this.stop();
-        throw new Error(`Failed listening on port ${this.opts.port} (TCP), aborting.`);
+        throw new Error(`Failed listening on port ${this.opts.port} (TCP), aborting.`, { cause: e });
       }
     }
     this.scheduleCron();
