@@ -25,9 +25,13 @@ function echo(_c: Client, argv: string[]): Reply {
   return argv[1]!;
 }
 
+/** getIntFromObjectOrReply without a custom message. */
+const OUTSIDE_INT = errorReply('value is out of range, value must between -2147483648 and 2147483647');
+
 function select(c: Client, argv: string[]): Reply {
   const id = intArg(argv[1]!);
-  if (id === null || id < -2147483648 || id > 2147483647) return NOT_INTEGER;
+  if (id === null) return NOT_INTEGER;
+  if (id < -2147483648 || id > 2147483647) return OUTSIDE_INT;
   if (id < 0 || id >= c.server.dbs.length) return INVALID_DB_INDEX;
   c.db = c.server.dbs[id]!;
   return OK;

@@ -64,11 +64,10 @@ function atoi(s: string): number {
   return m ? Number(BigInt.asIntN(32, strtoll(m[0]).value)) : 0;
 }
 
-/** getPositiveLongFromObjectOrReply. */
+/** getPositiveLongFromObjectOrReply: one message for a non-integer and a negative value alike. */
 function positiveLong(arg: string): number | Reply {
   const v = parseInt64(arg);
-  if (v === null) return NOT_INTEGER;
-  if (v < 0) return errorReply('value is out of range, must be positive');
+  if (v === null || v < 0) return errorReply('value is out of range, must be positive');
   return Number(v);
 }
 

@@ -202,6 +202,8 @@ const LUA_EVAL_BYTES = 32768;
 const LUA_FUNCTIONS_BYTES = 33792;
 const FUNCTIONS_CACHE_BYTES = 200;
 const TOTAL_SYSTEM_MEMORY = 8 * 1024 ** 3;
+/** Allocations after startup that belong to neither clients nor keys (shared objects, buffers). */
+const RUNTIME_MISC_BYTES = 73216;
 /** Keys (and collection elements) measured exactly before sampling takes over. */
 const SAMPLE = 64;
 
@@ -325,7 +327,7 @@ function memoryFigures(server: RedisServer): MemoryFigures {
   let dictOverhead = 0;
   for (const db of server.dbs) dictOverhead += DICT_ENTRY * db.dict.size + 8 * db.dict.size;
   const overhead = STARTUP_BYTES + clientsNormal + dictOverhead;
-  const used = STARTUP_BYTES + clientsNormal + datasetBytes(server);
+  const used = STARTUP_BYTES + RUNTIME_MISC_BYTES + clientsNormal + datasetBytes(server);
   return { used, overhead, dataset: used - overhead, clientsNormal };
 }
 
