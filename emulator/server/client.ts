@@ -95,6 +95,7 @@ export class Client implements Watcher {
     readonly address: ClientAddress,
   ) {
     this.db = server.dbs[0]!;
+    this.authenticated = server.config.get('requirepass') === '';
     this.createdMs = server.nowMs;
     this.lastInteractionMs = server.nowMs;
   }

@@ -178,6 +178,7 @@ export class RedisServer implements KeyspaceHost {
       const denied = this.protectedActionDenied(c);
       if (denied) return this.reject(c, cmd, denied, false);
     }
+    if (!c.authenticated && !(flags & CMD.NO_AUTH)) return this.reject(c, cmd, '-NOAUTH Authentication required.', false);
     if (c.inMulti) {
       if (flags & CMD.NO_MULTI) return this.reject(c, cmd, 'Command not allowed inside a transaction', false);
       if (!(flags & CMD.TX_CONTROL)) {
