@@ -83,19 +83,32 @@ function randomkey(c: Client): Reply {
   const allVolatile = db.dict.size === db.expires.size;
   let tries = 100;
   for (;;) {
-    const size = db.dict.size;
-    if (size === 0) return null;
-    let skip = random.below(size);
-    let key = '';
-    for (const k of db.dict.keys()) {
-      if (skip-- === 0) {
-        key = k;
-        break;
-      }
-    }
+    if (db.dict.size === 0) return null;
+    const key = drawKey(db.dict, random);
     if (!db.expires.has(key)) return key;
     if (allVolatile && !c.server.mayDeleteExpired && --tries === 0) return key;
     if (!db.expireIfNeeded(key)) return key;
+  }
+}
+
+/**
+ * A JavaScript Map cannot be indexed, so RANDOMKEY draws from a list of the
+ * keys taken once and reused while it still looks current: it is rebuilt
+ * when the number of keys changed or a drawn key is gone. A quiet keyspace
+ * thus costs O(1) a draw, as Redis's dictGetFairRandomKey does.
+ */
+const keyLists = new WeakMap<Map<string, unknown>, string[]>();
+
+function drawKey(dict: Map<string, unknown>, random: { below(n: number): number }): string {
+  let keys = keyLists.get(dict);
+  for (;;) {
+    if (keys === undefined || keys.length !== dict.size) {
+      keys = Array.from(dict.keys());
+      keyLists.set(dict, keys);
+    }
+    const key = keys[random.below(keys.length)]!;
+    if (dict.has(key)) return key;
+    keys = undefined;
   }
 }
 

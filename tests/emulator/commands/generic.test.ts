@@ -71,6 +71,19 @@ describe('expiry in virtual time', () => {
     expect(server.stats.expiredKeys).toBe(51 - (run('DBSIZE') as number));
   });
 
+  it('RANDOMKEY draws every key, including ones that replaced others', () => {
+    const { run } = start(3);
+    for (let i = 0; i < 10; i++) run('SET', `k${i}`, 'v');
+    run('RANDOMKEY');
+    run('DEL', 'k0');
+    run('SET', 'new', 'v');
+    const seen = new Set<Reply>();
+    for (let i = 0; i < 500; i++) seen.add(run('RANDOMKEY'));
+    expect(seen.has('new')).toBe(true);
+    expect(seen.has('k0')).toBe(false);
+    expect(seen.size).toBe(10);
+  });
+
   it('RANDOMKEY on a replica gives up after 100 expired draws when every key has a TTL', () => {
     const { server, clock, run } = start();
     server.activeExpireEnabled = false;
