@@ -7,9 +7,16 @@
 export function globMatch(pattern: string, str: string, nocase = false): boolean {
   // Fast paths for the most common patterns.
   if (pattern === '*' && str.length > 0) return true;
-  const skip = { longer: false };
-  return matchAt(pattern, 0, str, 0, nocase, skip);
+  skipLonger = false;
+  return matchAt(pattern, 0, str, 0, nocase);
 }
+
+/**
+ * Set once the rest of a pattern failed to match anywhere after a '*': then
+ * no earlier '*' can help by matching more, and the search stops. Shared by
+ * the recursion of one match, as Redis shares it through a pointer.
+ */
+let skipLonger = false;
 
 function signed(c: number): number {
   return c >= 128 ? c - 256 : c;
@@ -19,7 +26,7 @@ function lower(c: number): number {
   return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
-function matchAt(p: string, pi: number, s: string, si: number, nocase: boolean, skip: { longer: boolean }): boolean {
+function matchAt(p: string, pi: number, s: string, si: number, nocase: boolean): boolean {
   const plen = p.length;
   const slen = s.length;
   while (pi < plen && si < slen) {
@@ -28,11 +35,11 @@ function matchAt(p: string, pi: number, s: string, si: number, nocase: boolean, 
       while (pi + 1 < plen && p.charCodeAt(pi + 1) === 42) pi++;
       if (pi === plen - 1) return true;
       while (si < slen) {
-        if (matchAt(p, pi + 1, s, si, nocase, skip)) return true;
-        if (skip.longer) return false;
+        if (matchAt(p, pi + 1, s, si, nocase)) return true;
+        if (skipLonger) return false;
         si++;
       }
-      skip.longer = true;
+      skipLonger = true;
       return false;
     } else if (pc === 63 /* ? */) {
       si++;
