@@ -1,6 +1,6 @@
 import type { Database } from '../keyspace/database.js';
 import { ListValue, type SetValue, type ZSetValue } from '../keyspace/values.js';
-import { errorReply, type Reply } from '../resp/reply.js';
+import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { intArg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from './errors.js';
@@ -146,9 +146,14 @@ function setMembers(v: SetValue): string[] {
   return out;
 }
 
-/** `count` members of a sorted set in score order from rank `start`, or backwards from the end. */
-function zsetRange(v: ZSetValue, start: number, count: number, desc: boolean): string[] {
+/** `count` elements of a list or sorted set in their own order from `start`, or from the end backwards. */
+function orderedRange(v: ListValue | ZSetValue, start: number, count: number, desc: boolean): string[] {
   const out: string[] = [];
+  if (v.type === 'list') {
+    const items = v.items;
+    for (let i = desc ? items.length - 1 - start : start, k = 0; k < count; k++, desc ? i-- : i++) out.push(items.get(i));
+    return out;
+  }
   let node = desc ? v.list.byRank(v.size - start) : v.list.byRank(start + 1);
   while (count-- > 0 && node !== null) {
     out.push(node.member);
@@ -157,44 +162,58 @@ function zsetRange(v: ZSetValue, start: number, count: number, desc: boolean): s
   return out;
 }
 
-function sortGeneric(c: Client, argv: string[], readonly: boolean): Reply {
-  let desc = false;
-  let alpha = false;
-  let limitStart = 0;
-  let limitCount = -1;
-  let dontSort = false;
-  let by: string | null = null;
-  let store: string | null = null;
-  const gets: string[] = [];
+interface SortOptions {
+  desc: boolean;
+  alpha: boolean;
+  limitStart: number;
+  limitCount: number;
+  /** BY was given a pattern without '*': every element would weigh the same. */
+  dontSort: boolean;
+  by: string | null;
+  store: string | null;
+  gets: string[];
+}
+
+/** The options after the key, in any order; later ones override earlier ones. */
+function parseSortOptions(argv: string[], readonly: boolean): SortOptions | ErrorReply {
+  const o: SortOptions = { desc: false, alpha: false, limitStart: 0, limitCount: -1, dontSort: false, by: null, store: null, gets: [] };
   for (let j = 2; j < argv.length; j++) {
     const left = argv.length - j - 1;
-    const o = opt(argv[j]!);
-    if (o === 'asc') {
-      desc = false;
-    } else if (o === 'desc') {
-      desc = true;
-    } else if (o === 'alpha') {
-      alpha = true;
-    } else if (o === 'limit' && left >= 2) {
-      const s = intArg(argv[j + 1]!);
-      if (s === null) return NOT_INTEGER;
-      const n = intArg(argv[j + 2]!);
-      if (n === null) return NOT_INTEGER;
-      limitStart = s;
-      limitCount = n;
+    const name = opt(argv[j]!);
+    if (name === 'asc') {
+      o.desc = false;
+    } else if (name === 'desc') {
+      o.desc = true;
+    } else if (name === 'alpha') {
+      o.alpha = true;
+    } else if (name === 'limit' && left >= 2) {
+      const start = intArg(argv[j + 1]!);
+      if (start === null) return NOT_INTEGER;
+      const count = intArg(argv[j + 2]!);
+      if (count === null) return NOT_INTEGER;
+      o.limitStart = start;
+      o.limitCount = count;
       j += 2;
-    } else if (!readonly && o === 'store' && left >= 1) {
-      store = argv[++j]!;
-    } else if (o === 'by' && left >= 1) {
-      by = argv[++j]!;
-      // A BY pattern without '*' names one key for every element: nothing to sort by.
-      if (!cString(by).includes('*')) dontSort = true;
-    } else if (o === 'get' && left >= 1) {
-      gets.push(argv[++j]!);
+    } else if (!readonly && name === 'store' && left >= 1) {
+      o.store = argv[++j]!;
+    } else if (name === 'by' && left >= 1) {
+      o.by = argv[++j]!;
+      // Once set, this stays set even if a later BY has a '*'.
+      if (!cString(o.by).includes('*')) o.dontSort = true;
+    } else if (name === 'get' && left >= 1) {
+      o.gets.push(argv[++j]!);
     } else {
       return SYNTAX_ERROR;
     }
   }
+  return o;
+}
+
+function sortGeneric(c: Client, argv: string[], readonly: boolean): Reply {
+  const o = parseSortOptions(argv, readonly);
+  if (o instanceof ErrorReply) return o;
+  const { desc, limitStart, limitCount, store, gets } = o;
+  let { alpha, by, dontSort } = o;
 
   const db = c.db;
   const found = db.lookupRead(argv[1]!);
@@ -223,27 +242,17 @@ function sortGeneric(c: Client, argv: string[], readonly: boolean): Reply {
   }
   if (end >= length) end = length - 1;
 
-  // Load the elements. Lists and sorted sets that need no sorting load only
-  // the requested range, in their own order (reversed for DESC).
+  // Lists and sorted sets that need no sorting load only the requested
+  // range, in their own order (reversed for DESC); the range then starts at 0.
   let elements: string[];
-  if (value.type === 'list' && dontSort) {
-    elements = [];
-    if (end >= start) {
-      const items = value.items;
-      const n = end - start + 1;
-      if (desc) for (let i = items.length - 1 - start, k = 0; k < n; i--, k++) elements.push(items.get(i));
-      else for (let i = start, k = 0; k < n; i++, k++) elements.push(items.get(i));
-      end -= start;
-      start = 0;
-    }
+  if (dontSort && value.type !== 'set') {
+    elements = orderedRange(value, start, end - start + 1, desc);
+    end -= start;
+    start = 0;
   } else if (value.type === 'list') {
     elements = value.items.toArray();
   } else if (value.type === 'set') {
     elements = setMembers(value);
-  } else if (dontSort) {
-    elements = zsetRange(value, start, end - start + 1, desc);
-    end -= start;
-    start = 0;
   } else {
     elements = Array.from(value.dict.keys());
   }
@@ -252,13 +261,9 @@ function sortGeneric(c: Client, argv: string[], readonly: boolean): Reply {
   let badScore = false;
   if (!dontSort) {
     for (const item of items) {
-      let byValue: string | null;
-      if (by !== null) {
-        byValue = lookupByPattern(db, by, item.element);
-        if (byValue === null) continue;
-      } else {
-        byValue = item.element;
-      }
+      const byValue = by !== null ? lookupByPattern(db, by, item.element) : item.element;
+      // A missing BY value leaves score 0, or sorts first under ALPHA.
+      if (byValue === null) continue;
       if (alpha) {
         if (by !== null) item.by = byValue;
       } else {
@@ -271,9 +276,8 @@ function sortGeneric(c: Client, argv: string[], readonly: boolean): Reply {
     if (by !== null && (start !== 0 || end !== items.length - 1)) partialQuickSort(items, compare, start, end);
     else items.sort(compare);
   }
-
   if (badScore) return BAD_SCORE;
-  const outputLength = gets.length !== 0 ? gets.length * (end - start + 1) : end - start + 1;
+
   if (store === null) {
     const out: Reply[] = [];
     for (let j = start; j <= end; j++) {
@@ -289,6 +293,7 @@ function sortGeneric(c: Client, argv: string[], readonly: boolean): Reply {
     if (gets.length === 0) result.items.pushTail(element);
     for (const g of gets) result.items.pushTail(lookupByPattern(db, g, element) ?? '');
   }
+  const outputLength = result.items.length;
   if (outputLength > 0) {
     // setKey's own lookup lets an expired destination expire first.
     db.lookupWrite(store);
