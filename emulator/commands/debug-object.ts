@@ -128,7 +128,9 @@ export function serializedLength(server: RedisServer, v: Value): number {
 function fakeAddress(db: Database, key: string): string {
   let h = 0x811c9dc5 ^ db.id;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193) >>> 0;
-  return '0x7f' + (0x3c000000 + (h & 0x0ffffff0)).toString(16).padStart(8, '0') + '0';
+  const high = (h >>> 24).toString(16).padStart(2, '0');
+  const low = ((Math.imul(h, 0x9e3779b1) >>> 0) & 0xfffffff0).toString(16).padStart(8, '0');
+  return `0x7f${high}${low}`;
 }
 
 /** The 24-bit LRU clock difference in seconds (estimateObjectIdleTime). */
