@@ -1,4 +1,4 @@
-import { OK, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
+import { MapReply, OK, SetReply, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { clientMemoryBytes } from '../server/info.js';
 import { parseInt64 } from '../numbers/int64.js';
@@ -9,10 +9,11 @@ import type { Handler } from './table.js';
 
 /**
  * CLIENT and its subcommands (src/networking.c): naming, describing and
- * killing connections. PAUSE/UNPAUSE, REPLY, TRACKING, CACHING, GETREDIR,
- * TRACKINGINFO and UNBLOCK need machinery the dispatcher does not have yet
- * (held commands, suppressed replies, invalidation messages, blocked
- * clients) and are left out.
+ * killing connections. PAUSE/UNPAUSE, REPLY, TRACKING and UNBLOCK need
+ * machinery the dispatcher does not have yet (held commands, suppressed
+ * replies, invalidation messages, waking blocked clients) and are left
+ * out; as tracking can never be on, GETREDIR, TRACKINGINFO and CACHING give
+ * the answers of a connection that does not track.
  */
 
 type ClientType = 'normal' | 'slave' | 'master' | 'pubsub';
@@ -213,6 +214,18 @@ function clientKill(c: Client, argv: string[]): Reply {
   return killed;
 }
 
+function clientGetredir(): Reply {
+  return -1;
+}
+
+function clientTrackinginfo(): Reply {
+  return new MapReply(['flags', new SetReply(['off']), 'redirect', -1, 'prefixes', []]);
+}
+
+function clientCaching(): Reply {
+  return errorReply('CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or OPTOUT mode enabled');
+}
+
 function clientHelp(_c: Client, argv: string[]): Reply {
   return helpReply(argv[0]!, [
     'GETNAME',
@@ -237,6 +250,12 @@ function clientHelp(_c: Client, argv: string[]): Reply {
     '    Spare this connection, or not, when client memory is over its limit.',
     'SETNAME <name>',
     '    Name this connection (no spaces or special characters).',
+    'GETREDIR',
+    '    Return the ID invalidation messages are redirected to, or -1.',
+    'TRACKINGINFO',
+    '    Describe the client-side caching state of this connection.',
+    'CACHING (YES|NO)',
+    '    Choose whether the next command\'s keys are tracked (OPTIN/OPTOUT tracking only).',
   ]);
 }
 
@@ -249,4 +268,7 @@ export const clientCommands: Record<string, Handler> = {
   'client|no-evict': clientNoEvict,
   'client|kill': clientKill,
   'client|help': clientHelp,
+  'client|getredir': clientGetredir,
+  'client|trackinginfo': clientTrackinginfo,
+  'client|caching': clientCaching,
 };
