@@ -29,7 +29,10 @@ function renameGeneric(c: Client, argv: string[], nx: boolean): Reply {
     if (nx) return 0;
     db.delete(dst);
   }
+  const stamp = db.access.get(src);
   db.add(dst, value);
+  // The value keeps its own access data (LRU time or LFU counter).
+  if (stamp !== undefined) db.access.set(dst, stamp);
   if (when !== undefined) setExpireExact(db, dst, when);
   db.delete(src);
   c.server.keyModified(db, src);
@@ -68,7 +71,9 @@ function move(c: Client, argv: string[]): Reply {
   if (value === undefined) return 0;
   const when = getExpireExact(src, key);
   if (dst.lookupWrite(key) !== undefined) return 0;
+  const stamp = src.access.get(key);
   dst.add(key, value);
+  if (stamp !== undefined) dst.access.set(key, stamp);
   if (when !== undefined) setExpireExact(dst, key, when);
   src.delete(key);
   c.server.keyModified(src, key);

@@ -19,6 +19,12 @@ export interface KeyspaceHost {
   keyExpired(db: Database, key: string): void;
   /** A key was modified (Redis's signalModifiedKey): invalidates WATCH. */
   keyModified(db: Database, key: string): void;
+  /**
+   * Under an LFU maxmemory-policy, the access data to store for a key given
+   * its previous data (undefined for a new value): Redis's updateLFU, or the
+   * initial counter. Null or absent when access times are LRU clock values.
+   */
+  readonly lfuAccess?: ((previous: number | undefined) => number) | null;
 }
 
 /**
@@ -54,7 +60,7 @@ export class Database {
   lookupRead(key: string): Value | undefined {
     const v = this.dict.get(key);
     if (v !== undefined && (this.expires.size === 0 || !this.expireIfNeeded(key))) {
-      this.access.set(key, this.host.lruClock);
+      this.touch(key);
       this.host.stats.keyspaceHits++;
       return v;
     }
@@ -67,8 +73,20 @@ export class Database {
     const v = this.dict.get(key);
     if (v === undefined) return undefined;
     if (this.expires.size !== 0 && this.expireIfNeeded(key, true)) return undefined;
-    this.access.set(key, this.host.lruClock);
+    this.touch(key);
     return v;
+  }
+
+  /** Stamps an access to an existing key: the LRU clock, or updateLFU. */
+  private touch(key: string): void {
+    const lfu = this.host.lfuAccess;
+    this.access.set(key, lfu ? lfu(this.access.get(key)) : this.host.lruClock);
+  }
+
+  /** The access data of a newly created value (createObject's lru field). */
+  private freshStamp(): number {
+    const lfu = this.host.lfuAccess;
+    return lfu ? lfu(undefined) : this.host.lruClock;
   }
 
   /** A lookup that neither touches the access time nor counts (OBJECT, TYPE...). */
@@ -92,16 +110,17 @@ export class Database {
    * The TTL is removed unless keepTtl; WATCH is signalled.
    */
   setKey(key: string, value: Value, keepTtl = false): void {
+    // Replacing a value keeps the old one's LFU data (dbOverwrite).
+    if (!this.host.lfuAccess || !this.dict.has(key)) this.access.set(key, this.freshStamp());
     this.dict.set(key, value);
     if (!keepTtl && this.expires.size !== 0) this.expires.delete(key);
-    this.access.set(key, this.host.lruClock);
     this.host.keyModified(this, key);
   }
 
   /** Adds a key known not to exist (Redis's dbAdd). Does not signal. */
   add(key: string, value: Value): void {
     this.dict.set(key, value);
-    this.access.set(key, this.host.lruClock);
+    this.access.set(key, this.freshStamp());
   }
 
   /** Replaces the value of a key known to exist, keeping its TTL (dbOverwrite). Does not signal. */

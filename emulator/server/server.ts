@@ -11,6 +11,7 @@ import { discardTransaction } from '../commands/transactions.js';
 import { ALL_HANDLERS } from '../commands/index.js';
 import { activeExpireCycle } from '../keyspace/expire.js';
 import { ScanCursors } from '../keyspace/scan.js';
+import { lfuAccess } from '../commands/object.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 
 export interface ServerOptions {
@@ -56,6 +57,8 @@ export class RedisServer implements KeyspaceHost {
   lruClock = 0;
   /** Changes since the last save (server.dirty). */
   dirty = 0;
+  /** Set under an LFU maxmemory-policy: keys' access data is then LFU counters. */
+  lfuAccess: ((previous: number | undefined) => number) | null = null;
   /** Whether lookups may delete expired keys (false on a read-only replica). */
   mayDeleteExpired = true;
   /** Whether the active expire cycle runs (DEBUG SET-ACTIVE-EXPIRE). */
@@ -79,6 +82,12 @@ export class RedisServer implements KeyspaceHost {
     this.updateTime();
     this.startMs = this.nowMs;
     this.config = new Config(this, opts.config ?? {});
+    const applyPolicy = (policy: string): null => {
+      this.lfuAccess = policy.endsWith('-lfu') ? (previous) => lfuAccess(this, previous) : null;
+      return null;
+    };
+    applyPolicy(this.config.get('maxmemory-policy'));
+    this.config.onApply('maxmemory-policy', applyPolicy);
     const n = this.config.getNumber('databases');
     this.dbs = [];
     for (let i = 0; i < n; i++) this.dbs.push(new Database(i, this));
