@@ -200,6 +200,36 @@ describe('OBJECT IDLETIME', () => {
   });
 });
 
+describe('OBJECT FREQ', () => {
+  it('counts accesses logarithmically and decays by lfu-decay-time minutes', () => {
+    const { clock, run } = start();
+    run('CONFIG', 'SET', 'maxmemory-policy', 'allkeys-lfu');
+    run('SET', 'k', 'v');
+    expect(run('OBJECT', 'FREQ', 'k')).toBe(5);
+    run('CONFIG', 'SET', 'lfu-log-factor', '0');
+    for (let i = 0; i < 10; i++) run('GET', 'k');
+    expect(run('OBJECT', 'FREQ', 'k')).toBe(15);
+    clock.advanceMs(3 * 60_000);
+    expect(run('OBJECT', 'FREQ', 'k')).toBe(12);
+    // The decay is applied when read; with none configured the stored counter shows.
+    run('CONFIG', 'SET', 'lfu-decay-time', '0');
+    clock.advanceMs(60 * 60_000);
+    expect(run('OBJECT', 'FREQ', 'k')).toBe(15);
+    for (let i = 0; i < 300; i++) run('GET', 'k');
+    expect(run('OBJECT', 'FREQ', 'k')).toBe(255);
+  });
+
+  it('with the default log factor, growth slows down', () => {
+    const { run } = start(5);
+    run('CONFIG', 'SET', 'maxmemory-policy', 'allkeys-lfu');
+    run('SET', 'k', 'v');
+    for (let i = 0; i < 1000; i++) run('GET', 'k');
+    const freq = run('OBJECT', 'FREQ', 'k') as number;
+    expect(freq).toBeGreaterThan(10);
+    expect(freq).toBeLessThan(40);
+  });
+});
+
 describe('COPY', () => {
   it('copies are independent for every type', () => {
     const { run } = start();
