@@ -28,6 +28,9 @@ const value = fc.oneof(member, int, fc.string({ maxLength: 6 }));
 const rangeScore = fc.oneof(float, float.map((f) => '(' + f));
 const lexBound = fc.constantFrom('-', '+', '[a', '(a', '[x', '(z', '[', 'x', '(');
 
+/** One of several argument lists. */
+const choice = (...lists: string[][]): fc.Arbitrary<string[]> => fc.constantFrom<string[]>(...lists);
+
 const cmd = (...parts: Array<fc.Arbitrary<string> | string>): fc.Arbitrary<string[]> =>
   fc.tuple(...parts.map((p) => (typeof p === 'string' ? fc.constant(p) : p)));
 
@@ -36,7 +39,7 @@ function withOptions(base: fc.Arbitrary<string[]>, options: fc.Arbitrary<string[
 }
 
 const stringCommands = fc.oneof(
-  withOptions(cmd('SET', key, value), fc.oneof(fc.constantFrom(['NX'], ['XX'], ['GET'], ['KEEPTTL']), cmd('EX', int), cmd('PX', int))),
+  withOptions(cmd('SET', key, value), fc.oneof(choice(['NX'], ['XX'], ['GET'], ['KEEPTTL']), cmd('EX', int), cmd('PX', int))),
   cmd('GET', key),
   cmd('GETSET', key, value),
   cmd('GETDEL', key),
@@ -109,7 +112,7 @@ const setCommands: fc.Arbitrary<RandomCommand> = fc.oneof(
 );
 
 const zsetCommands = fc.oneof(
-  withOptions(cmd('ZADD', key), fc.constantFrom(['NX'], ['XX'], ['GT'], ['LT'], ['CH'], ['INCR'])).chain((b) =>
+  withOptions(cmd('ZADD', key), choice(['NX'], ['XX'], ['GT'], ['LT'], ['CH'], ['INCR'])).chain((b) =>
     fc.tuple(float, member).map(([s, m]) => [...b, s, m]),
   ),
   cmd('ZADD', key, float, member, float, member),
@@ -122,9 +125,9 @@ const zsetCommands = fc.oneof(
   cmd('ZLEXCOUNT', key, lexBound, lexBound),
   cmd('ZRANK', key, member),
   cmd('ZREVRANK', key, member),
-  withOptions(cmd('ZRANGE', key, int, int), fc.constantFrom(['WITHSCORES'], ['REV'])),
-  withOptions(cmd('ZRANGE', key, rangeScore, rangeScore, 'BYSCORE'), fc.oneof(fc.constantFrom(['WITHSCORES'], ['REV']), cmd('LIMIT', int, int))),
-  withOptions(cmd('ZRANGE', key, lexBound, lexBound, 'BYLEX'), fc.oneof(fc.constantFrom(['REV']), cmd('LIMIT', int, int))),
+  withOptions(cmd('ZRANGE', key, int, int), choice(['WITHSCORES'], ['REV'])),
+  withOptions(cmd('ZRANGE', key, rangeScore, rangeScore, 'BYSCORE'), fc.oneof(choice(['WITHSCORES'], ['REV']), cmd('LIMIT', int, int))),
+  withOptions(cmd('ZRANGE', key, lexBound, lexBound, 'BYLEX'), fc.oneof(choice(['REV']), cmd('LIMIT', int, int))),
   cmd('ZRANGEBYSCORE', key, rangeScore, rangeScore),
   cmd('ZREVRANGEBYLEX', key, lexBound, lexBound),
   cmd('ZREMRANGEBYRANK', key, int, int),
@@ -144,8 +147,8 @@ const genericCommands: fc.Arbitrary<RandomCommand> = fc.oneof(
   cmd('TYPE', key).map(e),
   cmd('RENAME', key, key).map(e),
   cmd('RENAMENX', key, key).map(e),
-  withOptions(cmd('COPY', key, key), fc.constantFrom(['REPLACE'], ['DB', '1'])).map(e),
-  withOptions(cmd('EXPIRE', key, fc.constantFrom('100', '1000', '0', '-1', 'x')), fc.constantFrom(['NX'], ['XX'], ['GT'], ['LT'])).map(e),
+  withOptions(cmd('COPY', key, key), choice(['REPLACE'], ['DB', '1'])).map(e),
+  withOptions(cmd('EXPIRE', key, fc.constantFrom('100', '1000', '0', '-1', 'x')), choice(['NX'], ['XX'], ['GT'], ['LT'])).map(e),
   cmd('PERSIST', key).map(e),
   cmd('TTL', key).map(e),
   cmd('TOUCH', key).map(e),
@@ -154,9 +157,9 @@ const genericCommands: fc.Arbitrary<RandomCommand> = fc.oneof(
   cmd('KEYS', fc.constantFrom('*', 'a*', '?', '[ab]', '*\x00*')).map(u),
 );
 
-const txCommands: fc.Arbitrary<RandomCommand> = fc.constantFrom(['MULTI'], ['EXEC'], ['DISCARD'], ['WATCH', 'a'], ['UNWATCH']).map(e);
+const txCommands: fc.Arbitrary<RandomCommand> = choice(['MULTI'], ['EXEC'], ['DISCARD'], ['WATCH', 'a'], ['UNWATCH']).map(e);
 
-const junk = fc.constantFrom(['FOO'], ['GET'], ['SET', 'a'], ['LPUSH', 'a'], ['ZADD', 'a', '1'], ['HSET', 'a', 'f']).map(e);
+const junk = choice(['FOO'], ['GET'], ['SET', 'a'], ['LPUSH', 'a'], ['ZADD', 'a', '1'], ['HSET', 'a', 'f']).map(e);
 
 function e(argv: string[]): RandomCommand {
   return { argv, compare: exact };
