@@ -224,7 +224,7 @@ export class RedisServer implements KeyspaceHost {
       if ((this.dirty !== dirtyBefore || c.forcePropagation) && cmd.flags & CMD.WRITE) {
         this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv });
       }
-      if (this.callDepth === 0) this.flushPropagation();
+      if (this.callDepth === 0) this.flushPropagation(!TOUCHES_ARBITRARY_KEYS.has(cmd.name));
     }
     c.propagateArgv = null;
     c.forcePropagation = false;
@@ -242,11 +242,11 @@ export class RedisServer implements KeyspaceHost {
     if (this.callDepth === 0) this.flushPropagation();
   }
 
-  private flushPropagation(): void {
+  private flushPropagation(mayWrap = true): void {
     const ops = this.pending;
     if (ops.length === 0) return;
     this.pending = [];
-    const wrap = ops.length > 1;
+    const wrap = mayWrap && ops.length > 1;
     if (wrap) for (const l of this.propagationListeners) l(ops[0]!.db, ['MULTI']);
     for (const op of ops) for (const l of this.propagationListeners) l(op.db, op.argv);
     if (wrap) for (const l of this.propagationListeners) l(ops[0]!.db, ['EXEC']);
@@ -284,6 +284,13 @@ export class RedisServer implements KeyspaceHost {
     if (this.activeExpireEnabled && this.mayDeleteExpired) activeExpireCycle(this);
   }
 }
+
+/**
+ * Commands run directly whose writes are only the deletions of expired keys
+ * they came across (CMD_TOUCHES_ARBITRARY_KEYS): those go out one by one,
+ * not as a transaction, like the active expiry cycle's.
+ */
+const TOUCHES_ARBITRARY_KEYS = new Set(['scan', 'randomkey']);
 
 /** The error code for errorstats: the first word, when the message has a space within 32 bytes. */
 function errorCode(message: string): string {

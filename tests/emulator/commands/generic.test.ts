@@ -113,6 +113,29 @@ describe('expiry in virtual time', () => {
     ]);
   });
 
+  it('SCAN: Lazy-expire should not be wrapped in MULTI/EXEC', () => {
+    const { server, clock, run, propagated } = start();
+    server.activeExpireEnabled = false;
+    for (const cmd of ['SCAN', 'RANDOMKEY']) {
+      run('FLUSHALL');
+      run('SET', 'foo1', 'bar', 'PX', '1');
+      run('SET', 'foo2', 'bar', 'PX', '1');
+      clock.advanceMs(2);
+      propagated.length = 0;
+      run(...(cmd === 'SCAN' ? ['SCAN', '0'] : ['RANDOMKEY']));
+      expect(propagated.map((a) => a[0])).toEqual(['DEL', 'DEL']);
+    }
+    // Inside a transaction they stay with the transaction.
+    run('SET', 'foo1', 'bar', 'PX', '1');
+    run('SET', 'foo2', 'bar', 'PX', '1');
+    clock.advanceMs(2);
+    propagated.length = 0;
+    run('MULTI');
+    run('SCAN', '0');
+    run('EXEC');
+    expect(propagated.map((a) => a[0])).toEqual(['MULTI', 'DEL', 'DEL', 'EXEC']);
+  });
+
   it('an EXPIRE that changes nothing is not propagated', () => {
     const { run, propagated } = start();
     run('SET', 'k', 'v', 'EX', '100');
