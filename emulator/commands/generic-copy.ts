@@ -1,3 +1,4 @@
+import { Database } from '../keyspace/database.js';
 import { Deque } from '../keyspace/deque.js';
 import { SkipList } from '../keyspace/skiplist.js';
 import { StringObject, type ObjectValue, type Value } from '../keyspace/values.js';
@@ -6,7 +7,6 @@ import type { Client } from '../server/client.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR } from './errors.js';
 import { getExpireExact, setExpireExact } from './expire.js';
-import { Database } from '../keyspace/database.js';
 import { SAME_OBJECT, dbArg } from './generic-rename.js';
 import type { Handler } from './table.js';
 
@@ -22,11 +22,11 @@ import type { Handler } from './table.js';
  */
 export function duplicateValue(v: Value): Value {
   if (typeof v === 'string') return v;
+  // A string object may hold an edit buffer: start a new one from its bytes.
+  if (v.type === 'string') return new StringObject(v.s, v.encoding);
   const copy = Object.assign(Object.create(Object.getPrototypeOf(v) as object) as ObjectValue, v);
   const w = copy as unknown as Record<string, unknown>;
   switch (v.type) {
-    case 'string':
-      return new StringObject(v.s, v.encoding);
     case 'list':
       w.items = Deque.from(v.items.toArray());
       break;

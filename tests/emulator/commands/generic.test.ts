@@ -254,6 +254,19 @@ describe('OBJECT FREQ', () => {
 });
 
 describe('COPY', () => {
+  it('COPY for string ensures that copied data is independent of copying data', () => {
+    const { run } = start();
+    run('SET', 's', 'a'.repeat(100));
+    run('SETRANGE', 's', '10', 'XYZ');
+    run('COPY', 's', 's2');
+    run('SETRANGE', 's2', '0', 'copy');
+    run('SETRANGE', 's', '50', 'orig');
+    expect(run('GETRANGE', 's', '0', '13')).toBe('aaaaaaaaaaXYZa');
+    expect(run('GETRANGE', 's2', '0', '13')).toBe('copyaaaaaaXYZa');
+    expect(run('GETRANGE', 's2', '50', '53')).toBe('aaaa');
+    expect(run('OBJECT', 'ENCODING', 's2')).toBe('raw');
+  });
+
   it('copies are independent for every type', () => {
     const { run } = start();
     run('RPUSH', 'l', 'a', 'b');
