@@ -39,8 +39,9 @@ function exec(c: Client): Reply {
   const queue = c.queue;
   const replies: Reply[] = new Array(queue.length);
   const server = c.server;
+  // The client stays in MULTI state while the queue runs, as CLIENT LIST
+  // shows (flags=x, multi=N); discardTransaction ends it.
   c.inExec = true;
-  c.inMulti = false;
   try {
     for (let i = 0; i < queue.length; i++) {
       const q = queue[i]!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorReply, NULL_ARRAY, OK, QUEUED, type Reply } from '../../../emulator/resp/reply.js';
+import { ErrorReply, NULL_ARRAY, OK, QUEUED, VerbatimReply, type Reply } from '../../../emulator/resp/reply.js';
 import { RedisServer } from '../../../emulator/server/server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 
@@ -108,5 +108,18 @@ describe('MULTI / EXEC', () => {
     r1('MULTI');
     r1('INCR', 'x');
     expect(r1('EXEC')).toEqual([12]);
+  });
+});
+
+describe('EXEC', () => {
+  it('the client is still in MULTI state while its queue runs', () => {
+    const { r1 } = start();
+    r1('MULTI');
+    r1('CLIENT', 'INFO');
+    r1('SET', 'k', 'v');
+    const text = (r: Reply): string => (r instanceof VerbatimReply ? r.text : String(r));
+    const [info] = r1('EXEC') as Reply[];
+    expect(text(info!)).toMatch(/ flags=x .* multi=2 /);
+    expect(text(r1('CLIENT', 'INFO'))).toMatch(/ flags=N .* multi=-1 /);
   });
 });
