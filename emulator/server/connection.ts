@@ -4,6 +4,13 @@ import type { Client, ClientAddress } from './client.js';
 import type { RedisServer } from './server.js';
 
 /**
+ * Replies go to the transport in pieces of about this size, so that a
+ * pipeline of large replies never has to fit in one string, and a transport
+ * that cannot keep up can hold the remaining commands back.
+ */
+const OUTPUT_PIECE_BYTES = 1 << 20;
+
+/**
  * A client connection as a byte stream: bytes in (requests), bytes out
  * (replies). It parses pipelined requests, runs them in order and encodes
  * each reply for the client's protocol. Transports (the TCP server, the
@@ -13,11 +20,16 @@ export class ServerConnection {
   readonly client: Client;
   private readonly parser: RequestParser;
   private closed = false;
+  /** The transport asked to wait: commands stay in the parser until resume(). */
+  private suspended = false;
 
   constructor(
     readonly server: RedisServer,
-    /** Writes reply bytes (a byte string) to the peer. */
-    private readonly write: (bytes: string) => void,
+    /**
+     * Writes reply bytes (a byte string) to the peer. Returning false means
+     * "no more for now": the commands not yet run wait for resume().
+     */
+    private readonly write: (bytes: string) => void | boolean,
     /** Closes the transport. */
     private readonly close: () => void,
     opts: { address?: Partial<ClientAddress>; decode?: ByteDecoder } = {},
@@ -39,8 +51,19 @@ export class ServerConnection {
     if (this.closed) return;
     this.server.stats.netInputBytes += chunk.length;
     this.server.stats.totalReadsProcessed++;
+    this.parser.feed(chunk);
+    if (!this.suspended) this.run();
+  }
+
+  /** The transport can take replies again: run the commands that were held back. */
+  resume(): void {
+    if (this.closed || !this.suspended) return;
+    this.suspended = false;
+    this.run();
+  }
+
+  private run(): void {
     const parser = this.parser;
-    parser.feed(chunk);
     let out = '';
     const c = this.client;
     for (;;) {
@@ -56,13 +79,23 @@ export class ServerConnection {
       const reply = this.server.execute(c, argv);
       out += encodeReply(reply, c.resp);
       if (c.closeAfterReply || c.closed) break;
+      if (out.length >= OUTPUT_PIECE_BYTES) {
+        const more = this.send(out);
+        out = '';
+        if (!more) {
+          this.suspended = true;
+          return;
+        }
+      }
     }
-    if (out.length !== 0) {
-      this.server.stats.netOutputBytes += out.length;
-      this.server.stats.totalWritesProcessed++;
-      this.write(out);
-    }
+    if (out.length !== 0) this.send(out);
     if (c.closeAfterReply || c.closed) this.shutdown();
+  }
+
+  private send(out: string): boolean {
+    this.server.stats.netOutputBytes += out.length;
+    this.server.stats.totalWritesProcessed++;
+    return this.write(out) !== false;
   }
 
   /** The peer went away (or we are closing): forget the client. */

@@ -51,6 +51,9 @@ function listenHost(addr: string): string {
   return addr;
 }
 
+/** Pending replies are written at once past this size rather than gathered further. */
+const PENDING_MAX_BYTES = 1 << 20;
+
 /** A client socket and the replies not yet handed to it. */
 class ClientLink {
   pending = '';
@@ -60,9 +63,14 @@ class ClientLink {
   activeWindow = -1;
   /** Close once the pending replies are written (QUIT, protocol error, CLIENT KILL). */
   closing = false;
-  private paused = false;
+  /** The socket's buffer is full: reading and running commands wait for 'drain'. */
+  blocked = false;
 
-  constructor(private readonly socket: Socket) {}
+  constructor(
+    private readonly socket: Socket,
+    /** Called when the socket has room again. */
+    private readonly onDrain: () => void,
+  ) {}
 
   flush(): void {
     this.queued = false;
@@ -71,14 +79,15 @@ class ClientLink {
     if (this.pending.length !== 0) {
       const ok = socket.write(this.pending, 'latin1');
       this.pending = '';
-      // A client that does not read its replies stops being read from, so
-      // what it has not taken cannot grow without bound.
-      if (!ok && !this.paused && !this.closing) {
-        this.paused = true;
+      // A client that does not read its replies stops being read from and
+      // served, so what it has not taken cannot grow without bound.
+      if (!ok && !this.blocked && !this.closing) {
+        this.blocked = true;
         socket.pause();
         socket.once('drain', () => {
-          this.paused = false;
+          this.blocked = false;
           socket.resume();
+          this.onDrain();
         });
       }
     }
@@ -178,7 +187,16 @@ export class RedisTcpServer {
         link!.activeWindow = this.activityWindow;
         this.activeClients++;
       }
-      conn!.receive(chunk);
+      guarded(() => conn!.receive(chunk));
+    };
+    // A bug in the emulator costs this client its connection, never the server.
+    const guarded = (run: () => void): void => {
+      try {
+        run();
+      } catch (e) {
+        this.opts.log?.warning(`Closing the connection of ${addr}: ${(e as Error).stack ?? String(e)}`);
+        socket.destroy();
+      }
     };
     const adopted = adoptWithReadBuffer(accepted, onBytes);
     const socket = adopted ?? accepted;
@@ -186,13 +204,15 @@ export class RedisTcpServer {
     socket.setNoDelay(true);
     const addr = formatAddress(socket.remoteAddress, socket.remotePort);
     this.opts.log?.verbose(`Accepted ${addr}`);
-    link = new ClientLink(socket);
+    link = new ClientLink(socket, () => guarded(() => conn!.resume()));
     const out = link;
     conn = new ServerConnection(
       this.redis,
       (bytes) => {
         out.pending += bytes;
-        this.queueFlush(out);
+        if (out.pending.length >= PENDING_MAX_BYTES) out.flush();
+        else this.queueFlush(out);
+        return !out.blocked;
       },
       () => {
         out.closing = true;

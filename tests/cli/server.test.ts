@@ -162,6 +162,35 @@ describe('npm run server', () => {
     expect(data).toBe(':0\r\n');
   });
 
+  it('holds back a client that does not read its replies, then serves it in full', async () => {
+    const value = 'v'.repeat(1024 * 1024);
+    const c = await RawConnection.open(port);
+    await c.command(['SET', 'slow', value]);
+    c.close();
+    const count = 300;
+    const expected = count * (value.length + `$${value.length}\r\n\r\n`.length);
+    const s = new Socket();
+    await new Promise<void>((resolve) => s.connect(port, '127.0.0.1', resolve));
+    s.pause();
+    s.write(bulkCommand(['GET', 'slow']).repeat(count));
+    await new Promise((r) => setTimeout(r, 300));
+    // Everyone else is still served while it lags.
+    expect((await exchange(port, ['PING\r\n'])).data).toBe('+PONG\r\n');
+    let received = 0;
+    let bad = false;
+    await new Promise<void>((resolve) => {
+      s.on('data', (d: Buffer) => {
+        if (received === 0 && d.toString('latin1', 0, 10) !== '$1048576\r\n') bad = true;
+        received += d.length;
+        if (received >= expected) resolve();
+      });
+      s.resume();
+    });
+    s.destroy();
+    expect(bad).toBe(false);
+    expect(received).toBe(expected);
+  });
+
   it('serves many clients at once', async () => {
     const clients = await Promise.all(Array.from({ length: 100 }, () => RawConnection.open(port)));
     try {
