@@ -13,6 +13,12 @@ export interface CliSessionOptions {
   port?: number;
   /** How replies are printed: 'tty' (redis-cli's default on a terminal) or 'raw' (--raw). */
   output?: OutputMode;
+  /**
+   * Print RESP3 pushes that arrive between replies (redis-cli's
+   * --show-pushes, on by default when its output is a terminal); otherwise
+   * they are dropped.
+   */
+  showPushes?: boolean;
   /** Speak RESP3 (redis-cli -3): HELLO 3 on every connection. */
   resp3?: boolean;
   /** The database to select on connection (redis-cli -n). */
@@ -245,9 +251,10 @@ export class CliSession {
     let r: Reply | typeof CLOSED;
     for (;;) {
       r = await link.read();
-      // Out-of-band pushes (client tracking) are printed as they come.
-      if (r instanceof PushReply && this.resp3) {
-        this.printPush(r);
+      // Out-of-band pushes (client tracking) are not the reply: they are
+      // printed as they come, or dropped, and the reply is still awaited.
+      if (r instanceof PushReply) {
+        if (this.opts.showPushes ?? this.output === 'tty') this.printPush(r);
         continue;
       }
       break;

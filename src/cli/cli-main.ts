@@ -89,12 +89,14 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
   const cron = setInterval(() => server.cron(), Math.round(1000 / hz));
   cron.unref();
   // redis-cli prints raw replies when its output is not a terminal (unless FAKETTY is set).
-  const output = o.output ?? (io.stdout.isTTY || io.env.FAKETTY !== undefined ? 'tty' : 'raw');
+  const onTerminal = io.stdout.isTTY === true || io.env.FAKETTY !== undefined;
+  const output = o.output ?? (onTerminal ? 'tty' : 'raw');
   const session = new CliSession({
     connect: () => new InProcessLink(server),
     host: o.host,
     port: o.port,
     output,
+    showPushes: onTerminal,
     resp3: o.resp3,
     db: o.db,
     write: (bytes) => void io.stdout.write(Buffer.from(bytes, 'latin1')),

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, RedisServer } from '../../../emulator/index.js';
 import { CliSession, type CliSessionOptions } from '../../../emulator/cli/session.js';
-import { InProcessLink } from '../../../emulator/cli/link.js';
+import { CLOSED, InProcessLink, type CliLink } from '../../../emulator/cli/link.js';
+import { PushReply, StatusReply, type Reply } from '../../../emulator/resp/reply.js';
+
+/** A link that answers from a script, to show what the emulator cannot send yet. */
+function scriptedLink(replies: Reply[]): CliLink {
+  return {
+    closed: false,
+    send() {},
+    read: () => Promise.resolve(replies.length !== 0 ? replies.shift()! : CLOSED),
+    close() {},
+  };
+}
 
 function setup(opts: Partial<CliSessionOptions> = {}) {
   const server = new RedisServer({ clock: new ManualClock() });
@@ -121,5 +132,21 @@ describe('redis-cli session', () => {
     expect((await run('HGETALL h')).out).toBe('1# "f" => "v"\n');
     await run('ZADD z 1.5 m');
     expect((await run('ZSCORE z m')).out).toBe('(double) 1.5\n');
+  });
+
+  it('prints pushes that come before a reply, and still waits for the reply', async () => {
+    const replies: Reply[] = [new PushReply(['invalidate', ['k', 'a\x00b']]), new PushReply(['invalidate', null]), new StatusReply('PONG')];
+    const out: string[] = [];
+    const session = new CliSession({ connect: () => scriptedLink(replies), write: (t) => out.push(t), writeError: () => {} });
+    await session.runLine('PING');
+    expect(out.join('')).toBe("-> invalidate: 'k', 'a'\n1) \"invalidate\"\n2) (nil)\nPONG\n");
+  });
+
+  it('drops pushes when told not to show them', async () => {
+    const replies: Reply[] = [new PushReply(['invalidate', ['k']]), new StatusReply('PONG')];
+    const out: string[] = [];
+    const session = new CliSession({ connect: () => scriptedLink(replies), showPushes: false, write: (t) => out.push(t), writeError: () => {} });
+    await session.runLine('PING');
+    expect(out.join('')).toBe('PONG\n');
   });
 });
