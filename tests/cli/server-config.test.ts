@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseServerArgs, type ConfigIO, type EmulatorConfigCheck, type ServerSettings } from '../../src/cli/server-config.js';
 import { runServer } from '../../src/cli/server-main.js';
-import { REDIS_SERVER_BIN } from '../support/real-redis.js';
+import { freePort, RawConnection, REDIS_SERVER_BIN, startRealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from '../differential/availability.js';
 
 const files: Record<string, string> = {};
@@ -154,5 +154,28 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'redis-server fatal configur
     expect(await runServer(['--version'], { stdout: (t) => (stdout += t) })).toBe(0);
     const shape = (s: string) => s.replace(/sha=\S+/, 'sha=').replace(/malloc=\S+/, 'malloc=').replace(/build=[0-9a-f]+/, 'build=');
     expect(shape(stdout)).toBe(shape(real.stdout));
+  });
+});
+
+describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'startup options next to redis-server' : `startup options next to redis-server (${skipNotice()})`, () => {
+  const OPTIONS = ['--save', '3600 1 300 100', '--hz', '25', '--maxmemory', '100mb', '--databases', '4', '--maxmemory-policy', 'allkeys-lru', '--hash-max-ziplist-entries', '64'];
+
+  it('reach CONFIG GET as they do on the real server', async () => {
+    const real = await startRealRedis(OPTIONS);
+    const port = await freePort();
+    const ours = await runServer(['--port', String(port), ...OPTIONS], { stdout: () => {} });
+    if (typeof ours === 'number') throw new Error('the emulator did not start');
+    const [a, b] = await Promise.all([RawConnection.open(real.port), RawConnection.open(port)]);
+    try {
+      for (const name of ['save', 'hz', 'maxmemory', 'databases', 'maxmemory-policy', 'hash-max-listpack-entries']) {
+        expect(await b.commandRaw(['CONFIG', 'GET', name])).toBe(await a.commandRaw(['CONFIG', 'GET', name]));
+      }
+      expect(await b.commandRaw(['SELECT', '4'])).toBe(await a.commandRaw(['SELECT', '4']));
+    } finally {
+      a.close();
+      b.close();
+      await ours.shutdown();
+      await real.stop();
+    }
   });
 });
