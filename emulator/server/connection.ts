@@ -29,7 +29,7 @@ export class ServerConnection {
      * Writes reply bytes (a byte string) to the peer. Returning false means
      * "no more for now": the commands not yet run wait for resume().
      */
-    private readonly write: (bytes: string) => void | boolean,
+    private readonly write: (bytes: string) => unknown,
     /** Closes the transport. */
     private readonly close: () => void,
     opts: { address?: Partial<ClientAddress>; decode?: ByteDecoder } = {},
