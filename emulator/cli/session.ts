@@ -127,7 +127,10 @@ export class CliSession {
     return 'continue';
   }
 
-  /** Runs one line as redis-cli's interactive loop does. */
+  /**
+   * Runs one line as redis-cli's interactive loop does. The line is a byte
+   * string: what was typed, as UTF-8 bytes (utf8ToBytes).
+   */
   async runLine(line: string): Promise<LineResult> {
     const argv = splitArgs(line);
     if (argv === null) {
