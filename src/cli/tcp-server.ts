@@ -108,7 +108,7 @@ export interface TcpServerOptions {
 /**
  * The emulator behind real TCP sockets, speaking RESP like redis-server: one
  * ServerConnection per client socket, every complete command in a read run
- * at once and answered with a single write, and serverCron at `hz`.
+ * at once, its replies written together, and serverCron at `hz`.
  */
 export class RedisTcpServer {
   private readonly listeners: Server[] = [];
@@ -265,7 +265,11 @@ export class RedisTcpServer {
     if (this.cronTimer !== null) clearInterval(this.cronTimer);
     this.cronHz = hz;
     this.cronTimer = setInterval(() => {
-      this.redis.cron();
+      try {
+        this.redis.cron();
+      } catch (e) {
+        this.opts.log?.warning(`serverCron failed: ${(e as Error).stack ?? String(e)}`);
+      }
       this.scheduleCron();
     }, Math.round(1000 / hz));
   }
