@@ -4,6 +4,7 @@ import { genericCommands } from './generic.js';
 import { hashCommands } from './hash.js';
 import { listCommands } from './list.js';
 import { serverCommands } from './server.js';
+import { scriptingCommands } from './scripting.js';
 import { setCommands } from './set.js';
 import { sortedSetCommands } from './sorted-set.js';
 import { stringCommands } from './string.js';
@@ -15,6 +16,7 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...genericCommands,
   ...hashCommands,
   ...listCommands,
+  ...scriptingCommands,
   ...serverCommands,
   ...setCommands,
   ...sortedSetCommands,
