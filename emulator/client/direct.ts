@@ -1,6 +1,7 @@
 import type { RedisServer } from '../server/server.js';
 import type { Client } from '../server/client.js';
 import { ErrorReply } from '../resp/reply.js';
+import { BLOCKED } from '../server/blocking.js';
 import { ReplyError } from './reply-error.js';
 import { argToBytes, replyToValue, type Arg, type ClientValue } from './values.js';
 
@@ -28,6 +29,17 @@ export class DirectClient {
       argv[i] = typeof a === 'string' && isPlainAscii(a) ? a : argToBytes(a);
     }
     const reply = this.server.execute(this.client, argv);
+    this.server.blocking.resumeUnblocked();
+    if (reply === BLOCKED) {
+      // A blocking command: the answer comes when the client is served or times out.
+      return new Promise((resolve, reject) => {
+        this.client.onAsyncReply = (r) => {
+          this.client.onAsyncReply = null;
+          if (r instanceof ErrorReply) reject(new ReplyError(r.message));
+          else resolve(replyToValue(r));
+        };
+      });
+    }
     if (reply instanceof ErrorReply) return Promise.reject(new ReplyError(reply.message));
     if (typeof reply === 'string') return Promise.resolve(isPlainAscii(reply) ? reply : replyToValue(reply));
     return Promise.resolve(typeof reply === 'number' || reply === null ? reply : replyToValue(reply));

@@ -1,22 +1,47 @@
-import { MapReply, OK, SetReply, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
+import { MapReply, NULL_ARRAY, OK, SetReply, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { clientMemoryBytes } from '../server/info.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { opt } from './args.js';
-import { helpReply } from './command-help.js';
-import { SYNTAX_ERROR } from './errors.js';
+import { helpReply, subcommandSyntaxError } from './command-help.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
 import type { Handler } from './table.js';
 
 /**
  * CLIENT and its subcommands (src/networking.c): naming, describing and
- * killing connections. PAUSE/UNPAUSE, REPLY, TRACKING and UNBLOCK need
- * machinery the dispatcher does not have yet (held commands, suppressed
- * replies, invalidation messages, waking blocked clients) and are left
- * out; as tracking can never be on, GETREDIR, TRACKINGINFO and CACHING give
- * the answers of a connection that does not track.
+ * killing connections, and waking a blocked one. PAUSE/UNPAUSE, REPLY and
+ * TRACKING need machinery the dispatcher does not have yet (held commands,
+ * suppressed replies, invalidation messages) and are left out; as tracking
+ * can never be on, GETREDIR, TRACKINGINFO and CACHING give the answers of a
+ * connection that does not track.
  */
 
 type ClientType = 'normal' | 'slave' | 'master' | 'pubsub';
+
+const UNBLOCKED_BY_CLIENT = errorReply('-UNBLOCKED client unblocked via CLIENT UNBLOCK');
+
+/**
+ * CLIENT UNBLOCK id [TIMEOUT|ERROR]: answers a blocked client as if it had
+ * timed out, or with an UNBLOCKED error; either way its command counts as
+ * failed, as in Redis.
+ */
+function clientUnblock(c: Client, argv: string[]): Reply {
+  if (argv.length > 4) return subcommandSyntaxError(argv);
+  let asError = false;
+  if (argv.length === 4) {
+    const reason = opt(argv[3]!);
+    if (reason === 'error') asError = true;
+    else if (reason !== 'timeout') return errorReply('CLIENT UNBLOCK reason should be TIMEOUT or ERROR');
+  }
+  const id = parseInt64(argv[2]!);
+  if (id === null) return NOT_INTEGER;
+  const target = typeof id === 'number' ? c.server.clients.get(id) : undefined;
+  if (!target || !target.blockedOn) return 0;
+  const cmd = target.blockedOn.cmd;
+  c.server.blocking.unblock(target, asError ? UNBLOCKED_BY_CLIENT : NULL_ARRAY);
+  if (cmd && !asError) cmd.failedCalls++;
+  return 1;
+}
 
 /** getClientType: what CLIENT LIST TYPE and CLIENT KILL TYPE filter on. */
 function clientType(c: Client): ClientType {
@@ -271,4 +296,5 @@ export const clientCommands: Record<string, Handler> = {
   'client|getredir': clientGetredir,
   'client|trackinginfo': clientTrackinginfo,
   'client|caching': clientCaching,
+  'client|unblock': clientUnblock,
 };

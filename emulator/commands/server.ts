@@ -82,6 +82,10 @@ function swapdb(c: Client, argv: string[]): Reply {
     touchAllWatchedKeysInDb(x, y);
     touchAllWatchedKeysInDb(y, x);
     x.swapContents(y);
+    // Clients blocked in either database may now find their keys
+    // (scanDatabaseForReadyKeys).
+    c.server.blocking.scanForReadyKeys(x);
+    c.server.blocking.scanForReadyKeys(y);
     for (const hook of keyspaceHooks.afterSwapDb) hook(c, x, y);
   }
   c.server.dirty++;

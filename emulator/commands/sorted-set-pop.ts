@@ -6,36 +6,47 @@ import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
 import type { Handler } from './table.js';
 
 /**
- * ZPOPMIN, ZPOPMAX and ZMPOP (genericZpopCommand). The blocking forms
- * (BZPOPMIN, BZPOPMAX, BZMPOP) need the server to park clients and are not
- * here.
+ * ZPOPMIN, ZPOPMAX and ZMPOP (genericZpopCommand). The blocking forms are
+ * in sorted-set-blocking.ts.
  */
 
 const MUST_BE_POSITIVE = errorReply('value is out of range, must be positive');
 const NUMKEYS = errorReply('numkeys should be greater than 0');
 const COUNT = errorReply('count should be greater than 0');
 
+/** What a pop did, for the callers that propagate or serve blocked clients. */
+export interface ZPopResult {
+  reply: Reply;
+  /** The key popped from, or '' when none existed. */
+  key: string;
+  /** How many members left. */
+  popped: number;
+  /** Whether the sorted set was emptied and its key deleted. */
+  deleted: boolean;
+}
+
 /**
  * Pops up to `count` members (-1: one, with the single-pop reply) from the
- * first existing key. `nested` gives [member, score] pairs; `emitKey`
- * wraps them as [key, pairs] (ZMPOP); `nullWhenEmpty` answers a null array
- * when no key exists.
+ * first existing key (genericZpopCommand). `nested` gives [member, score]
+ * pairs; `emitKey` puts the key first: [key, member, score, ...] flat, or
+ * [key, pairs] nested; `nullWhenEmpty` answers a null array when no key
+ * exists.
  */
-function popGeneric(c: Client, keys: string[], max: boolean, count: number, nested: boolean, emitKey: boolean, nullWhenEmpty: boolean): Reply {
+export function zpop(c: Client, keys: string[], max: boolean, count: number, nested: boolean, emitKey: boolean, nullWhenEmpty: boolean): ZPopResult {
   let key = '';
   let z: ZSetValue | undefined;
   for (const k of keys) {
     const v = c.db.lookupWrite(k);
     if (v === undefined) continue;
-    if (typeof v === 'string' || v.type !== 'zset') return WRONGTYPE;
+    if (typeof v === 'string' || v.type !== 'zset') return { reply: WRONGTYPE, key: '', popped: 0, deleted: false };
     key = k;
     z = v;
     break;
   }
-  if (z === undefined) return nullWhenEmpty ? NULL_ARRAY : EMPTY_ARRAY;
-  if (count === 0) return EMPTY_ARRAY;
+  if (z === undefined) return { reply: nullWhenEmpty ? NULL_ARRAY : EMPTY_ARRAY, key: '', popped: 0, deleted: false };
+  if (count === 0) return { reply: EMPTY_ARRAY, key, popped: 0, deleted: false };
   const n = Math.min(count === -1 ? 1 : count, z.size);
-  const out: Reply[] = [];
+  const out: Reply[] = emitKey && !nested ? [key] : [];
   for (let i = 0; i < n; i++) {
     const node = max ? z.list.tail! : z.list.first()!;
     const member = node.member;
@@ -46,13 +57,9 @@ function popGeneric(c: Client, keys: string[], max: boolean, count: number, nest
   }
   c.server.dirty += n;
   c.server.keyModified(c.db, key);
-  if (z.size === 0) c.db.delete(key);
-  if (emitKey) {
-    // ZMPOP goes to replicas and the AOF as the ZPOPMIN/ZPOPMAX it amounts to.
-    c.propagateArgv = [max ? 'ZPOPMAX' : 'ZPOPMIN', key, String(n)];
-    return [key, out];
-  }
-  return out;
+  const deleted = z.size === 0;
+  if (deleted) c.db.delete(key);
+  return { reply: emitKey && nested ? [key, out] : out, key, popped: n, deleted };
 }
 
 function zpopMinMax(c: Client, argv: string[], max: boolean): Reply {
@@ -64,7 +71,7 @@ function zpopMinMax(c: Client, argv: string[], max: boolean): Reply {
     count = typeof n === 'bigint' ? Number.MAX_SAFE_INTEGER : n;
   }
   // RESP3 nests the pairs only when a count was given.
-  return popGeneric(c, [argv[1]!], max, count, c.resp === 3 && count !== -1, false, false);
+  return zpop(c, [argv[1]!], max, count, c.resp === 3 && count !== -1, false, false).reply;
 }
 
 function zmpop(c: Client, argv: string[]): Reply {
@@ -87,7 +94,10 @@ function zmpop(c: Client, argv: string[]): Reply {
     }
   }
   if (count === -1) count = 1;
-  return popGeneric(c, argv.slice(2, whereAt), where === 'max', count, true, true, true);
+  const r = zpop(c, argv.slice(2, whereAt), where === 'max', count, true, true, true);
+  // ZMPOP goes to replicas and the AOF as the ZPOPMIN/ZPOPMAX it amounts to.
+  if (r.popped !== 0) c.propagateArgv = [where === 'max' ? 'ZPOPMAX' : 'ZPOPMIN', r.key, String(r.popped)];
+  return r.reply;
 }
 
 export const sortedSetPopCommands: Record<string, Handler> = {

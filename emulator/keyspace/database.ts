@@ -20,6 +20,11 @@ export interface KeyspaceHost {
   /** A key was modified (Redis's signalModifiedKey): invalidates WATCH. */
   keyModified(db: Database, key: string): void;
   /**
+   * A key was created (Redis's dbAdd calls signalKeyAsReady): clients
+   * blocked on it may now be served. Only called for non-string values.
+   */
+  keyAdded(db: Database, key: string, value: Value): void;
+  /**
    * Under an LFU maxmemory-policy, the access data to store for a key given
    * its previous data (undefined for a new value): Redis's updateLFU, or the
    * initial counter. Null or absent when access times are LRU clock values.
@@ -112,8 +117,10 @@ export class Database {
   setKey(key: string, value: Value, keepTtl = false): void {
     // Replacing a value keeps the old one's LFU data (dbOverwrite).
     if (!this.host.lfuAccess || !this.dict.has(key)) this.access.set(key, this.freshStamp());
+    const sizeBefore = this.dict.size;
     this.dict.set(key, value);
     if (!keepTtl && this.expires.size !== 0) this.expires.delete(key);
+    if (this.dict.size !== sizeBefore && typeof value !== 'string') this.host.keyAdded(this, key, value);
     this.host.keyModified(this, key);
   }
 
@@ -121,6 +128,7 @@ export class Database {
   add(key: string, value: Value): void {
     this.dict.set(key, value);
     this.access.set(key, this.freshStamp());
+    if (typeof value !== 'string') this.host.keyAdded(this, key, value);
   }
 
   /** Replaces the value of a key known to exist, keeping its TTL (dbOverwrite). Does not signal. */

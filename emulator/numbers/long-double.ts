@@ -167,3 +167,34 @@ export function formatLongDoubleHuman(v: LongDouble): string {
   const out = frac ? intPart + '.' + frac : intPart;
   return v.neg && out !== '0' ? '-' + out : out;
 }
+
+/** v * n in long double arithmetic (n a small integer). */
+export function multiplyLongDouble(v: LongDouble, n: number): LongDouble {
+  if (v.inf) return v;
+  if (v.mant === 0n || n === 0) return { neg: v.neg !== n < 0, mant: 0n, exp: 0 };
+  const m = BigInt(Math.abs(n));
+  return round(v.neg !== n < 0, v.mant * m, v.exp);
+}
+
+const INT64_MIN = -9223372036854775808n;
+const INT64_MAX = 9223372036854775807n;
+
+/**
+ * (long long) ceill(v): the value rounded up to an integer and converted
+ * the way x86-64 converts an out-of-range long double, to INT64_MIN.
+ */
+export function ceilToInt64(v: LongDouble): bigint {
+  if (v.inf) return INT64_MIN;
+  let q: bigint;
+  if (v.exp >= 0) {
+    q = v.mant << BigInt(v.exp);
+  } else {
+    const sh = BigInt(-v.exp);
+    q = v.mant >> sh;
+    const exact = q << sh === v.mant;
+    // Rounding up: positive values with a fraction go up; negative ones toward zero.
+    if (!exact && !v.neg) q += 1n;
+  }
+  const r = v.neg ? -q : q;
+  return r < INT64_MIN || r > INT64_MAX ? INT64_MIN : r;
+}

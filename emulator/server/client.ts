@@ -3,6 +3,8 @@ import type { WatchedKey, Watcher } from '../keyspace/watch.js';
 import type { CommandDef } from '../commands/table.js';
 import type { Protocol } from '../resp/encode.js';
 import type { RedisServer } from './server.js';
+import type { BlockState } from './blocking.js';
+import type { Reply } from '../resp/reply.js';
 
 /** A command queued inside MULTI. */
 export interface QueuedCommand {
@@ -76,8 +78,15 @@ export class Client implements Watcher {
   role: ClientRole = 'normal';
   /** CLIENT NO-EVICT ON (flag e). */
   noEvict = false;
-  /** Waiting in a blocking command (flag b); kept by the blocking commands. */
-  blocked = false;
+  /** What the client waits for in a blocking command (flag b), or null. */
+  blockedOn: BlockState | null = null;
+  /**
+   * Delivers a reply that comes later than its command (a blocking command
+   * served or timed out). Set by the transport.
+   */
+  onAsyncReply: ((reply: Reply) => void) | null = null;
+  /** Runs the commands pipelined behind a blocking one once it is answered. Set by the transport. */
+  onResume: (() => void) | null = null;
   /** READONLY on a cluster replica (flag r). */
   readonlyMode = false;
   /** Subscriptions, kept by the pub/sub commands (CLIENT LIST sub, psub, ssub; flag P). */
@@ -102,5 +111,10 @@ export class Client implements Watcher {
 
   get dbIndex(): number {
     return this.db.id;
+  }
+
+  /** Whether the client is parked in a blocking command. */
+  get blocked(): boolean {
+    return this.blockedOn !== null;
   }
 }

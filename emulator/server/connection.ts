@@ -1,6 +1,7 @@
 import { encodeReply } from '../resp/encode.js';
 import { ProtocolError, RequestParser, type ByteDecoder } from '../resp/request-parser.js';
 import type { Client, ClientAddress } from './client.js';
+import { BLOCKED } from './blocking.js';
 import type { RedisServer } from './server.js';
 
 /**
@@ -22,6 +23,8 @@ export class ServerConnection {
   private closed = false;
   /** The transport asked to wait: commands stay in the parser until resume(). */
   private suspended = false;
+  /** The client is parked in a blocking command: later commands wait for its reply. */
+  private waitingOnBlock = false;
 
   constructor(
     readonly server: RedisServer,
@@ -36,6 +39,13 @@ export class ServerConnection {
   ) {
     this.client = server.connect(opts.address);
     this.client.onClose = () => this.shutdown();
+    this.client.onAsyncReply = (reply) => {
+      if (!this.closed) this.send(encodeReply(reply, this.client.resp));
+    };
+    this.client.onResume = () => {
+      this.waitingOnBlock = false;
+      if (!this.closed && !this.suspended) this.run();
+    };
     this.parser = new RequestParser({
       decode: opts.decode,
       maxBulkLen: server.config.getNumber('proto-max-bulk-len'),
@@ -52,14 +62,15 @@ export class ServerConnection {
     this.server.stats.netInputBytes += chunk.length;
     this.server.stats.totalReadsProcessed++;
     this.parser.feed(chunk);
-    if (!this.suspended) this.run();
+    if (!this.suspended && !this.waitingOnBlock) this.run();
+    this.server.blocking.resumeUnblocked();
   }
 
   /** The transport can take replies again: run the commands that were held back. */
   resume(): void {
     if (this.closed || !this.suspended) return;
     this.suspended = false;
-    this.run();
+    if (!this.waitingOnBlock) this.run();
   }
 
   private run(): void {
@@ -77,6 +88,13 @@ export class ServerConnection {
       }
       c.queryBufferBytes = parser.pendingBytes;
       const reply = this.server.execute(c, argv);
+      if (reply === BLOCKED) {
+        // Nothing to say until the client is served or times out; the
+        // commands pipelined behind this one wait for that.
+        this.waitingOnBlock = true;
+        if (out.length !== 0) this.send(out);
+        return;
+      }
       out += encodeReply(reply, c.resp);
       if (c.closeAfterReply || c.closed) break;
       if (out.length >= OUTPUT_PIECE_BYTES) {

@@ -189,7 +189,7 @@ function clientsSection(server: RedisServer): string {
     'client_recent_max_output_buffer:0\r\n' +
     `blocked_clients:${blocked}\r\n` +
     'tracking_clients:0\r\n' +
-    `clients_in_timeout_table:${blocked}\r\n`
+    `clients_in_timeout_table:${server.blocking.timedCount}\r\n`
   );
 }
 

@@ -11,6 +11,8 @@ import { discardTransaction } from '../commands/transactions.js';
 import { ALL_HANDLERS } from '../commands/index.js';
 import { activeExpireCycle } from '../keyspace/expire.js';
 import { ScanCursors } from '../keyspace/scan.js';
+import { BlockingRegistry } from './blocking.js';
+import type { Value } from '../keyspace/values.js';
 import { lfuAccess } from '../commands/object.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 
@@ -46,6 +48,8 @@ export class RedisServer implements KeyspaceHost {
   readonly stats = new ServerStats();
   /** Scans in progress (SCAN, HSCAN, SSCAN, ZSCAN over hash tables). */
   readonly scanCursors = new ScanCursors();
+  /** Clients parked in blocking commands. */
+  readonly blocking: BlockingRegistry = new BlockingRegistry(this);
   readonly host: string;
   readonly port: number;
   /** 40 hex characters, chosen at start. */
@@ -129,6 +133,7 @@ export class RedisServer implements KeyspaceHost {
   /** Forgets a client whose connection is gone. */
   disconnect(c: Client): void {
     if (!this.clients.delete(c.id)) return;
+    this.blocking.unblock(c, null);
     discardTransaction(c);
     c.closed = true;
   }
@@ -157,6 +162,10 @@ export class RedisServer implements KeyspaceHost {
 
   keyModified(db: Database, key: string): void {
     if (db.watched.size !== 0) touchWatchedKey(db, key);
+  }
+
+  keyAdded(db: Database, key: string, value: Value): void {
+    if (this.blocking.count !== 0) this.blocking.signalKeyAsReady(db, key, value);
   }
 
   // ---- the dispatcher ----
@@ -195,7 +204,9 @@ export class RedisServer implements KeyspaceHost {
         return QUEUED;
       }
     }
-    return this.call(c, cmd, argv);
+    const reply = this.call(c, cmd, argv);
+    if (this.blocking.hasReadyKeys) this.blocking.handleReadyKeys();
+    return reply;
   }
 
   /**
@@ -282,6 +293,24 @@ export class RedisServer implements KeyspaceHost {
   cron(): void {
     this.updateTime();
     if (this.activeExpireEnabled && this.mayDeleteExpired) activeExpireCycle(this);
+    this.runTimers();
+  }
+
+  /**
+   * Work due at the current time outside any command: blocked clients whose
+   * timeout passed (Redis does this before every sleep of its event loop).
+   * Drivers call it when nextTimerMs() comes.
+   */
+  runTimers(): void {
+    this.updateTime();
+    this.blocking.expireTimeouts(this.nowMs);
+    this.blocking.resumeUnblocked();
+  }
+
+  /** When runTimers() next has work (unix ms), or null. A timeout fires once time is past it. */
+  nextTimerMs(): number | null {
+    const t = this.blocking.nextTimeoutMs();
+    return t === null ? null : t + 1;
   }
 }
 

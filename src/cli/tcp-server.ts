@@ -122,6 +122,9 @@ export class RedisTcpServer {
   private activityTimer: ReturnType<typeof setInterval> | null = null;
   private cronHz = 0;
   private stopped = false;
+  /** The timer for the server's next timed work (a blocked client's timeout), and when it fires. */
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timerDueMs = Infinity;
 
   constructor(
     readonly redis: RedisServer,
@@ -188,6 +191,7 @@ export class RedisTcpServer {
         this.activeClients++;
       }
       guarded(() => conn!.receive(chunk));
+      if (this.redis.blocking.count !== 0) this.scheduleTimers();
     };
     // A bug in the emulator costs this client its connection, never the server.
     const guarded = (run: () => void): void => {
@@ -258,6 +262,29 @@ export class RedisTcpServer {
     for (const link of queue) link.flush();
   };
 
+  /**
+   * Wakes the server when its next timed work is due (a blocked client's
+   * timeout), as precisely as Redis's beforeSleep does it, rather than at
+   * the next cron tick.
+   */
+  private scheduleTimers(): void {
+    const due = this.redis.nextTimerMs();
+    if (due === null || due >= this.timerDueMs) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    const nowMs = this.redis.clock.nowUs() / 1000;
+    this.timerDueMs = due;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerDueMs = Infinity;
+      try {
+        this.redis.runTimers();
+      } catch (e) {
+        this.opts.log?.warning(`Timer work failed: ${(e as Error).stack ?? String(e)}`);
+      }
+      this.scheduleTimers();
+    }, Math.max(0, Math.ceil(due - nowMs)));
+  }
+
   /** Runs serverCron at the configured hz, and follows CONFIG SET hz. */
   private scheduleCron(): void {
     const hz = Math.min(500, Math.max(1, this.redis.config.getNumber('hz')));
@@ -278,6 +305,7 @@ export class RedisTcpServer {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.cronTimer !== null) clearInterval(this.cronTimer);
+    if (this.timer !== null) clearTimeout(this.timer);
     if (this.activityTimer !== null) clearInterval(this.activityTimer);
     this.cronTimer = null;
     for (const s of this.sockets) s.destroy();

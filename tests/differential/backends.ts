@@ -14,6 +14,10 @@ import { startRealRedis, type RealRedis } from '../support/real-redis.js';
 export interface Backend {
   /** Sends a command on a client (created on first use); resolves the raw reply. */
   command(client: number, argv: string[]): Promise<string>;
+  /** Sends a command without waiting for its reply. */
+  send(client: number, argv: string[]): Promise<void>;
+  /** The next reply on a client, after send(); '<no reply>' if none comes. */
+  nextReply(client: number): Promise<string>;
   /** Sends raw bytes; resolves everything answered and whether the connection closed. */
   raw(client: number, bytes: string): Promise<{ bytes: string; closed: boolean }>;
   sleep(ms: number): Promise<void>;
@@ -62,8 +66,8 @@ class SocketClient {
     });
   }
 
-  async reply(): Promise<string> {
-    const deadline = Date.now() + 10_000;
+  async reply(waitMs = 10_000): Promise<string> {
+    const deadline = Date.now() + waitMs;
     for (;;) {
       this.parser = new ReplyParser();
       this.parser.feed(this.buffer);
@@ -74,7 +78,7 @@ class SocketClient {
       }
       if (this.closed) return '<connection closed>';
       if (Date.now() > deadline) return '<no reply>';
-      await this.changed(1000);
+      await this.changed(Math.min(1000, Math.max(1, deadline - Date.now())));
     }
   }
 
@@ -124,6 +128,18 @@ export class RealBackend implements Backend {
     return c.reply();
   }
 
+  async send(n: number, argv: string[]): Promise<void> {
+    const c = await this.client(n);
+    c.socket.write(encodeCommand(argv), 'latin1');
+    // Give the server the time to take the command in before the next step.
+    await new Promise((r) => setTimeout(r, 20));
+  }
+
+  async nextReply(n: number): Promise<string> {
+    const c = await this.client(n);
+    return c.reply(2000);
+  }
+
   async raw(n: number, bytes: string): Promise<{ bytes: string; closed: boolean }> {
     const c = await this.client(n);
     c.socket.write(bytes, 'latin1');
@@ -150,6 +166,11 @@ export class EmulatorBackend implements Backend {
     // same thing on both sides.
     this.clock = new ManualClock(Date.now() * 1000);
     this.server = new RedisServer({ clock: this.clock, config: { ...BASE_CONFIG, ...config } });
+    // The real side is probed with one PING connection before a script
+    // starts; do the same so that client ids and counters line up.
+    const probe = this.server.connect();
+    this.server.execute(probe, ['PING']);
+    this.server.disconnect(probe);
   }
 
   private client(n: number) {
@@ -168,13 +189,32 @@ export class EmulatorBackend implements Backend {
     const c = this.client(n);
     if (c.closed) return '<connection closed>';
     c.conn.receive(Buffer.from(encodeCommand(argv), 'latin1'));
+    return this.takeReply(n);
+  }
+
+  async send(n: number, argv: string[]): Promise<void> {
+    this.client(n).conn.receive(Buffer.from(encodeCommand(argv), 'latin1'));
+  }
+
+  async nextReply(n: number): Promise<string> {
+    return this.takeReply(n);
+  }
+
+  /** Takes one complete reply from what the client has received so far. */
+  private takeReply(n: number): string {
+    const c = this.client(n);
     const bytes = c.out.join('');
     c.out.length = 0;
     if (bytes === '' && c.closed) return '<connection closed>';
     const p = new ReplyParser();
     p.feed(bytes);
     const r = p.nextRaw();
-    return r ?? '<no reply>';
+    if (r === undefined) {
+      if (bytes !== '') c.out.push(bytes);
+      return '<no reply>';
+    }
+    if (r.length < bytes.length) c.out.push(bytes.slice(r.length));
+    return r;
   }
 
   async raw(n: number, bytes: string): Promise<{ bytes: string; closed: boolean }> {
@@ -186,16 +226,24 @@ export class EmulatorBackend implements Backend {
   }
 
   async sleep(ms: number): Promise<void> {
-    // Advance in cron-sized steps so the active expiry cycle runs as often
-    // as it would have in real time.
+    // Advance to each cron tick and each timer in turn, so the active expiry
+    // cycle and blocked clients' timeouts run when they would in real time.
     const hz = this.server.config.getNumber('hz');
     const period = Math.max(1, Math.floor(1000 / hz));
-    let left = ms;
-    while (left > 0) {
-      const step = Math.min(period, left);
-      this.clock.advanceMs(step);
-      left -= step;
-      if (step === period) this.server.cron();
+    const endMs = this.clock.nowUs() / 1000 + ms;
+    let nextCron = this.clock.nowUs() / 1000 + period;
+    for (;;) {
+      const now = this.clock.nowUs() / 1000;
+      const timer = this.server.nextTimerMs() ?? Infinity;
+      const next = Math.min(nextCron, timer, endMs);
+      if (next > now) this.clock.advanceUs(Math.round((next - now) * 1000));
+      if (next === nextCron) {
+        this.server.cron();
+        nextCron += period;
+      } else if (next === timer) {
+        this.server.runTimers();
+      }
+      if (next >= endMs) break;
     }
   }
 

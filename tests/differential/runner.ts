@@ -31,6 +31,17 @@ export async function runDifferential(steps: Step[], real: Backend, emu: Backend
       }
       continue;
     }
+    if (step.kind === 'reply') {
+      const [a, b] = await Promise.all([real.nextReply(step.client), emu.nextReply(step.client)]);
+      const why = compareReplies(a, b, step.compare);
+      if (why) out.push({ line: step.line, text: step.text, real: a, emulator: b, why });
+      continue;
+    }
+    if (step.async) {
+      await real.send(step.client, step.argv);
+      await emu.send(step.client, step.argv);
+      continue;
+    }
     const a = await real.command(step.client, step.argv);
     const b = await emu.command(step.client, step.argv);
     const why = compareReplies(a, b, step.compare);

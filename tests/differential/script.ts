@@ -12,6 +12,9 @@
  *                            values of fields listed after '@lines:' e.g.
  *                            @lines:uptime_in_seconds,used_memory INFO
  *   !sleep 120               wait 120 ms (the emulator advances its clock)
+ *   &BLPOP k 0               send without waiting for the reply (a command
+ *                            that blocks); compare the reply at a later
+ *   !reply                   step of the same client
  *   !raw "bytes"             send raw bytes; compare everything the server
  *                            answers until it closes the connection or
  *                            goes quiet
@@ -29,7 +32,8 @@ export type Compare =
   | { kind: 'lines'; ignore: string[] };
 
 export type Step =
-  | { kind: 'command'; client: number; argv: string[]; compare: Compare; line: number; text: string }
+  | { kind: 'command'; client: number; argv: string[]; compare: Compare; line: number; text: string; async?: boolean }
+  | { kind: 'reply'; client: number; compare: Compare; line: number; text: string }
   | { kind: 'sleep'; ms: number; line: number; text: string }
   | { kind: 'raw'; client: number; bytes: string; line: number; text: string };
 
@@ -58,6 +62,17 @@ export function parseScript(source: string): Step[] {
       steps.push({ kind: 'raw', client, bytes: parts[0]!, line, text });
       continue;
     }
+    if (rest === '!reply' || rest.startsWith('!reply ')) {
+      const how = rest.slice(6).trim();
+      const compare: Compare = how === '' ? { kind: 'exact' } : ({ kind: how.replace(/^@/, '') } as Compare);
+      steps.push({ kind: 'reply', client, compare, line, text });
+      continue;
+    }
+    let async = false;
+    if (rest.startsWith('&')) {
+      async = true;
+      rest = rest.slice(1);
+    }
     let compare: Compare = { kind: 'exact' };
     const mm = /^@(unordered|pairs|shape|type|lines)(?::(\S+))?\s+/.exec(rest);
     if (mm) {
@@ -67,7 +82,7 @@ export function parseScript(source: string): Step[] {
     }
     const argv = splitArgs(latin1(rest));
     if (!argv || argv.length === 0) throw new Error(`line ${line}: cannot split ${JSON.stringify(rest)}`);
-    steps.push({ kind: 'command', client, argv, compare, line, text });
+    steps.push({ kind: 'command', client, argv, compare, line, text, async });
   }
   return steps;
 }

@@ -17,6 +17,7 @@ function host(): KeyspaceHost & { nowMs: number } {
     stats: { keyspaceHits: 0, keyspaceMisses: 0 },
     keyExpired: (db: Database, key: string) => touchWatchedKey(db, key),
     keyModified: (db: Database, key: string) => touchWatchedKey(db, key),
+    keyAdded: () => {},
   };
   return h;
 }
