@@ -42,8 +42,11 @@ for u in "${units[@]}"; do
   port=$(free_port)
   pid=$(start_server "$port" "$dir")
   log="$out/$name.log"
+  # A base port of its own, so that runs side by side do not fight over
+  # the test harness's own listening port.
+  base=$(( (RANDOM % 200) * 100 + 22000 ))
   (cd "$src" && timeout 1200 ./runtest --host 127.0.0.1 --port "$port" --singledb --ignore-encoding \
-      --tags -needs:repl --single "$u" --clients 1 >"$log" 2>&1)
+      --tags -needs:repl --single "$u" --clients 1 --baseport "$base" >"$log" 2>&1)
   kill "$pid" 2>/dev/null; sleep 0.2; kill -9 "$pid" 2>/dev/null
   ok=$(grep -c '\[.*ok.*\]:' "$log")
   err=$(grep -c '\[.*err.*\]:' "$log")
