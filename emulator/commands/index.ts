@@ -1,4 +1,5 @@
 import type { Handler } from './table.js';
+import { bitmapCommands } from './bitmap.js';
 import { connectionCommands } from './connection.js';
 import { genericCommands } from './generic.js';
 import { hashCommands } from './hash.js';
@@ -14,6 +15,7 @@ import { transactionCommands } from './transactions.js';
 
 /** Every command handler, by full lowercase name ("get", "config|get"). */
 export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
+  ...bitmapCommands,
   ...connectionCommands,
   ...genericCommands,
   ...hashCommands,
