@@ -1,3 +1,4 @@
+import { stringOf } from '../keyspace/values.js';
 import type { Int64 } from '../numbers/int64.js';
 import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
@@ -6,12 +7,10 @@ import {
   bitInByte,
   bitOffsetArg,
   byteAt,
-  bytesOf,
   findBit,
   onesInByte,
   popcount,
   stringForBitWrite,
-  type StringValue,
 } from './bitmap-bits.js';
 import { bitfieldCommands } from './bitmap-field.js';
 import { bitop } from './bitmap-op.js';
@@ -135,10 +134,10 @@ function bitcount(c: Client, argv: string[]): Reply {
   }
   const { start, end, firstMask, lastMask } = range;
   if (start > end) return 0;
-  const bytes = bytesOf(v, start, end + 1);
-  let n = popcount(bytes, 0, bytes.length);
-  if (firstMask) n -= onesInByte(bytes.charCodeAt(0) & firstMask);
-  if (lastMask) n -= onesInByte(bytes.charCodeAt(bytes.length - 1) & lastMask);
+  const s = stringOf(v);
+  let n = popcount(s, start, end + 1);
+  if (firstMask) n -= onesInByte(s.charCodeAt(start) & firstMask);
+  if (lastMask) n -= onesInByte(s.charCodeAt(end) & lastMask);
   return n;
 }
 
@@ -180,7 +179,7 @@ function bitpos(c: Client, argv: string[]): Reply {
     return SYNTAX_ERROR;
   }
   if (range.start > range.end) return -1;
-  return findInRange(v, range, bit, endGiven);
+  return findInRange(stringOf(v), range, bit, endGiven);
 }
 
 /**
@@ -189,14 +188,14 @@ function bitpos(c: Client, argv: string[]): Reply {
  * in one scan. `bytes` is what remains of the range when the search stops,
  * which decides whether a 0 "found" just past it lies outside the range.
  */
-function findInRange(v: StringValue, range: ByteRange, bit: number, endGiven: boolean): number {
+function findInRange(s: string, range: ByteRange, bit: number, endGiven: boolean): number {
   const { end, firstMask, lastMask } = range;
   let start = range.start;
   let bytes = end - start + 1;
   let pos: number;
   search: {
     if (firstMask) {
-      let b = bit ? byteAt(v, start) & ~firstMask : byteAt(v, start) | firstMask;
+      let b = bit ? s.charCodeAt(start) & ~firstMask : s.charCodeAt(start) | firstMask;
       if (lastMask && bytes === 1) b = bit ? b & ~lastMask : b | lastMask;
       pos = bitInByte(b & 0xff, bit);
       if (bytes === 1 || (pos !== -1 && pos !== 8)) break search;
@@ -205,13 +204,12 @@ function findInRange(v: StringValue, range: ByteRange, bit: number, endGiven: bo
     }
     const middle = bytes - (lastMask ? 1 : 0);
     if (middle > 0) {
-      const s = bytesOf(v, start, start + middle);
-      pos = findBit(s, 0, middle, bit);
+      pos = findBit(s, start, middle, bit);
       if (bytes === middle || (pos !== -1 && pos !== middle * 8)) break search;
       start += middle;
       bytes -= middle;
     }
-    const b = bit ? byteAt(v, end) & ~lastMask : byteAt(v, end) | lastMask;
+    const b = bit ? s.charCodeAt(end) & ~lastMask : s.charCodeAt(end) | lastMask;
     pos = bitInByte(b & 0xff, bit);
   }
   if (endGiven && bit === 0 && pos === bytes * 8) return -1;
