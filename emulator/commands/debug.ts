@@ -20,6 +20,7 @@ import { opt } from './args.js';
 import { helpReply, subcommandSyntaxError } from './command-help.js';
 import { datasetDigest, valueDigest } from './debug-digest.js';
 import { debugObjectText, sdsLenText } from './debug-object.js';
+import { debugReload } from '../persistence/rdb/debug-reload.js';
 import { NOT_INTEGER, NO_SUCH_KEY } from './errors.js';
 import type { Handler } from './table.js';
 
@@ -51,12 +52,12 @@ export function debugSettings(server: RedisServer): DebugSettings {
 /**
  * What the persistence engine provides to DEBUG RELOAD and DEBUG LOADAOF.
  * Until it registers, both answer the errors of a server that cannot save
- * or load.
+ * or load. RELOAD starts with the in-memory RDB round trip.
  */
 export const debugPersistence: {
   reload?: (c: Client, opts: { flush: boolean; save: boolean; merge: boolean }) => Reply;
   loadAof?: (c: Client) => Reply;
-} = {};
+} = { reload: debugReload };
 
 /** atoi: leading digits only, 0 when none. */
 function atoi(s: string): number {

@@ -1,10 +1,12 @@
 import type { Handler } from './table.js';
 import { bitmapCommands } from './bitmap.js';
 import { connectionCommands } from './connection.js';
+import { dumpCommands } from './dump.js';
 import { genericCommands } from './generic.js';
 import { hashCommands } from './hash.js';
 import { listCommands } from './list.js';
 import { listBlockingCommands } from './list-blocking.js';
+import { memoryCommands } from './memory.js';
 import { serverCommands } from './server.js';
 import { scriptingCommands } from './scripting.js';
 import { setCommands } from './set.js';
@@ -17,10 +19,12 @@ import { transactionCommands } from './transactions.js';
 export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...bitmapCommands,
   ...connectionCommands,
+  ...dumpCommands,
   ...genericCommands,
   ...hashCommands,
   ...listCommands,
   ...listBlockingCommands,
+  ...memoryCommands,
   ...scriptingCommands,
   ...serverCommands,
   ...setCommands,

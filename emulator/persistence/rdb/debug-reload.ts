@@ -1,0 +1,74 @@
+import { touchAllWatchedKeysInDb } from '../../keyspace/watch.js';
+import { OK, errorReply, type Reply } from '../../resp/reply.js';
+import type { Client } from '../../server/client.js';
+import type { RedisServer } from '../../server/server.js';
+import { RdbError } from './errors.js';
+import { readRdb } from './file-reader.js';
+import { placeLoadedKeys, saveRdb, valueReadOptions } from './server-dataset.js';
+import { debugSettings } from '../../commands/debug.js';
+
+/**
+ * DEBUG RELOAD (src/debug.c): save the dataset to an RDB file, empty the
+ * databases, and load the file back, so that every value takes the
+ * encoding a restart would give it.
+ *
+ * Until the server has a disk, the "file" is the last RDB this server
+ * saved, kept in memory; a server that never saved has none, as a fresh
+ * directory has no dump.rdb.
+ */
+
+const savedFiles = new WeakMap<RedisServer, Uint8Array>();
+
+/** The last RDB the server saved, if any. */
+export function lastSavedRdb(server: RedisServer): Uint8Array | undefined {
+  return savedFiles.get(server);
+}
+
+/** rdbSave: the file is written, and the server counts as saved now. */
+function save(server: RedisServer): void {
+  savedFiles.set(server, saveRdb(server));
+  server.dirty = 0;
+  const p = server.stats.persistence;
+  p.lastSaveUnixS = Math.floor(server.nowMs / 1000);
+  p.rdbLastBgsaveOk = true;
+}
+
+/** rdbLoad of the saved file into the current databases; false when it cannot be loaded. */
+function load(server: RedisServer, merge: boolean): boolean {
+  const p = server.stats.persistence;
+  p.rdbLastLoadKeysExpired = 0;
+  p.rdbLastLoadKeysLoaded = 0;
+  const bytes = savedFiles.get(server);
+  if (bytes === undefined) return false;
+  const cfg = server.config;
+  const contents = readRdb(bytes, {
+    ...valueReadOptions(server),
+    // Loading a file never sanitizes deeply under "clients"; only "yes" does.
+    deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
+    databases: server.dbs.length,
+    verifyChecksum: cfg.getBool('rdbchecksum') && !debugSettings(server).skipChecksumValidation,
+    nowMs: server.nowMs,
+    dropExpired: server.mayDeleteExpired,
+    allowDuplicates: merge,
+  });
+  if (contents instanceof RdbError) return false;
+  p.rdbLastLoadKeysExpired = contents.keysExpired;
+  p.rdbLastLoadKeysLoaded = contents.keysLoaded;
+  // Without MERGE a key that is already there stops a real server
+  // ("Duplicated key found in RDB file"); here the load fails instead.
+  return placeLoadedKeys(server, contents, merge).length === 0;
+}
+
+export function debugReload(c: Client, opts: { flush: boolean; save: boolean; merge: boolean }): Reply {
+  const server = c.server;
+  if (opts.save) save(server);
+  if (opts.flush) {
+    // emptyData: WATCH is told about the keys before they go.
+    for (const db of server.dbs) {
+      touchAllWatchedKeysInDb(db, null);
+      db.clear();
+    }
+  }
+  if (!load(server, opts.merge)) return errorReply('Error trying to load the RDB dump');
+  return OK;
+}

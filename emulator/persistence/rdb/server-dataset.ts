@@ -1,0 +1,145 @@
+import { getExpireExact, setExpireExact } from '../../commands/expire.js';
+import { debugSettings } from '../../commands/debug.js';
+import { lfuCounter } from '../../commands/object.js';
+import type { Database } from '../../keyspace/database.js';
+import type { Int64 } from '../../numbers/int64.js';
+import type { RedisServer } from '../../server/server.js';
+import { REDIS_VERSION, usedMemory } from '../../server/info.js';
+import type { RdbContents } from './file-reader.js';
+import { writeRdb, type RdbDatabase, type RdbKey } from './file-writer.js';
+import type { ValueReadOptions } from './value-reader.js';
+import type { ValueWriteOptions } from './value-writer.js';
+
+/**
+ * The server's dataset as the codec sees it, and back: the options the
+ * configuration implies, a snapshot of the databases to write, and the
+ * placing of loaded keys into databases.
+ */
+
+/** The LRU clock is 24 bits of seconds (LRU_CLOCK_MAX). */
+const LRU_CLOCK_MAX = (1 << 24) - 1;
+/** The LFU counter of a value never accessed since it was made (LFU_INIT_VAL). */
+const LFU_INIT_VAL = 5;
+
+export function valueWriteOptions(server: RedisServer): ValueWriteOptions {
+  const cfg = server.config;
+  return {
+    compression: cfg.getBool('rdbcompression'),
+    fill: cfg.getNumber('list-max-listpack-size'),
+    compressDepth: cfg.getNumber('list-compress-depth'),
+    packedThreshold: debugSettings(server).quicklistPackedThreshold,
+  };
+}
+
+export function valueReadOptions(server: RedisServer): ValueReadOptions {
+  const cfg = server.config;
+  return {
+    hashMaxListpackEntries: cfg.getNumber('hash-max-listpack-entries'),
+    hashMaxListpackValue: cfg.getNumber('hash-max-listpack-value'),
+    setMaxIntsetEntries: cfg.getNumber('set-max-intset-entries'),
+    zsetMaxListpackEntries: cfg.getNumber('zset-max-listpack-entries'),
+    zsetMaxListpackValue: cfg.getNumber('zset-max-listpack-value'),
+    deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
+    onDeepCheck: () => {
+      server.stats.dumpPayloadSanitizations++;
+    },
+  };
+}
+
+/** Which access data the policy keeps with each key in a file: IDLE under LRU, FREQ under LFU. */
+function accessKind(server: RedisServer): 'lru' | 'lfu' | null {
+  const policy = server.config.get('maxmemory-policy');
+  if (policy.endsWith('-lru')) return 'lru';
+  if (policy.endsWith('-lfu')) return 'lfu';
+  return null;
+}
+
+/** The databases as rdbSaveDb walks them. */
+export function snapshotDatabases(server: RedisServer): RdbDatabase[] {
+  const kind = accessKind(server);
+  return server.dbs.map((db) => ({ id: db.id, size: db.dict.size, expiresSize: db.expires.size, keys: keysOf(server, db, kind) }));
+}
+
+function* keysOf(server: RedisServer, db: Database, kind: 'lru' | 'lfu' | null): Generator<RdbKey> {
+  for (const [key, value] of db.dict) {
+    const k: RdbKey = { key, value };
+    const when = db.expires.size === 0 ? undefined : getExpireExact(db, key);
+    if (when !== undefined) k.expireAtMs = when;
+    if (kind === 'lru') {
+      const now = server.lruClock;
+      const last = db.access.get(key) ?? now;
+      k.idleSeconds = now >= last ? now - last : now + (LRU_CLOCK_MAX - last);
+    } else if (kind === 'lfu') {
+      k.lfuFreq = lfuCounter(server, db.access.get(key) ?? LFU_INIT_VAL);
+    }
+    yield k;
+  }
+}
+
+export interface SaveStamp {
+  ctimeSeconds?: number;
+  usedMemoryBytes?: number;
+}
+
+/** The RDB file the server would write now (rdbSaveRio with no replication info). */
+export function saveRdb(server: RedisServer, stamp: SaveStamp = {}): Uint8Array {
+  return writeRdb(snapshotDatabases(server), {
+    ...valueWriteOptions(server),
+    checksum: server.config.getBool('rdbchecksum'),
+    aux: {
+      redisVersion: REDIS_VERSION,
+      ctimeSeconds: stamp.ctimeSeconds ?? Math.floor(server.nowMs / 1000),
+      usedMemoryBytes: stamp.usedMemoryBytes ?? usedMemory(server),
+      aofBase: false,
+    },
+  });
+}
+
+/**
+ * Puts loaded keys into the server's databases. A key that is already
+ * there is replaced when `replace` (DEBUG RELOAD MERGE); otherwise it is
+ * left out and reported, where Redis would stop with "Duplicated key
+ * found in RDB file".
+ */
+export function placeLoadedKeys(server: RedisServer, contents: RdbContents, replace: boolean): string[] {
+  const clashes: string[] = [];
+  const lfu = accessKind(server) === 'lfu';
+  for (const [id, keys] of contents.databases) {
+    const db = server.dbs[id]!;
+    for (const [key, k] of keys) {
+      if (db.dict.has(key)) {
+        if (!replace) {
+          clashes.push(key);
+          continue;
+        }
+        db.delete(key);
+      }
+      db.add(key, k.value);
+      if (k.expireAtMs !== undefined) setExpireExact(db, key, k.expireAtMs);
+      // objectSetLRUOrLFU: the file's access data, when the policy keeps that kind.
+      if (lfu) {
+        if (k.lfuFreq !== undefined) db.access.set(key, lfuDataWithCounter(server, k.lfuFreq));
+      } else if (k.idleSeconds !== undefined) {
+        db.access.set(key, lruClockBefore(server.lruClock, k.idleSeconds));
+      }
+    }
+  }
+  return clashes;
+}
+
+/**
+ * The LRU clock value of an access `idleSeconds` ago (objectSetLRUOrLFU):
+ * wrapped once into the clock's range, then cut to its 24 bits, as the C
+ * bit field does with a time further back than the clock can tell.
+ */
+export function lruClockBefore(lruClock: number, idleSeconds: Int64): number {
+  // lru_idle * 1000 / 1000 in 64-bit arithmetic, which may wrap.
+  let at = BigInt(lruClock) - BigInt.asIntN(64, BigInt(idleSeconds) * 1000n) / 1000n;
+  if (at < 0n) at += BigInt(LRU_CLOCK_MAX);
+  return Number(BigInt.asUintN(24, at));
+}
+
+/** LFU access data holding `counter`, stamped with the current minute. */
+export function lfuDataWithCounter(server: RedisServer, counter: number): number {
+  return ((Math.floor(server.nowMs / 60000) & 0xffff) << 8) | counter;
+}
