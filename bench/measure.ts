@@ -10,10 +10,18 @@ export interface Row {
   lowerIsBetter?: boolean;
 }
 
-/** Runs `n` awaited operations and returns operations per second. */
-export async function timeIt(n: number, op: (i: number) => Promise<unknown>): Promise<number> {
+/**
+ * Runs awaited operations for about `ms` milliseconds (checking the clock
+ * every 256 operations) and returns operations per second.
+ */
+export async function timeIt(ms: number, op: (i: number) => Promise<unknown>): Promise<number> {
   const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await op(i);
+  const budget = BigInt(ms) * 1_000_000n;
+  let n = 0;
+  for (;;) {
+    for (let k = 0; k < 256; k++) await op(n++);
+    if (process.hrtime.bigint() - start >= budget) break;
+  }
   const ns = Number(process.hrtime.bigint() - start);
   return (n / ns) * 1e9;
 }

@@ -1,6 +1,6 @@
 import type { RedisServer } from '../server/server.js';
 import type { Client } from '../server/client.js';
-import { ErrorReply } from '../resp/reply.js';
+import { ErrorReply, OK } from '../resp/reply.js';
 import { BLOCKED } from '../server/blocking.js';
 import { ReplyError } from './reply-error.js';
 import { argToBytes, replyToValue, type Arg, type ClientValue } from './values.js';
@@ -29,7 +29,8 @@ export class DirectClient {
       argv[i] = typeof a === 'string' && isPlainAscii(a) ? a : argToBytes(a);
     }
     const reply = this.server.execute(this.client, argv);
-    this.server.blocking.resumeUnblocked();
+    if (this.server.blocking.hasResumes) this.server.blocking.resumeUnblocked();
+    if (reply === OK) return RESOLVED_OK;
     if (reply === BLOCKED) {
       // A blocking command: the answer comes when the client is served or times out.
       return new Promise((resolve, reject) => {
@@ -78,6 +79,8 @@ export class DirectClient {
     this.server.disconnect(this.client);
   }
 }
+
+const RESOLVED_OK: Promise<ClientValue> = Promise.resolve('OK');
 
 function isPlainAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;

@@ -127,8 +127,15 @@ function setGeneric(
     getReply = readString(c, key);
     if (getReply instanceof ErrorReply) return getReply;
   }
-  const found = c.db.lookupWrite(key) !== undefined;
-  if ((flags & NX && found) || (flags & XX && !found)) return flags & GET ? getReply : abortReply;
+  if (flags & (NX | XX) || c.server.lfuAccess) {
+    // Under LFU the lookup's access counts, and an overwrite keeps it.
+    const found = c.db.lookupWrite(key) !== undefined;
+    if ((flags & NX && found) || (flags & XX && !found)) return flags & GET ? getReply : abortReply;
+  } else if (c.db.expires.size !== 0) {
+    // The lookup only matters for its expiry of a stale key: setKey stamps
+    // the LRU access time itself.
+    c.db.expireIfNeeded(key, true);
+  }
   c.db.setKey(key, value, (flags & KEEPTTL) !== 0);
   c.server.dirty++;
   if (expire !== null) {

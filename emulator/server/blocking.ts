@@ -152,6 +152,11 @@ export class BlockingRegistry {
     return this.timed.size;
   }
 
+  /** Whether unblocked clients wait to run their pipelined commands. */
+  get hasResumes(): boolean {
+    return this.unblocked.length !== 0;
+  }
+
   get hasReadyKeys(): boolean {
     return this.ready.length !== 0;
   }

@@ -63,7 +63,7 @@ export class ServerConnection {
     this.server.stats.totalReadsProcessed++;
     this.parser.feed(chunk);
     if (!this.suspended && !this.waitingOnBlock) this.run();
-    this.server.blocking.resumeUnblocked();
+    if (this.server.blocking.hasResumes) this.server.blocking.resumeUnblocked();
   }
 
   /** The transport can take replies again: run the commands that were held back. */
