@@ -1,5 +1,6 @@
 import { formatDouble } from '../numbers/double.js';
 import {
+  AttributeReply,
   BigNumberReply,
   BoolReply,
   DoubleReply,
@@ -38,6 +39,17 @@ export class UnknownReplyTypeError extends Error {
   readonly code = 'EUNKNOWNREPLY';
   constructor(readonly hiredisType: number) {
     super(`Unknown reply type: ${hiredisType}`);
+  }
+}
+
+/**
+ * RESP3 attributes: the hiredis in redis-cli 7.0 does not know the '|' type
+ * and gives up on the connection with this protocol error.
+ */
+export class AttributeNotSupportedError extends UnknownReplyTypeError {
+  constructor() {
+    super(0);
+    this.message = 'Error: Protocol error, got "|" as reply type byte';
   }
 }
 
@@ -110,6 +122,7 @@ export function formatReplyTTY(r: Reply, prefix = ''): string {
   if (r instanceof VerbatimReply) return r.text + '\n';
   if (r instanceof BoolReply) return r.value ? '(true)\n' : '(false)\n';
   if (r instanceof BigNumberReply) throw new UnknownReplyTypeError(HIREDIS_BIGNUM);
+  if (r instanceof AttributeReply) throw new AttributeNotSupportedError();
   const items = aggregateItems(r);
   if (items === null) throw new TypeError('not a reply: ' + String(r));
   if (items.length === 0) return emptyAggregateText(r);
@@ -145,6 +158,7 @@ export function formatReplyRaw(r: Reply): string {
   if (r instanceof VerbatimReply) return r.text;
   if (r instanceof BoolReply) return r.value ? '(true)' : '(false)';
   if (r instanceof BigNumberReply) throw new UnknownReplyTypeError(HIREDIS_BIGNUM);
+  if (r instanceof AttributeReply) throw new AttributeNotSupportedError();
   const items = aggregateItems(r);
   if (items === null) throw new TypeError('not a reply: ' + String(r));
   let out = '';

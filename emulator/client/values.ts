@@ -1,7 +1,9 @@
 import { bytesToUtf8, utf8ToBytes, bytesFromArray } from '../resp/bytes.js';
 import { formatDouble } from '../numbers/double.js';
 import {
+  AttributeReply,
   BigNumberReply,
+  FramesReply,
   BoolReply,
   DoubleReply,
   ErrorReply,
@@ -47,5 +49,9 @@ export function replyToValue(r: Reply): ClientValue {
   if (r instanceof VerbatimReply) return bytesToUtf8(r.text);
   if (r instanceof BoolReply) return r.value ? 1 : 0;
   if (r instanceof BigNumberReply) return r.digits;
+  // Attributes describe the reply; the value is the reply itself.
+  if (r instanceof AttributeReply) return replyToValue(r.reply);
+  // Several messages for one command: the last one is the reply.
+  if (r instanceof FramesReply) return replyToValue(r.frames[r.frames.length - 1]!);
   throw new TypeError('unknown reply');
 }

@@ -1,4 +1,7 @@
 import {
+  AttributeReply,
+  FramesReply,
+  PushReply,
   BigNumberReply,
   BoolReply,
   DoubleReply,
@@ -114,11 +117,12 @@ function protocol(c: Client, name: string): Reply {
     case 'map':
       return new MapReply([0, BoolReply.FALSE, 1, BoolReply.TRUE, 2, BoolReply.FALSE]);
     case 'attrib':
-      // The attribute that precedes the reply in RESP3 is not modelled.
-      return 'Some real reply following the attribute';
+      // Attributes are not replies of their own: a real reply follows.
+      return new AttributeReply(['key-popularity', ['key:123', 90]], 'Some real reply following the attribute');
     case 'push':
       if (c.resp < 3) return errorReply('RESP2 is not supported by this command');
-      return 'Some real reply following the push reply';
+      // A push is not a reply either; the real one follows it.
+      return new FramesReply([new PushReply(['server-cpu-usage', 42]), 'Some real reply following the push reply']);
     case 'true':
       return BoolReply.TRUE;
     case 'false':

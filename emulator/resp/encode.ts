@@ -1,6 +1,8 @@
 import { formatDouble } from '../numbers/double.js';
 import {
+  AttributeReply,
   BigNumberReply,
+  FramesReply,
   BoolReply,
   DoubleReply,
   ErrorReply,
@@ -58,6 +60,17 @@ export function encodeReply(r: Reply, proto: Protocol): string {
   }
   if (r instanceof BigNumberReply) {
     return proto === 3 ? '(' + r.digits + '\r\n' : '$' + r.digits.length + '\r\n' + r.digits + '\r\n';
+  }
+  if (r instanceof AttributeReply) {
+    if (proto === 2) return encodeReply(r.reply, proto);
+    let out = '|' + r.attributes.length / 2 + '\r\n';
+    for (const a of r.attributes) out += encodeReply(a, proto);
+    return out + encodeReply(r.reply, proto);
+  }
+  if (r instanceof FramesReply) {
+    let out = '';
+    for (const f of r.frames) out += encodeReply(f, proto);
+    return out;
   }
   if (r instanceof PushReply) {
     let out = (proto === 3 ? '>' : '*') + r.items.length + '\r\n';

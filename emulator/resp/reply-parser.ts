@@ -1,5 +1,6 @@
 import { bytesFromArray } from './bytes.js';
 import {
+  AttributeReply,
   BigNumberReply,
   BoolReply,
   DoubleReply,
@@ -116,6 +117,19 @@ export class ReplyParser {
         if (type === '>') return new PushReply(items);
         if (type === '%') return new MapReply(items);
         return items;
+      }
+      case '|': {
+        const n = Number(line);
+        if (!Number.isInteger(n) || n < 0) throw new ReplyProtocolError(`bad attribute length ${line}`);
+        const attributes: Reply[] = [];
+        for (let i = 0; i < n * 2; i++) {
+          const item = this.parse();
+          if (item === NEED_MORE) return NEED_MORE;
+          attributes.push(item);
+        }
+        const reply = this.parse();
+        if (reply === NEED_MORE) return NEED_MORE;
+        return new AttributeReply(attributes, reply);
       }
       case '_':
         return null;

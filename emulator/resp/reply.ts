@@ -27,7 +27,9 @@ export type Reply =
   | VerbatimReply
   | BoolReply
   | BigNumberReply
-  | PushReply;
+  | PushReply
+  | AttributeReply
+  | FramesReply;
 
 /** A simple string: +OK */
 export class StatusReply {
@@ -90,6 +92,23 @@ export class BigNumberReply {
 /** An out-of-band push: an array in RESP2, ">N" in RESP3. */
 export class PushReply {
   constructor(readonly items: Reply[]) {}
+}
+
+/**
+ * A reply preceded by RESP3 attributes ("|N" and N key/value pairs). A RESP2
+ * client sees only the reply.
+ */
+export class AttributeReply {
+  /** Keys and values, interleaved. */
+  constructor(readonly attributes: Reply[], readonly reply: Reply) {}
+}
+
+/**
+ * Several top-level messages answering one command, in order: a push
+ * followed by the real reply, or one confirmation per channel for SUBSCRIBE.
+ */
+export class FramesReply {
+  constructor(readonly frames: Reply[]) {}
 }
 
 export const OK = new StatusReply('OK');

@@ -91,7 +91,13 @@ class ClientLink {
         });
       }
     }
-    if (this.closing) socket.end();
+    if (this.closing) {
+      // Like Redis's close() after the last reply: once it is written the
+      // socket is closed outright, so a client still sending gets a reset
+      // rather than a half-open connection that swallows its bytes.
+      socket.pause();
+      socket.end(() => socket.destroy());
+    }
   }
 }
 
