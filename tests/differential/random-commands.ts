@@ -141,6 +141,26 @@ const zsetCommands = fc.oneof(
   cmd('ZINTERCARD', '2', key, key),
 );
 
+const bit = fc.constantFrom('0', '1', '2', 'x');
+const bitOffset = fc.oneof(fc.integer({ min: -1, max: 40 }).map(String), fc.constantFrom('4294967296', 'x'));
+const bitmapCommands = fc.oneof(
+  cmd('SETBIT', key, bitOffset, bit),
+  cmd('GETBIT', key, bitOffset),
+  withOptions(cmd('BITCOUNT', key), fc.oneof(cmd(int, int), cmd(int, int, fc.constantFrom('BIT', 'BYTE', 'X')))),
+  withOptions(cmd('BITPOS', key, bit), fc.oneof(cmd(int), cmd(int, int), cmd(int, int, fc.constantFrom('BIT', 'BYTE')))),
+  cmd('BITOP', fc.constantFrom('AND', 'OR', 'XOR', 'NOT', 'NAND'), key, key),
+  cmd('BITOP', 'NOT', key, key),
+  withOptions(
+    cmd('BITFIELD', key),
+    fc.oneof(
+      cmd('GET', fc.constantFrom('u8', 'i5', 'u63', 'i64', 'u64', 'x'), fc.constantFrom('0', '3', '#1', '-1')),
+      cmd('SET', fc.constantFrom('u8', 'i16'), fc.constantFrom('0', '#2'), int),
+      cmd('INCRBY', fc.constantFrom('u2', 'i8'), fc.constantFrom('0', '5'), int),
+      cmd('OVERFLOW', fc.constantFrom('WRAP', 'SAT', 'FAIL', 'X')),
+    ),
+  ),
+);
+
 const genericCommands: fc.Arbitrary<RandomCommand> = fc.oneof(
   cmd('DEL', key, key).map(e),
   cmd('EXISTS', key, key).map(e),
@@ -157,7 +177,7 @@ const genericCommands: fc.Arbitrary<RandomCommand> = fc.oneof(
   cmd('KEYS', fc.constantFrom('*', 'a*', '?', '[ab]', '*\x00*')).map(u),
 );
 
-const txCommands: fc.Arbitrary<RandomCommand> = choice(['MULTI'], ['EXEC'], ['DISCARD'], ['WATCH', 'a'], ['UNWATCH']).map(e);
+const txCommands: fc.Arbitrary<RandomCommand> = choice(['MULTI'], ['EXEC'], ['DISCARD'], ['WATCH', 'a'], ['WATCH', 'b', 'c'], ['UNWATCH']).map(e);
 
 const junk = choice(['FOO'], ['GET'], ['SET', 'a'], ['LPUSH', 'a'], ['ZADD', 'a', '1'], ['HSET', 'a', 'f']).map(e);
 
@@ -175,6 +195,7 @@ export const randomCommand: fc.Arbitrary<RandomCommand> = fc.oneof(
   { weight: 4, arbitrary: setCommands },
   { weight: 5, arbitrary: zsetCommands.map(e) },
   { weight: 3, arbitrary: genericCommands },
+  { weight: 2, arbitrary: bitmapCommands.map(e) },
   { weight: 1, arbitrary: txCommands },
   { weight: 1, arbitrary: junk },
 );

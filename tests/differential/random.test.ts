@@ -60,4 +60,41 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'randomized differential' : 
       },
     );
   });
+
+  it(`random sequences from two clients agree, WATCH and MULTI included (seed ${SEED}, ${RUNS} runs)`, async () => {
+    const step = fc.tuple(fc.constantFrom(1, 2), randomCommand);
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), async (steps) => {
+        for (const client of [1, 2]) {
+          await real.command(client, ['DISCARD']);
+          await real.command(client, ['UNWATCH']);
+        }
+        await real.command(1, ['FLUSHALL']);
+        const emu = new EmulatorBackend();
+        const transcript: string[] = [];
+        try {
+          for (const [client, c] of steps) {
+            const a = await real.command(client, c.argv);
+            const b = await emu.command(client, c.argv);
+            transcript.push(`c${client}> ${JSON.stringify(c.argv)} -> ${JSON.stringify(a)}`);
+            const why = compareReplies(a, b, c.compare);
+            if (why) {
+              throw new Error(`${why}\n  command:  c${client}> ${JSON.stringify(c.argv)}\n  real:     ${JSON.stringify(a)}\n  emulator: ${JSON.stringify(b)}\n  after:\n    ${transcript.slice(0, -1).join('\n    ')}`);
+            }
+          }
+        } finally {
+          await emu.close();
+        }
+      }),
+      {
+        seed: SEED + 1,
+        numRuns: RUNS,
+        reporter: (out) => {
+          if (out.failed) {
+            throw new Error(`Randomized two-client test failed. Reproduce with FC_SEED=${out.seed - 1} (path ${out.counterexamplePath}).\n${fc.defaultReportMessage(out)}`);
+          }
+        },
+      },
+    );
+  });
 });
