@@ -1,3 +1,5 @@
+import { asciiLower } from '../resp/bytes.js';
+
 /**
  * What redis-cli 7.0 decides from a command's words alone, before or after
  * sending it (src/redis-cli.c cliSendCommand, isSensitiveCommand, repl).
@@ -9,7 +11,7 @@ function word(s: string | undefined): string {
   if (s === undefined) return '';
   const nul = s.indexOf('\0');
   const w = nul < 0 ? s : s.slice(0, nul);
-  return w.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  return asciiLower(w);
 }
 
 /**

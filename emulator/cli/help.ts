@@ -1,6 +1,7 @@
 import facts from '../commands/data/commands-7.0.json' with { type: 'json' };
 import type { CommandFacts, FactTree } from '../commands/table.js';
 import { COMMAND_SUMMARIES } from '../commands/summaries.js';
+import { asciiUpper } from '../resp/bytes.js';
 
 /**
  * The terminal's `help`: `help <command>` and `help @<group>` list commands
@@ -89,9 +90,6 @@ function entryText(e: HelpEntry, withGroup: boolean): string {
   return out;
 }
 
-function upper(s: string): string {
-  return s.replace(/[a-z]+/g, (m) => m.toUpperCase());
-}
 
 /** The text `help` prints for the words after it. */
 export function helpText(words: readonly string[]): string {
@@ -110,7 +108,7 @@ export function helpText(words: readonly string[]): string {
     const group = first.slice(1).toLowerCase();
     for (const e of allEntries()) if (e.group === group) out += entryText(e, false);
   } else {
-    const asked = words.map(upper);
+    const asked = words.map(asciiUpper);
     for (const e of allEntries()) {
       if (asked.length <= e.words.length && asked.every((w, i) => w === e.words[i])) out += entryText(e, true);
     }

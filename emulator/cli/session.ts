@@ -4,6 +4,7 @@ import { formatReply, UnknownReplyTypeError, type OutputMode } from './format.js
 import { isSensitiveCommand, parseRepeat, printsVerbatim } from './command-rules.js';
 import { helpText } from './help.js';
 import { CLOSED, type CliLink } from './link.js';
+import { asciiLower } from '../resp/bytes.js';
 
 export interface CliSessionOptions {
   /** Opens a new connection to the server. */
@@ -327,7 +328,7 @@ export class CliSession {
 
 /** strcasecmp's view of a word: up to its first NUL, ASCII lower case. */
 function lower(s: string): string {
-  return cString(s).replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  return asciiLower(cString(s));
 }
 
 function cString(s: string): string {

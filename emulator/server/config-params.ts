@@ -1,4 +1,5 @@
 import { parseInt64 } from '../numbers/int64.js';
+import { asciiLower } from '../resp/bytes.js';
 
 /**
  * The configuration parameters of Redis 7.0.15: every name CONFIG GET *
@@ -75,9 +76,6 @@ export function cstr(s: string): string {
   return nul < 0 ? s : s.slice(0, nul);
 }
 
-function lowerAscii(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
 
 /**
  * Redis's memtoull (src/util.c): digits with an optional unit b, k, kb, m,
@@ -89,7 +87,7 @@ export function memtoull(input: string): bigint | null {
   if (s.charCodeAt(0) === 45 /* - */) return null;
   let i = 0;
   while (i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++;
-  const unit = lowerAscii(s.slice(i));
+  const unit = asciiLower(s.slice(i));
   let mul: bigint;
   switch (unit) {
     case '':
@@ -164,7 +162,7 @@ function asUnsigned64(v: bigint): bigint {
 
 /** Redis's yesnotoi. */
 function yesNo(s: string): 'yes' | 'no' | null {
-  const l = lowerAscii(cstr(s));
+  const l = asciiLower(cstr(s));
   return l === 'yes' || l === 'no' ? l : null;
 }
 
@@ -330,7 +328,7 @@ function enumeration(
       let ok = args.length !== 0 && (bitflags || args.length === 1);
       for (const a of args) {
         if (!ok) break;
-        const l = lowerAscii(cstr(a));
+        const l = asciiLower(cstr(a));
         let matched = false;
         for (const [n, v] of table) {
           if (n === l) {
@@ -511,7 +509,7 @@ function parseClientOutputBufferLimit(args: string[], current: string): string |
 
 /** getClientTypeByName, minus "master", which buffer limits refuse. */
 function clientClass(name: string): (typeof CLIENT_CLASSES)[number] | null {
-  switch (lowerAscii(cstr(name))) {
+  switch (asciiLower(cstr(name))) {
     case 'normal':
       return 'normal';
     case 'slave':
@@ -590,7 +588,7 @@ function checkBind(value: string): string | null {
 
 function parseReplicaOf(args: string[]): string | ConfigParseError {
   if (args.length !== 2) return { error: 'wrong number of arguments' };
-  if (lowerAscii(cstr(args[0]!)) === 'no' && lowerAscii(cstr(args[1]!)) === 'one') return '';
+  if (asciiLower(cstr(args[0]!)) === 'no' && asciiLower(cstr(args[1]!)) === 'one') return '';
   const port = strtoll(args[1]!);
   if (port.value < 0n || port.value > 65535n || !port.complete) return { error: 'Invalid master port' };
   return `${cstr(args[0]!)} ${port.value}`;

@@ -1,6 +1,7 @@
 import { globMatch } from '../keyspace/glob.js';
 import type { RedisServer } from './server.js';
 import { CONF, CONFIG_PARAMS, cstr, splitConfigArgs, type ConfigParam } from './config-params.js';
+import { asciiLower } from '../resp/bytes.js';
 
 /**
  * One name under which a parameter is known. Redis registers an alias as a
@@ -39,12 +40,9 @@ for (const param of CONFIG_PARAMS) {
   }
 }
 
-function lowerAscii(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
 
 function lookupEntry(name: string): ConfigEntry | undefined {
-  return ENTRY_BY_NAME.get(lowerAscii(name));
+  return ENTRY_BY_NAME.get(asciiLower(name));
 }
 
 /** The parameter known by a name or alias (any case). */
@@ -224,7 +222,7 @@ export class Config {
     const found = new Map<string, [string, ConfigParam]>();
     for (const pattern of patterns) {
       if (!/[[*?]/.test(cstr(pattern))) {
-        const key = lowerAscii(pattern);
+        const key = asciiLower(pattern);
         if (found.has(key)) continue;
         const e = lookupEntry(pattern);
         if (e) found.set(key, [pattern, e.param]);

@@ -2,6 +2,7 @@ import type { Value } from '../keyspace/values.js';
 import { EMBSTR_SIZE_LIMIT, isIntEncodable } from '../keyspace/values.js';
 import type { RedisServer } from './server.js';
 import type { Client } from './client.js';
+import { asciiLower } from '../resp/bytes.js';
 
 /**
  * The text of INFO (src/server.c genRedisInfoString): the same sections,
@@ -34,9 +35,6 @@ export function setInfoSection(server: RedisServer, name: 'replication' | 'persi
   m.set(name, render);
 }
 
-function lowerAscii(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
 
 /** INFO [section ...]: the text for the requested sections (see src/server.c genInfoSectionDict). */
 export function infoText(server: RedisServer, args: readonly string[]): string {
@@ -47,7 +45,7 @@ export function infoText(server: RedisServer, args: readonly string[]): string {
   }
   for (const raw of args) {
     const nul = raw.indexOf('\0');
-    const a = lowerAscii(nul < 0 ? raw : raw.slice(0, nul));
+    const a = asciiLower(nul < 0 ? raw : raw.slice(0, nul));
     if (a === 'default') for (const s of DEFAULT_SECTIONS) wanted.add(s);
     else if (a === 'all' || a === 'everything') all = true;
     else wanted.add(a);
