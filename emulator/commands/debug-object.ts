@@ -2,8 +2,9 @@ import type { Database } from '../keyspace/database.js';
 import { encodingOf, isIntEncodable, stringOf, type ListValue, type Value } from '../keyspace/values.js';
 import { formatDouble } from '../numbers/double.js';
 import type { RedisServer } from '../server/server.js';
-import { listpackEntrySize, sdsAllocSize, allocSize } from '../server/info.js';
 import { printfFixed } from '../server/info.js';
+import { allocSize, sdsAllocSize } from '../server/memory-estimate.js';
+import { listpackEntrySize } from '../persistence/rdb/listpack.js';
 
 /**
  * The low-level descriptions DEBUG OBJECT and DEBUG SDSLEN give of a value

@@ -1,7 +1,6 @@
-import type { Value } from '../keyspace/values.js';
-import { EMBSTR_SIZE_LIMIT, isIntEncodable } from '../keyspace/values.js';
 import type { RedisServer } from './server.js';
 import type { Client } from './client.js';
+import { DICT_ENTRY, keyMemoryUsage } from './memory-estimate.js';
 import { asciiLower } from '../resp/bytes.js';
 
 /**
@@ -205,41 +204,6 @@ const RUNTIME_MISC_BYTES = 73216;
 /** Keys (and collection elements) measured exactly before sampling takes over. */
 const SAMPLE = 64;
 
-/** jemalloc's size class for a request of n bytes. */
-export function allocSize(n: number): number {
-  if (n <= 8) return 8;
-  if (n <= 128) return Math.ceil(n / 16) * 16;
-  const spacing = 2 ** (Math.ceil(Math.log2(n)) - 3);
-  return Math.ceil(n / spacing) * spacing;
-}
-
-/** The allocation of an sds string of len bytes (header, bytes, NUL). */
-export function sdsAllocSize(len: number): number {
-  const header = len < 32 ? 1 : len < 256 ? 3 : len < 65536 ? 5 : len < 2 ** 32 ? 9 : 17;
-  return allocSize(header + len + 1);
-}
-
-const ROBJ = 16;
-const DICT_ENTRY = 24;
-
-/** Bytes a listpack entry holding this string takes: encoding, data and back-length. */
-export function listpackEntrySize(s: string): number {
-  if (isIntEncodable(s)) {
-    const v = Number(s);
-    if (v >= 0 && v <= 127) return 2;
-    if (v >= -4096 && v <= 4095) return 3;
-    if (v >= -32768 && v <= 32767) return 4;
-    if (v >= -8388608 && v <= 8388607) return 5;
-    if (v >= -2147483648 && v <= 2147483647) return 6;
-    return 10;
-  }
-  const len = s.length;
-  const header = len < 64 ? 1 : len < 4096 ? 2 : 5;
-  const n = header + len;
-  const back = n < 128 ? 1 : n < 16384 ? 2 : n < 2097152 ? 3 : n < 268435456 ? 4 : 5;
-  return n + back;
-}
-
 /** Sums f over at most SAMPLE items and scales to `count`. */
 function sampled<T>(items: Iterable<T>, count: number, f: (x: T) => number): number {
   let total = 0;
@@ -251,51 +215,17 @@ function sampled<T>(items: Iterable<T>, count: number, f: (x: T) => number): num
   return n === 0 ? 0 : Math.round((total / n) * count);
 }
 
-/** An estimate of the bytes a value takes, in the spirit of MEMORY USAGE. */
-export function valueBytes(v: Value): number {
-  if (typeof v === 'string') {
-    if (isIntEncodable(v)) return ROBJ;
-    if (v.length <= EMBSTR_SIZE_LIMIT) return allocSize(ROBJ + 3 + v.length + 1);
-    return ROBJ + sdsAllocSize(v.length);
-  }
-  switch (v.type) {
-    case 'string':
-      return v.encoding === 'embstr' ? allocSize(ROBJ + 3 + v.s.length + 1) : ROBJ + sdsAllocSize(v.s.length);
-    case 'list': {
-      const n = v.items.length;
-      const bytes = sampled(v.items, n, listpackEntrySize);
-      const nodes = Math.max(1, Math.ceil(bytes / 8192));
-      return ROBJ + 48 + nodes * (32 + allocSize(Math.ceil(bytes / nodes) + 7));
-    }
-    case 'hash': {
-      const n = v.map.size;
-      if (v.encoding === 'listpack') {
-        return ROBJ + allocSize(7 + sampled(v.map, n, ([f, val]) => listpackEntrySize(f) + listpackEntrySize(val)));
-      }
-      return ROBJ + 96 + 8 * n + sampled(v.map, n, ([f, val]) => DICT_ENTRY + sdsAllocSize(f.length) + sdsAllocSize(val.length));
-    }
-    case 'set': {
-      const n = v.set.size;
-      if (v.encoding === 'intset') return ROBJ + allocSize(8 + 8 * n);
-      return ROBJ + 96 + 8 * n + sampled(v.set, n, (m) => DICT_ENTRY + sdsAllocSize(m.length));
-    }
-    case 'zset': {
-      const n = v.dict.size;
-      if (v.encoding === 'listpack') {
-        return ROBJ + allocSize(7 + sampled(v.dict, n, ([m, score]) => listpackEntrySize(m) + listpackEntrySize(String(score))));
-      }
-      return ROBJ + 96 + 8 * n + sampled(v.dict, n, ([m]) => DICT_ENTRY + sdsAllocSize(m.length) + allocSize(32 + 16 * 2));
-    }
-  }
-}
-
-/** The bytes of the keyspace: keys, values, expires and the hash tables' buckets. */
+/**
+ * The bytes of the keyspace: keys and values as MEMORY USAGE measures them
+ * (memory-estimate.ts), from a sample of keys in each database so that INFO
+ * stays cheap on a large dataset, plus the expires tables.
+ */
 export function datasetBytes(server: RedisServer): number {
   let total = 0;
   for (const db of server.dbs) {
     const n = db.dict.size;
     if (n === 0) continue;
-    total += sampled(db.dict, n, ([k, v]) => DICT_ENTRY + sdsAllocSize(k.length) + valueBytes(v));
+    total += sampled(db.dict, n, ([k, v]) => keyMemoryUsage(server, k, v));
     total += 8 * n + DICT_ENTRY * db.expires.size + 8 * db.expires.size;
   }
   return total;

@@ -5,7 +5,6 @@ import { bytesToArray } from '../resp/bytes.js';
 import { quicklistLayout, compressedForm } from '../persistence/rdb/quicklist.js';
 import { encodeListpack, listpackEntrySize } from '../persistence/rdb/listpack.js';
 import { debugSettings } from '../commands/debug.js';
-import { allocSize, sdsAllocSize } from './info.js';
 import type { RedisServer } from './server.js';
 
 /**
@@ -23,7 +22,7 @@ import type { RedisServer } from './server.js';
 /** sizeof(robj). */
 const ROBJ = 16;
 /** sizeof(dictEntry). */
-const DICT_ENTRY = 24;
+export const DICT_ENTRY = 24;
 /** sizeof(dict). */
 const DICT = 56;
 /** sizeof(quicklist). */
@@ -48,6 +47,20 @@ const EMPTY_LISTPACK = 7;
 const DICT_INITIAL_SIZE = 4;
 /** MEMORY USAGE's default sample size (OBJ_COMPUTE_SIZE_DEF_SAMPLES). */
 export const DEFAULT_SAMPLES = 5;
+
+/** jemalloc's size class for a request of n bytes. */
+export function allocSize(n: number): number {
+  if (n <= 8) return 8;
+  if (n <= 128) return Math.ceil(n / 16) * 16;
+  const spacing = 2 ** (Math.ceil(Math.log2(n)) - 3);
+  return Math.ceil(n / spacing) * spacing;
+}
+
+/** The allocation of an sds string of len bytes (header, bytes, NUL). */
+export function sdsAllocSize(len: number): number {
+  const header = len < 32 ? 1 : len < 256 ? 3 : len < 65536 ? 5 : len < 2 ** 32 ? 9 : 17;
+  return allocSize(header + len + 1);
+}
 
 /**
  * The buckets of a dict holding n entries that grew one insertion at a
