@@ -14,6 +14,7 @@ import { ScanCursors } from '../keyspace/scan.js';
 import { BlockingRegistry } from './blocking.js';
 import type { Value } from '../keyspace/values.js';
 import { lfuAccess } from '../commands/object.js';
+import { OOM_MESSAGE, performEvictions } from './evict.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 
 export interface ServerOptions {
@@ -63,6 +64,8 @@ export class RedisServer implements KeyspaceHost {
   dirty = 0;
   /** Set under an LFU maxmemory-policy: keys' access data is then LFU counters. */
   lfuAccess: ((previous: number | undefined) => number) | null = null;
+  /** The maxmemory limit in bytes, 0 for none (kept in step with CONFIG SET). */
+  maxmemory = 0;
   /** Whether lookups may delete expired keys (false on a read-only replica). */
   mayDeleteExpired = true;
   /** Whether the active expire cycle runs (DEBUG SET-ACTIVE-EXPIRE). */
@@ -92,6 +95,11 @@ export class RedisServer implements KeyspaceHost {
     };
     applyPolicy(this.config.get('maxmemory-policy'));
     this.config.onApply('maxmemory-policy', applyPolicy);
+    this.maxmemory = this.config.getNumber('maxmemory');
+    this.config.onApply('maxmemory', () => {
+      this.maxmemory = this.config.getNumber('maxmemory');
+      return null;
+    });
     const n = this.config.getNumber('databases');
     this.dbs = [];
     for (let i = 0; i < n; i++) this.dbs.push(new Database(i, this));
@@ -197,6 +205,18 @@ export class RedisServer implements KeyspaceHost {
       if (denied) return this.reject(c, cmd, denied, false);
     }
     if (!c.authenticated && !(flags & CMD.NO_AUTH)) return this.reject(c, cmd, '-NOAUTH Authentication required.', false);
+    if (this.maxmemory !== 0 && !performEvictions(this)) {
+      // Inside MULTI anything but EXEC/DISCARD/QUIT/RESET is refused, since
+      // queueing itself takes memory; EXEC only when it holds a denyoom command.
+      const name = cmd.name;
+      const deny =
+        c.inMulti && name !== 'exec' && name !== 'discard' && name !== 'quit' && name !== 'reset'
+          ? true
+          : name === 'exec'
+            ? c.queue.some((q) => (q.cmd.flags & CMD.DENYOOM) !== 0)
+            : (flags & CMD.DENYOOM) !== 0;
+      if (deny) return this.reject(c, cmd, OOM_MESSAGE, false);
+    }
     if (c.inMulti) {
       if (flags & CMD.NO_MULTI) return this.reject(c, cmd, 'Command not allowed inside a transaction', false);
       if (!(flags & CMD.TX_CONTROL)) {
