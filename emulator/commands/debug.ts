@@ -249,9 +249,15 @@ function debug(c: Client, argv: string[]): Reply {
       if (argc === 3) return protocol(c, argv[2]!);
       break;
     case 'sleep':
-      // Sleeping blocks the whole server; in virtual time that needs the
-      // simulated clock's scheduler, so the reply comes at once for now.
-      if (argc === 3) return OK;
+      // The whole server stops for that long: the time is charged to the
+      // server's thread, so in a simulated world nothing else runs and the
+      // reply leaves when it ends. (strtod semantics: junk reads as 0.)
+      if (argc === 3) {
+        const m = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/.exec(argv[2]!);
+        const seconds = m ? Number(m[0]) : 0;
+        if (seconds > 0) server.stallUs += Math.floor(seconds * 1e6);
+        return OK;
+      }
       break;
     case 'set-active-expire':
       if (argc === 3) {

@@ -25,6 +25,12 @@ export class ServerConnection {
   private suspended = false;
   /** The client is parked in a blocking command: later commands wait for its reply. */
   private waitingOnBlock = false;
+  /**
+   * Called after each command with its arguments and reply: a simulated
+   * process charges the command's CPU time here, and the server's clock moves
+   * on before the next one runs.
+   */
+  onExecuted: ((argv: string[], reply: unknown) => void) | null = null;
 
   constructor(
     readonly server: RedisServer,
@@ -88,6 +94,7 @@ export class ServerConnection {
       }
       c.queryBufferBytes = parser.pendingBytes;
       const reply = this.server.execute(c, argv);
+      if (this.onExecuted !== null) this.onExecuted(argv, reply);
       if (reply === BLOCKED) {
         // Nothing to say until the client is served or times out; the
         // commands pipelined behind this one wait for that.

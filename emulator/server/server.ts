@@ -64,6 +64,12 @@ export class RedisServer implements KeyspaceHost {
   dirty = 0;
   /** Set under an LFU maxmemory-policy: keys' access data is then LFU counters. */
   lfuAccess: ((previous: number | undefined) => number) | null = null;
+  /**
+   * Time the server's thread must spend beyond the command's own cost (DEBUG
+   * SLEEP); the process running the server in a simulated world charges it
+   * and clears it.
+   */
+  stallUs = 0;
   /** The maxmemory limit in bytes, 0 for none (kept in step with CONFIG SET). */
   maxmemory = 0;
   /** Whether lookups may delete expired keys (false on a read-only replica). */

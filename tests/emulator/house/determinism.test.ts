@@ -16,7 +16,7 @@ const BANNED: Array<[RegExp, string]> = [
   [/\bsetTimeout\b|\bsetInterval\b|\bsetImmediate\b|\bqueueMicrotask\b/, 'schedule on the simulated clock'],
   [/\bperformance\.now\b/, 'use the simulated Clock'],
   [/(^|[^.\w])(window|document)\./, 'no DOM in emulator/'],
-  [/(^|[^.\w])process\./, 'no Node in emulator/'],
+  [/(^|[^.\w/-])process\./, 'no Node in emulator/'],
   [/\brequire\(/, 'no Node in emulator/'],
   [/from ['"](node:|fs|net|path|os|crypto|child_process|react|@xterm)/, 'no Node or UI imports in emulator/'],
   [/from ['"][./]*\/src\//, 'emulator/ must not import from src/'],

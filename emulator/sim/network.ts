@@ -1,0 +1,498 @@
+import type { Kernel, SimEvent } from './kernel.js';
+import { LINK_PROFILES, type LinkProfile } from './links.js';
+
+/**
+ * The wires between hosts. Connections are ordered byte streams whose bytes
+ * really travel: each chunk leaves when the link is free, takes its
+ * transmission time at the link's bandwidth, then the one-way latency and
+ * per-packet cost, and arrives as an event. A partition holds a direction's
+ * bytes back (TCP keeps retransmitting) until it heals; a host that loses
+ * power stops answering, and when it is back its kernel resets connections
+ * it no longer knows.
+ */
+
+/** Socket errors with Linux's strerror texts, as clients print them. */
+export class NetError extends Error {
+  constructor(
+    readonly code: 'ECONNREFUSED' | 'ECONNRESET' | 'ETIMEDOUT' | 'EADDRNOTAVAIL' | 'EADDRINUSE' | 'EHOSTUNREACH' | 'EPIPE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NetError';
+  }
+}
+
+export const NET_ERRORS = {
+  ECONNREFUSED: 'Connection refused',
+  ECONNRESET: 'Connection reset by peer',
+  ETIMEDOUT: 'Connection timed out',
+  EADDRNOTAVAIL: 'Cannot assign requested address',
+  EADDRINUSE: 'Address already in use',
+  EHOSTUNREACH: 'No route to host',
+  EPIPE: 'Broken pipe',
+} as const;
+
+export function netError(code: keyof typeof NET_ERRORS): NetError {
+  return new NetError(code, NET_ERRORS[code]);
+}
+
+/** Linux's default ephemeral port range (net.ipv4.ip_local_port_range). */
+export const EPHEMERAL_FIRST = 32768;
+export const EPHEMERAL_LAST = 60999;
+/** How long the side that closes first keeps the port (TCP_TIMEWAIT_LEN, 60 s). */
+export const TIME_WAIT_US = 60_000_000;
+/** SYN retries before connect() gives up: 1+2+4+8+16+32+64 s (tcp_syn_retries = 6). */
+export const CONNECT_TIMEOUT_US = 127_000_000;
+/** Largest piece a write is cut into, so long transfers make visible progress. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** What the network needs from a host. */
+export interface NetHost {
+  readonly name: string;
+  readonly powered: boolean;
+  /** Incremented at each boot: connections from an earlier boot are unknown to it. */
+  readonly bootId: number;
+  /** Finds who accepts connections on a port or Unix socket path. */
+  listener(port: number | string): Listener | undefined;
+}
+
+export interface Listener {
+  readonly host: NetHost;
+  readonly port: number | string;
+  accept(socket: Socket): void;
+}
+
+/** One direction of a link: when it is next free, and whether it is cut. */
+class Direction {
+  busyUntil = 0;
+  cut = false;
+}
+
+export class Link {
+  readonly ab = new Direction();
+  readonly ba = new Direction();
+  constructor(
+    readonly a: string,
+    readonly b: string,
+    public profile: LinkProfile,
+  ) {}
+
+  direction(from: string): Direction {
+    return from === this.a ? this.ab : this.ba;
+  }
+}
+
+interface Chunk {
+  data: Uint8Array;
+  /** FIN after the last byte: the sender closed its side. */
+  fin: boolean;
+}
+
+export type SocketState = 'connecting' | 'open' | 'closed';
+
+/**
+ * One end of a connection. Callbacks run inside kernel events.
+ *
+ *   const s = net.connect(appHost, 'redis', 6379);
+ *   s.onConnect = () => s.write('PING\r\n');
+ *   s.onData = (bytes) => ...;
+ *   s.onClose = (err) => ...;     // null: the peer closed; NetError: reset, refused, timed out
+ */
+export class Socket {
+  state: SocketState = 'connecting';
+  peer: Socket | null = null;
+  onConnect: (() => void) | null = null;
+  onData: ((data: Uint8Array) => void) | null = null;
+  onClose: ((error: NetError | null) => void) | null = null;
+  /** Bytes written and bytes delivered to this end, for INFO and the panels. */
+  bytesOut = 0;
+  bytesIn = 0;
+  /** Chunks this end sent that wait out a partition, in order. */
+  stalled: Chunk[] = [];
+  /** The last arrival time scheduled towards the peer: keeps the stream ordered under jitter. */
+  lastArrival = 0;
+  /** This end wrote its FIN (end()); later writes are refused. */
+  finSent = false;
+  /** The boot of its host when the socket was made. */
+  readonly bootId: number;
+  connectTimer: SimEvent | null = null;
+
+  constructor(
+    readonly net: Network,
+    readonly id: number,
+    readonly host: NetHost,
+    readonly localPort: number | string,
+    readonly remoteHost: string,
+    readonly remotePort: number | string,
+    readonly unix: boolean,
+  ) {
+    this.bootId = host.bootId;
+  }
+
+  /** 'host:port' of this end and of the other. */
+  get localAddress(): string {
+    return this.unix ? `${this.host.name}:${this.localPort}` : `${this.host.name}:${this.localPort}`;
+  }
+  get remoteAddress(): string {
+    return `${this.remoteHost}:${this.remotePort}`;
+  }
+
+  /**
+   * Queues bytes for the peer; false when the socket can no longer send.
+   * `atUs` lets a process whose thread is ahead of the kernel (busy with
+   * work) send at the moment its work ends.
+   */
+  write(data: Uint8Array | string, atUs?: number): boolean {
+    if (this.state !== 'open' || this.finSent) return false;
+    const bytes = typeof data === 'string' ? byteStringToArray(data) : data;
+    if (bytes.length === 0) return true;
+    this.bytesOut += bytes.length;
+    for (let off = 0; off < bytes.length; off += CHUNK_BYTES) {
+      const piece = off === 0 && bytes.length <= CHUNK_BYTES ? bytes : bytes.subarray(off, off + CHUNK_BYTES);
+      this.net.send(this, { data: piece, fin: false }, atUs);
+    }
+    return true;
+  }
+
+  /** Closes this side after the bytes already written (a FIN); the port goes to TIME_WAIT if first. */
+  end(): void {
+    if (this.state === 'closed' || this.finSent) return;
+    if (this.state === 'connecting') {
+      this.destroy();
+      return;
+    }
+    this.finSent = true;
+    this.net.closedFirst(this);
+    this.net.send(this, { data: EMPTY, fin: true });
+  }
+
+  /** Drops the connection at once (an RST): the peer sees ECONNRESET. */
+  destroy(): void {
+    if (this.state === 'closed') return;
+    const peer = this.peer;
+    this.net.release(this, null, false);
+    if (peer !== null && peer.state !== 'closed') this.net.resetLater(this, peer);
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+export function byteStringToArray(s: string): Uint8Array {
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+export class Network {
+  private links = new Map<string, Link>();
+  private nextSocketId = 1;
+  /** Live sockets per host, for power loss and the panels. */
+  readonly sockets = new Map<string, Set<Socket>>();
+  /** Ports in use and in TIME_WAIT per client host: port -> time the wait ends, per destination. */
+  private timeWait = new Map<string, Map<string, number>>();
+  private portCursor = new Map<string, number>();
+  /** The profile used between two hosts that were never linked, and within a host. */
+  defaultProfile: LinkProfile = LINK_PROFILES.lan;
+  localProfile: LinkProfile = LINK_PROFILES.localhost;
+  unixProfile: LinkProfile = LINK_PROFILES.unix;
+
+  constructor(
+    readonly kernel: Kernel,
+    private readonly hostByName: (name: string) => NetHost | undefined,
+  ) {}
+
+  private key(a: string, b: string): string {
+    return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
+  }
+
+  /**
+   * The link between two hosts, created with the default profile on first
+   * use. Unix sockets within a host have a path of their own.
+   */
+  link(a: string, b: string, unix = false): Link {
+    const k = unix ? `${a}\u0001unix` : this.key(a, b);
+    let l = this.links.get(k);
+    if (l === undefined) {
+      const profile = unix ? this.unixProfile : a === b ? this.localProfile : this.defaultProfile;
+      l = a < b ? new Link(a, b, profile) : new Link(b, a, profile);
+      this.links.set(k, l);
+    }
+    return l;
+  }
+
+  setLink(a: string, b: string, profile: LinkProfile): void {
+    this.link(a, b).profile = profile;
+    this.kernel.trace.add('net', 'link', `${a} <-> ${b} ${profile.name} rtt=${profile.rttUs}us bandwidth=${profile.bandwidthBps}bps`);
+  }
+
+  /** Cuts a → b (and b → a unless oneWay). */
+  partition(a: string, b: string, oneWay = false): void {
+    const l = this.link(a, b);
+    l.direction(a).cut = true;
+    if (!oneWay) l.direction(b).cut = true;
+    this.kernel.trace.add('net', 'partition', oneWay ? `${a} -> ${b}` : `${a} <-> ${b}`);
+  }
+
+  /** Heals a cut between two hosts, or every cut when no hosts are named. */
+  heal(a?: string, b?: string): void {
+    for (const l of this.links.values()) {
+      if (a !== undefined && !((l.a === a && (b === undefined || l.b === b)) || (l.b === a && (b === undefined || l.a === b)))) continue;
+      if (!l.ab.cut && !l.ba.cut) continue;
+      l.ab.cut = false;
+      l.ba.cut = false;
+      this.kernel.trace.add('net', 'heal', `${l.a} <-> ${l.b}`);
+    }
+    // Retransmit what waited, in order.
+    for (const set of this.sockets.values()) {
+      for (const s of set) {
+        if (s.stalled.length === 0) continue;
+        const l = this.link(s.host.name, s.remoteHost);
+        if (l.direction(s.host.name).cut) continue;
+        const queued = s.stalled;
+        s.stalled = [];
+        for (const c of queued) this.send(s, c);
+      }
+    }
+  }
+
+  isCut(from: string, to: string): boolean {
+    return this.link(from, to).direction(from).cut;
+  }
+
+  /** Every link with its profile and cuts, for the panels and `sim` verbs. */
+  allLinks(): Link[] {
+    return [...this.links.values()];
+  }
+
+  /** The one-way arrival time of `bytes` sent now from `from` to `to`. */
+  private schedule(from: string, to: string, bytes: number, after: number, atUs?: number, unix = false): number {
+    const l = this.link(from, to, unix);
+    const p = l.profile;
+    const dir = l.direction(from);
+    const now = atUs !== undefined && atUs > this.kernel.now ? atUs : this.kernel.now;
+    const depart = Math.max(now, dir.busyUntil);
+    const txUs = (bytes * 8e6) / p.bandwidthBps;
+    dir.busyUntil = depart + txUs;
+    const packets = bytes === 0 ? 1 : Math.ceil(bytes / p.mssBytes);
+    let arrival = depart + txUs + p.rttUs / 2 + p.perPacketUs * packets;
+    if (p.jitterUs > 0) arrival += this.kernel.random.below(p.jitterUs + 1);
+    arrival = Math.round(arrival);
+    return arrival > after ? arrival : after;
+  }
+
+  /** Sends a chunk from one end towards its peer. */
+  send(from: Socket, chunk: Chunk, atUs?: number): void {
+    if (from.stalled.length !== 0 || this.isCut(from.host.name, from.remoteHost)) {
+      from.stalled.push(chunk);
+      return;
+    }
+    const arrival = this.schedule(from.host.name, from.remoteHost, chunk.data.length, from.lastArrival, atUs, from.unix);
+    from.lastArrival = arrival;
+    this.kernel.at(arrival, () => this.arrive(from, chunk));
+  }
+
+  private arrive(from: Socket, chunk: Chunk): void {
+    const to = from.peer;
+    if (to === null) return;
+    if (this.isCut(from.host.name, from.remoteHost)) {
+      // Lost on the way; TCP sends it again once the path is back.
+      from.stalled.push(chunk);
+      return;
+    }
+    const target = this.hostByName(from.remoteHost);
+    if (target === undefined || !target.powered) return;
+    if (target.bootId !== to.bootId || to.state === 'closed') {
+      // The receiving kernel has no such connection (it rebooted, or the
+      // socket is gone): it answers with a reset.
+      if (from.state !== 'closed' && target.bootId !== to.bootId) this.resetLater(to, from);
+      return;
+    }
+    if (chunk.data.length !== 0) {
+      to.bytesIn += chunk.data.length;
+      to.onData?.(chunk.data);
+    }
+    if (chunk.fin && (to.state as SocketState) !== 'closed') {
+      // The peer closed its side. Programs here close theirs in turn (no
+      // half-open use): the connection ends, and the first closer hears the
+      // answering FIN one trip later.
+      this.release(to, null, true);
+      if (from.state !== 'closed') {
+        const back = this.schedule(to.host.name, from.host.name, 0, to.lastArrival, undefined, to.unix);
+        this.kernel.at(back, () => {
+          if (from.bootId === from.host.bootId) this.release(from, null, true);
+        });
+      }
+    }
+  }
+
+  /** Opens a connection from `host` to `toHost:port` (a number, or a Unix socket path on the same host). */
+  connect(host: NetHost, toHost: string, port: number | string): Socket {
+    const unix = typeof port === 'string';
+    let local: number | string;
+    if (unix) local = `unix:${this.nextSocketId}`;
+    else {
+      const p = this.allocatePort(host.name, `${toHost}:${port}`);
+      local = p ?? 0;
+    }
+    const s = new Socket(this, this.nextSocketId++, host, local, toHost, port, unix);
+    if (!unix && local === 0) {
+      s.state = 'closed';
+      this.kernel.at(this.kernel.now, () => s.onClose?.(netError('EADDRNOTAVAIL')));
+      return s;
+    }
+    this.track(s);
+    if (unix && toHost !== host.name) {
+      this.release(s, netError('ECONNREFUSED'), false, true);
+      return s;
+    }
+    this.sendSyn(s);
+    s.connectTimer = this.kernel.after(CONNECT_TIMEOUT_US, () => {
+      if (s.state === 'connecting') this.release(s, netError('ETIMEDOUT'), false);
+    });
+    return s;
+  }
+
+  private sendSyn(s: Socket): void {
+    if (s.state !== 'connecting') return;
+    const from = s.host.name;
+    if (this.isCut(from, s.remoteHost)) {
+      // The SYN is lost; the client's kernel tries again a second later.
+      this.kernel.after(1_000_000, () => this.sendSyn(s));
+      return;
+    }
+    const arrival = this.schedule(from, s.remoteHost, 0, 0, undefined, s.unix);
+    this.kernel.at(arrival, () => {
+      if (s.state !== 'connecting') return;
+      const target = this.hostByName(s.remoteHost);
+      if (target === undefined || !target.powered) {
+        this.kernel.after(1_000_000, () => this.sendSyn(s));
+        return;
+      }
+      const listener = target.listener(s.remotePort);
+      const back = this.schedule(s.remoteHost, from, 0, 0, undefined, s.unix);
+      if (listener === undefined) {
+        this.kernel.at(back, () => {
+          if (s.state === 'connecting') this.release(s, netError('ECONNREFUSED'), false);
+        });
+        return;
+      }
+      const server = new Socket(this, this.nextSocketId++, target, s.remotePort, from, s.localPort, s.unix);
+      server.state = 'open';
+      server.peer = s;
+      s.peer = server;
+      server.lastArrival = back;
+      this.track(server);
+      this.kernel.trace.add('net', 'connect', `${s.localAddress} -> ${server.localAddress}`);
+      listener.accept(server);
+      this.kernel.at(back, () => {
+        if (s.state !== 'connecting') return;
+        this.kernel.cancel(s.connectTimer);
+        s.state = 'open';
+        s.onConnect?.();
+      });
+    });
+  }
+
+  private track(s: Socket): void {
+    let set = this.sockets.get(s.host.name);
+    if (set === undefined) this.sockets.set(s.host.name, (set = new Set()));
+    set.add(s);
+  }
+
+  /** Marks an end closed, frees it, and tells its owner. */
+  release(s: Socket, error: NetError | null, notify: boolean, later = false): void {
+    if (s.state === 'closed') return;
+    s.state = 'closed';
+    this.kernel.cancel(s.connectTimer);
+    this.sockets.get(s.host.name)?.delete(s);
+    if (error !== null && error.code !== 'ECONNREFUSED' && error.code !== 'ETIMEDOUT') {
+      this.kernel.trace.add('net', 'reset', `${s.localAddress} <- ${s.remoteAddress}: ${error.message}`);
+    }
+    if (!notify && error === null) return;
+    if (later) this.kernel.at(this.kernel.now, () => s.onClose?.(error));
+    else s.onClose?.(error);
+  }
+
+  /** `to` learns, one trip later, that `from` reset the connection. */
+  resetLater(from: Socket, to: Socket): void {
+    if (to.state === 'closed') return;
+    const arrival = this.schedule(from.host.name, to.host.name, 0, from.lastArrival, undefined, from.unix);
+    this.kernel.at(arrival, () => {
+      if (this.isCut(from.host.name, to.host.name)) return;
+      if (to.bootId !== to.host.bootId || !to.host.powered) return;
+      this.release(to, netError('ECONNRESET'), true);
+    });
+  }
+
+  /** The side that closes first keeps its port in TIME_WAIT. */
+  closedFirst(s: Socket): void {
+    if (s.unix || typeof s.localPort !== 'number') return;
+    if (s.peer !== null && s.peer.finSent) return;
+    if (s.localPort < EPHEMERAL_FIRST || s.localPort > EPHEMERAL_LAST) return;
+    this.portsOf(s.host.name).set(`${s.localPort}>${s.remoteAddress}`, this.kernel.now + TIME_WAIT_US);
+  }
+
+  private portsOf(host: string): Map<string, number> {
+    let m = this.timeWait.get(host);
+    if (m === undefined) this.timeWait.set(host, (m = new Map()));
+    return m;
+  }
+
+  /** Ports of `host` in TIME_WAIT right now. */
+  timeWaitCount(host: string): number {
+    const now = this.kernel.now;
+    let n = 0;
+    for (const until of this.portsOf(host).values()) if (until > now) n++;
+    return n;
+  }
+
+  /**
+   * Picks a free ephemeral port towards `dest`: not used by a live socket of
+   * the host and not in TIME_WAIT towards the same destination.
+   */
+  private allocatePort(host: string, dest: string): number | null {
+    const waits = this.portsOf(host);
+    const live = new Set<number>();
+    for (const s of this.sockets.get(host) ?? []) if (typeof s.localPort === 'number') live.add(s.localPort);
+    const span = EPHEMERAL_LAST - EPHEMERAL_FIRST + 1;
+    let cursor = this.portCursor.get(host) ?? this.kernel.random.below(span);
+    const now = this.kernel.now;
+    for (let i = 0; i < span; i++) {
+      const port = EPHEMERAL_FIRST + ((cursor + i) % span);
+      if (live.has(port)) continue;
+      const k = `${port}>${dest}`;
+      const until = waits.get(k);
+      if (until !== undefined) {
+        if (until > now) continue;
+        waits.delete(k);
+      }
+      cursor = (cursor + i + 1) % span;
+      this.portCursor.set(host, cursor);
+      return port;
+    }
+    return null;
+  }
+
+  /**
+   * A host lost power: its sockets vanish without a word. Peers hear
+   * nothing until they send to it after it is back (and get a reset).
+   */
+  hostDown(host: string): void {
+    const set = this.sockets.get(host);
+    if (set === undefined) return;
+    for (const s of [...set]) {
+      s.state = 'closed';
+      this.kernel.cancel(s.connectTimer);
+    }
+    set.clear();
+    this.timeWait.delete(host);
+  }
+
+  /** A process died: the kernel closes its sockets, and their peers see the connection end. */
+  closeSockets(sockets: Iterable<Socket>): void {
+    for (const s of sockets) {
+      if (s.state === 'open') s.end();
+      else if (s.state === 'connecting') this.release(s, null, false);
+    }
+  }
+}

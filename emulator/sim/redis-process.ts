@@ -1,0 +1,264 @@
+import { RedisServer } from '../server/server.js';
+import { ServerConnection } from '../server/connection.js';
+import type { SimEvent } from './kernel.js';
+import { listenFor, SimProcess, type Host } from './host.js';
+import type { Socket } from './network.js';
+import { commandCost, REDIS_CPU, type ServerCpuCosts } from './cpu.js';
+
+/**
+ * redis-server as a process on a host. Its single thread runs an event loop
+ * like Redis's ae loop: each pass reads every client with input, runs their
+ * commands one after another (each costing CPU time, during which the
+ * server's clock moves on), then writes all pending replies, as Redis does
+ * in beforeSleep. Input that arrives while a pass runs waits for the next
+ * one, so queueing and latency under load come out of the model.
+ */
+
+export interface RedisProcessOptions {
+  port?: number;
+  /** A Unix socket path to listen on as well (`unixsocket`). */
+  unixSocket?: string;
+  config?: Record<string, string>;
+  seed?: number;
+  costs?: ServerCpuCosts;
+}
+
+class Conn {
+  input: Uint8Array[] = [];
+  out = '';
+  queued = false;
+  writing = false;
+  peerClosed = false;
+  closing = false;
+  constructor(
+    readonly socket: Socket,
+    readonly sc: ServerConnection,
+  ) {}
+}
+
+export class RedisProcess extends SimProcess {
+  readonly server: RedisServer;
+  readonly port: number;
+  readonly costs: ServerCpuCosts;
+  /** When the thread is next free (virtual us). */
+  busyUntil = 0;
+  /** The thread's own time while a pass runs: ahead of the kernel by the work done so far. */
+  private cpuNow = 0;
+  private inLoop = false;
+  private ready: Conn[] = [];
+  private writes: Conn[] = [];
+  private loopEvent: SimEvent | null = null;
+  private cronEvent: SimEvent | null = null;
+  private timerEvent: SimEvent | null = null;
+  private timerAt = Infinity;
+  private cronDue = false;
+  private conns = new Set<Conn>();
+  /** Commands run, for the speed figures. */
+  commands = 0;
+
+  constructor(host: Host, argv: readonly string[], opts: RedisProcessOptions = {}) {
+    super(host, 'redis-server', argv);
+    const kernel = host.kernel;
+    this.port = opts.port ?? 6379;
+    this.costs = opts.costs ?? REDIS_CPU;
+    const clock = { nowUs: (): number => (this.inLoop ? Math.round(this.cpuNow) : Math.max(kernel.now, Math.round(this.busyUntil))) };
+    this.server = new RedisServer({
+      clock,
+      seed: opts.seed ?? kernel.random.nextU32(),
+      host: host.name,
+      port: this.port,
+      config: { port: String(this.port), ...(opts.config ?? {}) },
+    });
+  }
+
+  /** Binds the ports and starts serverCron; false when the port is taken. */
+  start(unixSocket?: string): boolean {
+    if (!listenFor(this, this.port, (s) => this.accept(s))) {
+      this.host.kernel.trace.add(this.host.name, 'log', `Could not create server TCP listening socket *:${this.port}: bind: Address already in use`);
+      return false;
+    }
+    if (unixSocket !== undefined) listenFor(this, unixSocket, (s) => this.accept(s));
+    this.host.kernel.trace.add(this.host.name, 'log', `Ready to accept connections on port ${this.port}`);
+    this.scheduleCron();
+    return true;
+  }
+
+  private get kernel() {
+    return this.host.kernel;
+  }
+
+  private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    const [addr, port] = [socket.remoteHost, socket.remotePort];
+    let conn: Conn | null = null;
+    const sc = new ServerConnection(
+      this.server,
+      (bytes) => {
+        if (conn !== null) this.queueWrite(conn, bytes);
+        return true;
+      },
+      () => {
+        if (conn === null) return;
+        conn.closing = true;
+        if (!conn.writing) this.queueWrite(conn, '');
+      },
+      { address: { addr: `${addr}:${port}`, laddr: socket.localAddress, fd: 8 + this.conns.size } },
+    );
+    conn = new Conn(socket, sc);
+    const c = conn;
+    this.conns.add(c);
+    sc.onExecuted = (argv, reply) => {
+      this.commands++;
+      const server = this.server;
+      let us = commandCost(this.costs, argv, reply) / this.host.profile.cpuSpeed;
+      if (server.stallUs !== 0) {
+        us += server.stallUs;
+        server.stallUs = 0;
+      }
+      this.cpuNow += us;
+    };
+    socket.onData = (data) => {
+      c.input.push(data);
+      this.markReady(c);
+    };
+    socket.onClose = () => {
+      c.peerClosed = true;
+      this.markReady(c);
+    };
+    this.busyUntil = Math.max(this.busyUntil, this.kernel.now) + this.costs.acceptUs / this.host.profile.cpuSpeed;
+  }
+
+  private markReady(c: Conn): void {
+    if (!c.queued) {
+      c.queued = true;
+      this.ready.push(c);
+    }
+    this.wake();
+  }
+
+  private queueWrite(c: Conn, bytes: string): void {
+    c.out += bytes;
+    if (!c.writing) {
+      c.writing = true;
+      this.writes.push(c);
+    }
+    if (!this.inLoop) this.wake();
+  }
+
+  /** Makes sure a pass of the loop is scheduled for when the thread is free. */
+  private wake(): void {
+    if (this.loopEvent !== null || !this.alive) return;
+    const at = Math.max(this.kernel.now, Math.ceil(this.busyUntil));
+    this.loopEvent = this.kernel.at(at, () => this.runLoop());
+  }
+
+  private runLoop(): void {
+    this.loopEvent = null;
+    if (!this.alive) return;
+    const speed = this.host.profile.cpuSpeed;
+    const costs = this.costs;
+    const server = this.server;
+    this.inLoop = true;
+    this.cpuNow = this.kernel.now;
+    try {
+      if (this.cronDue) {
+        this.cronDue = false;
+        server.cron();
+        this.cpuNow += costs.cronUs / speed;
+      }
+      if (this.ready.length !== 0) {
+        const ready = this.ready;
+        this.ready = [];
+        for (const c of ready) {
+          c.queued = false;
+          if (c.input.length !== 0) {
+            this.cpuNow += costs.readUs / speed;
+            const chunks = c.input;
+            c.input = [];
+            for (const chunk of chunks) c.sc.receive(chunk);
+          }
+          if (c.peerClosed) this.drop(c);
+        }
+      }
+      if (this.timerAt <= this.cpuNow) {
+        this.timerAt = Infinity;
+        server.runTimers();
+      }
+      if (server.stallUs !== 0) {
+        this.cpuNow += server.stallUs;
+        server.stallUs = 0;
+      }
+      if (this.writes.length !== 0) {
+        const writes = this.writes;
+        this.writes = [];
+        for (const c of writes) {
+          c.writing = false;
+          if (c.out.length !== 0) {
+            this.cpuNow += costs.writeUs / speed;
+            c.socket.write(c.out, Math.round(this.cpuNow));
+            c.out = '';
+          }
+          if (c.closing) {
+            c.socket.end();
+            this.conns.delete(c);
+            this.sockets.delete(c.socket);
+          }
+        }
+      }
+    } finally {
+      this.inLoop = false;
+      this.busyUntil = this.cpuNow;
+    }
+    if (this.ready.length !== 0 || this.writes.length !== 0) this.wake();
+    this.scheduleTimer();
+  }
+
+  /** The client's connection is gone: forget the client. */
+  private drop(c: Conn): void {
+    this.conns.delete(c);
+    this.sockets.delete(c.socket);
+    c.sc.shutdown();
+    c.closing = false;
+  }
+
+  /** A wake-up for the earliest blocking-command timeout. */
+  private scheduleTimer(): void {
+    const ms = this.server.nextTimerMs();
+    const at = ms === null ? Infinity : ms * 1000;
+    if (at === this.timerAt) return;
+    this.kernel.cancel(this.timerEvent);
+    this.timerEvent = null;
+    this.timerAt = at;
+    if (at === Infinity) return;
+    this.timerEvent = this.kernel.at(at, () => {
+      this.timerEvent = null;
+      this.wake();
+    });
+  }
+
+  /** serverCron, `hz` times a second. */
+  private scheduleCron(): void {
+    const hz = Math.min(500, Math.max(1, this.server.config.getNumber('hz')));
+    this.cronEvent = this.kernel.after(Math.round(1e6 / hz), () => {
+      this.cronEvent = null;
+      if (!this.alive) return;
+      this.cronDue = true;
+      this.wake();
+      this.scheduleCron();
+    });
+  }
+
+  override onExit(): void {
+    this.kernel.cancel(this.loopEvent);
+    this.kernel.cancel(this.cronEvent);
+    this.kernel.cancel(this.timerEvent);
+    this.loopEvent = this.cronEvent = this.timerEvent = null;
+    for (const c of this.conns) c.sc.shutdown();
+    this.conns.clear();
+  }
+
+  /** Connected clients, for the panels. */
+  get clientCount(): number {
+    return this.conns.size;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The world's record of what happened and when: connections opened and
+ * reset, commands run, files written and synced, crashes, partitions. Lesson
+ * checks and the timeline read the entries; determinism tests compare the
+ * hash, which covers every entry ever added even after old ones are dropped
+ * from the window kept in memory.
+ */
+export interface TraceEntry {
+  /** Microseconds since the world began. */
+  readonly t: number;
+  /** Who: a host name, 'sim' or 'net'. */
+  readonly source: string;
+  /** What kind of event: 'cmd', 'connect', 'reset', 'fsync', 'crash'... */
+  readonly kind: string;
+  readonly text: string;
+}
+
+export type TraceListener = (entry: TraceEntry) => void;
+
+export class Trace {
+  /** Entries kept in memory (the newest `limit`). */
+  readonly entries: TraceEntry[] = [];
+  limit = 20_000;
+  /** Whether every command is recorded ('cmd' entries); off for big benchmarks. */
+  commands = true;
+  count = 0;
+  private h1 = 0x811c9dc5;
+  private h2 = 0x01000193;
+  private listeners: TraceListener[] = [];
+
+  constructor(private readonly elapsedUs: () => number) {}
+
+  add(source: string, kind: string, text: string): void {
+    const entry: TraceEntry = { t: this.elapsedUs(), source, kind, text };
+    this.count++;
+    this.mix(`${entry.t} ${source} ${kind} ${text}\n`);
+    const entries = this.entries;
+    entries.push(entry);
+    if (entries.length > this.limit * 1.25) entries.splice(0, entries.length - this.limit);
+    for (const l of this.listeners) l(entry);
+  }
+
+  /** A hex digest of every entry so far (two interleaved FNV-1a hashes). */
+  hash(): string {
+    return (this.h1 >>> 0).toString(16).padStart(8, '0') + (this.h2 >>> 0).toString(16).padStart(8, '0');
+  }
+
+  /** Entries of one kind (optionally from one source), oldest first. */
+  find(kind: string, source?: string): TraceEntry[] {
+    return this.entries.filter((e) => e.kind === kind && (source === undefined || e.source === source));
+  }
+
+  subscribe(listener: TraceListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** The entries as text, one per line: `<ms> <source> <kind> <text>`. */
+  format(entries: readonly TraceEntry[] = this.entries): string {
+    return entries.map((e) => `${(e.t / 1000).toFixed(3)} ${e.source} ${e.kind} ${e.text}`).join('\n');
+  }
+
+  private mix(s: string): void {
+    let a = this.h1;
+    let b = this.h2;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ (c + 0x9e), 0x01000193) ^ (a >>> 15);
+    }
+    this.h1 = a;
+    this.h2 = b;
+  }
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { World } from '../../../emulator/sim/world.js';
+import { ReplyError } from '../../../emulator/client/reply-error.js';
+
+function lanWorld(seed = 1) {
+  const world = new World({ seed });
+  world.addHost('A', 'core2duo');
+  world.addHost('app', 'core2duo');
+  world.link('app', 'A', 'lan');
+  const server = world.startRedis('A', { config: { 'enable-debug-command': 'yes' } });
+  return { world, server };
+}
+
+describe('a client and a server across the simulated network', () => {
+  it('commands travel the wire and cost virtual time', async () => {
+    const { world } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    const t0 = world.kernel.now;
+    expect(await world.settle(r.set('k', 'v'))).toBe('OK');
+    const t1 = world.kernel.now;
+    // Connection handshake plus one command: at least two round trips of 271 us.
+    expect(t1 - t0).toBeGreaterThanOrEqual(2 * 271);
+    expect(await world.settle(r.get('k'))).toBe('v');
+    expect(world.kernel.now - t1).toBeGreaterThanOrEqual(271);
+    expect(world.kernel.now - t1).toBeLessThan(400);
+  });
+
+  it('errors reject with the exact message', async () => {
+    const { world } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    await world.settle(r.call('HSET', 'h', 'f', 'v'));
+    const err = await world.settle(r.get('h').catch((e: unknown) => e));
+    expect(err).toBeInstanceOf(ReplyError);
+    expect((err as Error).message).toBe('WRONGTYPE Operation against a key holding the wrong kind of value');
+  });
+
+  it('a pipeline is one flight; a plain loop is one trip per command', async () => {
+    const { world } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    await world.settle(r.ping());
+    const t0 = world.kernel.now;
+    const res = await world.settle(r.pipeline().incr('n').incr('n').get('n').exec());
+    expect(res).toEqual([[null, 1], [null, 2], [null, '2']]);
+    const piped = world.kernel.now - t0;
+    const t1 = world.kernel.now;
+    await world.settle((async () => {
+      await r.incr('n');
+      await r.incr('n');
+      await r.get('n');
+    })());
+    const plain = world.kernel.now - t1;
+    expect(piped).toBeLessThan(400);
+    expect(plain).toBeGreaterThan(3 * 271);
+  });
+
+  it('multi resolves null when a WATCHed key changed', async () => {
+    const { world } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    const other = world.connect({ from: 'app', to: 'A:6379' });
+    await world.settle(r.watch('k'));
+    await world.settle(other.set('k', 'changed'));
+    expect(await world.settle(r.multi().set('k', 'mine').exec())).toBeNull();
+    expect(await world.settle(r.get('k'))).toBe('changed');
+    expect(await world.settle(r.multi().set('k', 'mine').get('k').exec())).toEqual([[null, 'OK'], [null, 'mine']]);
+  });
+
+  it('EXECABORT rejects with the queued errors', async () => {
+    const { world } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    const err = await world.settle(r.multi().set('k').get('k').exec().catch((e: unknown) => e));
+    expect((err as Error).message).toBe('EXECABORT Transaction discarded because of previous errors.');
+  });
+
+  it('connecting to a closed port is refused', async () => {
+    const { world } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6380' });
+    const err = await world.settle(r.ping().catch((e: unknown) => e));
+    expect((err as Error).message).toBe('Connection refused');
+  });
+
+  it('DEBUG SLEEP blocks the server in virtual time, and others wait', async () => {
+    const { world } = lanWorld();
+    const a = world.connect({ from: 'app', to: 'A:6379' });
+    const b = world.connect({ from: 'app', to: 'A:6379' });
+    await world.settle(Promise.all([a.ping(), b.ping()]));
+    const t0 = world.kernel.now;
+    const sleeping = a.debug('SLEEP', '0.5');
+    const ping = b.ping();
+    await world.settle(ping);
+    expect(world.kernel.now - t0).toBeGreaterThanOrEqual(500_000);
+    await world.settle(sleeping);
+  });
+
+  it('a blocked BLPOP times out in virtual time', async () => {
+    const { world } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    await world.settle(r.ping());
+    const t0 = world.kernel.now;
+    expect(await world.settle(r.blpop('q', '2'))).toBeNull();
+    const waited = world.kernel.now - t0;
+    expect(waited).toBeGreaterThanOrEqual(2_000_000);
+    expect(waited).toBeLessThan(2_200_000);
+  });
+
+  it('BLPOP is served by a push from another client', async () => {
+    const { world } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    const w = world.connect({ from: 'app', to: 'A:6379' });
+    const popped = r.blpop('q', '0');
+    await world.advanceAsync(100);
+    await world.settle(w.rpush('q', 'x'));
+    expect(await world.settle(popped)).toEqual(['q', 'x']);
+  });
+
+  it('active expiry runs from serverCron in virtual time', async () => {
+    const { world, server } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    for (let i = 0; i < 50; i++) r.set(`k${i}`, 'v', 'PX', '100');
+    await world.settle(r.dbsize());
+    expect(server.server.dbs[0]!.size).toBe(50);
+    world.advance(1000);
+    expect(server.server.dbs[0]!.size).toBe(0);
+  });
+});
