@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
 import { EmulatorBackend, RealBackend } from './backends.js';
+import { WorldBackend } from './world-backend.js';
 import { formatMismatches, runDifferential } from './runner.js';
 import { parseScript } from './script.js';
 
@@ -31,12 +32,15 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'differential corpus' : `dif
     it(name, async () => {
       const steps = parseScript(readFileSync(file, 'utf8'));
       const real = await RealBackend.start();
+      // The emulator called directly, and the emulator as a process in the
+      // simulated world with every byte crossing the simulated network.
       const emu = new EmulatorBackend();
+      const world = new WorldBackend();
       try {
-        const mismatches = await runDifferential(steps, real, emu);
+        const mismatches = await runDifferential(steps, real, { direct: emu, world });
         expect(formatMismatches(name, mismatches)).toBe('');
       } finally {
-        await Promise.all([real.close(), emu.close()]);
+        await Promise.all([real.close(), emu.close(), world.close()]);
       }
     });
   }

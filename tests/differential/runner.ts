@@ -3,6 +3,8 @@ import type { Backend } from './backends.js';
 import type { Step } from './script.js';
 
 export interface Mismatch {
+  /** Which emulator disagreed, when several run beside the real server. */
+  backend?: string;
   line: number;
   text: string;
   real: string;
@@ -10,8 +12,12 @@ export interface Mismatch {
   why: string;
 }
 
-/** Runs the steps against both backends in lockstep and collects disagreements. */
-export async function runDifferential(steps: Step[], real: Backend, emu: Backend): Promise<Mismatch[]> {
+/**
+ * Runs the steps against the real server and one or more emulator backends
+ * in lockstep; each emulator's replies are compared with the real ones.
+ */
+export async function runDifferential(steps: Step[], real: Backend, emu: Backend | Record<string, Backend>): Promise<Mismatch[]> {
+  if (!isBackend(emu)) return runMany(steps, real, emu);
   const out: Mismatch[] = [];
   for (const step of steps) {
     if (step.kind === 'sleep') {
@@ -50,9 +56,57 @@ export async function runDifferential(steps: Step[], real: Backend, emu: Backend
   return out;
 }
 
+function isBackend(x: Backend | Record<string, Backend>): x is Backend {
+  return typeof (x as Backend).command === 'function';
+}
+
+/** One real server, several emulators: the real reply of each step is compared with each. */
+async function runMany(steps: Step[], real: Backend, emus: Record<string, Backend>): Promise<Mismatch[]> {
+  const names = Object.keys(emus);
+  const tee: Backend = {
+    command: (c, argv) => real.command(c, argv),
+    send: (c, argv) => real.send(c, argv),
+    nextReply: (c) => real.nextReply(c),
+    raw: (c, b) => real.raw(c, b),
+    sleep: (ms) => real.sleep(ms),
+    close: () => real.close(),
+  };
+  // Record the real side's answers once, then replay them against each emulator.
+  const answers: unknown[] = [];
+  const recorder: Backend = {
+    command: async (c, argv) => record(await tee.command(c, argv)),
+    send: async (c, argv) => record(await tee.send(c, argv)),
+    nextReply: async (c) => record(await tee.nextReply(c)),
+    raw: async (c, b) => record(await tee.raw(c, b)),
+    sleep: async (ms) => record(await tee.sleep(ms)),
+    close: async () => {},
+  };
+  function record<T>(v: T): T {
+    answers.push(v);
+    return v;
+  }
+  const out: Mismatch[] = [];
+  const first = await runDifferential(steps, recorder, emus[names[0]!]!);
+  for (const m of first) out.push({ ...m, backend: names[0] });
+  for (const name of names.slice(1)) {
+    let i = 0;
+    const next = async <T>(): Promise<T> => answers[i++] as T;
+    const replay: Backend = {
+      command: () => next(),
+      send: () => next(),
+      nextReply: () => next(),
+      raw: () => next(),
+      sleep: () => next(),
+      close: async () => {},
+    };
+    for (const m of await runDifferential(steps, replay, emus[name]!)) out.push({ ...m, backend: name });
+  }
+  return out;
+}
+
 /** A readable report of mismatches. */
 export function formatMismatches(file: string, ms: Mismatch[]): string {
   return ms
-    .map((m) => `${file}:${m.line}: ${m.text}\n  ${m.why}\n  real:     ${JSON.stringify(m.real)}\n  emulator: ${JSON.stringify(m.emulator)}`)
+    .map((m) => `${file}:${m.line}${m.backend ? ` [${m.backend}]` : ''}: ${m.text}\n  ${m.why}\n  real:     ${JSON.stringify(m.real)}\n  emulator: ${JSON.stringify(m.emulator)}`)
     .join('\n');
 }
