@@ -67,7 +67,6 @@ export class Redis {
     };
     socket.onData = (data) => this.receive(data);
     socket.onClose = (error) => this.ended(error);
-    if (socket.state === 'closed') this.status = 'end';
   }
 
   private cost(us: number): number {

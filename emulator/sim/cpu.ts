@@ -63,16 +63,24 @@ export interface ClientCpuCosts {
 
 /**
  * - python: the book's table 4.4 client (redis-py on the same Core 2 Duo).
- *   Its rows for the two remote links give about 15 us per command of client
- *   plus server work and about 6 us per trip; with the link profiles this
- *   reproduces both remote rows, and the local rows' pipelined-to-plain
- *   ratios. Table 4.5: opening a connection per command runs at 25-30% of a
- *   single redis-benchmark client, which puts a new connection near 35 us.
+ *   The table's rows tie two costs together: per trip (round trip, packet
+ *   work, the client's socket calls) and per command (the client encoding
+ *   and decoding, the server running it). Local rows, where a trip costs
+ *   about 23 us over a Unix socket, run pipelines 1.7x faster than plain
+ *   calls; that puts the five commands of update_token near 108 us, about
+ *   21.6 us each of which the server's share is about 4.5 us. The remote
+ *   row then follows: 271 us trips plus that work gives about 670 plain and
+ *   2,600 pipelined calls per second (the book: 739 and 2,841).
+ *   Table 4.5: opening a connection per command runs at 25-30% of a
+ *   single redis-benchmark client (about 32,000 SETs per second, listing
+ *   4.10), so a command with its own connection takes 105-125 us: the
+ *   handshake's round trip and packets (25 us), the command's trip and work
+ *   (about 50 us), and the client setting up the connection, about 55 us.
  * - benchmark: redis-benchmark's C client, a microsecond per request.
  * - node: an ioredis-like client in a modern process, a few microseconds.
  */
 export const CLIENT_CPU = {
-  python: { name: 'python', perCommandUs: 9, perFlightUs: 6, perReplyItemUs: 0.5, connectUs: 35 },
+  python: { name: 'python', perCommandUs: 17, perFlightUs: 6, perReplyItemUs: 0.5, connectUs: 55 },
   benchmark: { name: 'benchmark', perCommandUs: 1.0, perFlightUs: 0, perReplyItemUs: 0.05, connectUs: 10 },
   node: { name: 'node', perCommandUs: 3, perFlightUs: 2, perReplyItemUs: 0.1, connectUs: 20 },
 } as const satisfies Record<string, ClientCpuCosts>;

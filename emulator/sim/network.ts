@@ -408,6 +408,7 @@ export class Network {
     if (error !== null && error.code !== 'ECONNREFUSED' && error.code !== 'ETIMEDOUT') {
       this.kernel.trace.add('net', 'reset', `${s.localAddress} <- ${s.remoteAddress}: ${error.message}`);
     }
+    if (notify && error === null) this.kernel.trace.add('net', 'close', `${s.localAddress} <- ${s.remoteAddress}`);
     if (!notify && error === null) return;
     if (later) this.kernel.at(this.kernel.now, () => s.onClose?.(error));
     else s.onClose?.(error);

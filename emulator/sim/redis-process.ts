@@ -107,9 +107,11 @@ export class RedisProcess extends SimProcess {
     conn = new Conn(socket, sc);
     const c = conn;
     this.conns.add(c);
+    const trace = this.kernel.trace;
     sc.onExecuted = (argv, reply) => {
       this.commands++;
       const server = this.server;
+      if (trace.commands) trace.add(this.host.name, 'cmd', `${sc.client.id} ${traceArgs(argv)}`);
       let us = commandCost(this.costs, argv, reply) / this.host.profile.cpuSpeed;
       if (server.stallUs !== 0) {
         us += server.stallUs;
@@ -261,4 +263,16 @@ export class RedisProcess extends SimProcess {
   get clientCount(): number {
     return this.conns.size;
   }
+}
+
+/** A command as the trace shows it: quoted arguments, long ones and long lists cut. */
+function traceArgs(argv: readonly string[]): string {
+  let out = '';
+  const n = Math.min(argv.length, 8);
+  for (let i = 0; i < n; i++) {
+    const a = argv[i]!;
+    out += (i === 0 ? '' : ' ') + JSON.stringify(a.length > 40 ? a.slice(0, 40) + '...' : a);
+  }
+  if (argv.length > n) out += ` ... (${argv.length} args)`;
+  return out;
 }

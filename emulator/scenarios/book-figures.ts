@@ -1,0 +1,117 @@
+import { World } from '../sim/world.js';
+import type { LinkProfileName } from '../sim/links.js';
+import { benchmarkUpdateToken } from './update-token.js';
+import { connectPerCommand } from './connect-per-command.js';
+
+/**
+ * The figures of Redis in Action chapter 4 that the simulated world must
+ * reproduce, each beside its simulated value and its tolerance. One physical
+ * model serves them all (links.ts, cpu.ts, host.ts): only the profiles'
+ * physical parameters were calibrated, never these outputs.
+ */
+export interface Figure {
+  table: string;
+  row: string;
+  column: string;
+  book: number;
+  sim: number;
+  /** How the two must relate, in words: 'within 15%', 'between 25% and 30%'... */
+  tolerance: string;
+  ok: boolean;
+}
+
+function within(book: number, sim: number, fraction: number): boolean {
+  return Math.abs(sim - book) <= fraction * book;
+}
+
+function fig(table: string, row: string, column: string, book: number, sim: number, fraction: number | null): Figure {
+  return {
+    table,
+    row,
+    column,
+    book,
+    sim,
+    tolerance: fraction === null ? 'shown' : `within ${Math.round(fraction * 100)}%`,
+    ok: fraction === null ? true : within(book, sim, fraction),
+  };
+}
+
+/** Table 4.4's rows: the connection, the book's calls per second plain and pipelined. */
+export const TABLE_4_4: ReadonlyArray<{ row: string; link: LinkProfileName; plain: number; pipelined: number; networkBound: boolean }> = [
+  { row: 'unix-socket', link: 'unix', plain: 3761, pipelined: 6394, networkBound: false },
+  { row: 'localhost', link: 'localhost', plain: 3257, pipelined: 5991, networkBound: false },
+  { row: 'shared-switch', link: 'lan', plain: 739, pipelined: 2841, networkBound: true },
+  { row: 'vpn', link: 'vpn', plain: 3.67, pipelined: 18.2, networkBound: true },
+];
+
+/**
+ * Table 4.4 (listings 4.7-4.9): update_token against update_token_pipeline
+ * for `durationS` virtual seconds per function over each connection.
+ */
+export async function table44(opts: { seed?: number; durationS?: (row: string) => number } = {}): Promise<Figure[]> {
+  const out: Figure[] = [];
+  for (const r of TABLE_4_4) {
+    const world = new World({ seed: opts.seed ?? 1 });
+    world.trace.commands = false;
+    world.addHost('redis', 'core2duo');
+    let from = 'redis';
+    let to = 'redis:6379';
+    if (r.link === 'unix') to = 'redis:/tmp/redis.sock';
+    if (r.link === 'lan' || r.link === 'vpn') {
+      world.addHost('client', 'core2duo');
+      world.link('client', 'redis', r.link);
+      from = 'client';
+    }
+    world.startRedis('redis', { unixSocket: '/tmp/redis.sock' });
+    const conn = world.connect({ from, to, client: 'python' });
+    const duration = opts.durationS?.(r.row) ?? (r.link === 'vpn' ? 30 : 2);
+    const res = await benchmarkUpdateToken(world, conn, duration);
+    const tight = r.networkBound ? 0.15 : null;
+    out.push(fig('table-4.4', r.row, 'update_token', r.plain, round(res.plainCallsPerSec), tight));
+    out.push(fig('table-4.4', r.row, 'update_token_pipeline', r.pipelined, round(res.pipelinedCallsPerSec), tight));
+    out.push(fig('table-4.4', r.row, 'pipelined/plain', round(r.pipelined / r.plain), round(res.pipelinedCallsPerSec / res.plainCallsPerSec), 0.25));
+  }
+  return out;
+}
+
+/**
+ * Table 4.5: a client that connects for every command, as a fraction of a
+ * single redis-benchmark client's SET rate, and the error it ends with.
+ */
+export async function table45(benchmarkSetPerSec: number, opts: { seed?: number } = {}): Promise<{ figures: Figure[]; error: string | null }> {
+  const world = new World({ seed: opts.seed ?? 1 });
+  world.trace.commands = false;
+  world.addHost('redis', 'core2duo');
+  world.startRedis('redis');
+  const res = await connectPerCommand(world, { from: 'redis', to: 'redis:6379', client: 'python' });
+  const share = res.commandsPerSec / benchmarkSetPerSec;
+  const figure: Figure = {
+    table: 'table-4.5',
+    row: 'connect-per-command',
+    column: 'share-of-redis-benchmark',
+    book: 0.275,
+    sim: round(share),
+    tolerance: 'between 25% and 30%',
+    ok: share >= 0.25 && share <= 0.3,
+  };
+  const errorFigure: Figure = {
+    table: 'table-4.5',
+    row: 'connect-per-command',
+    column: 'ends-with-error',
+    book: 1,
+    sim: res.error === 'Cannot assign requested address' ? 1 : 0,
+    tolerance: '"Cannot assign requested address"',
+    ok: res.error === 'Cannot assign requested address',
+  };
+  return { figures: [figure, errorFigure], error: res.error };
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+/** One line per figure: `<table> <row> <column> book=<value> sim=<value>`. */
+export function formatFigure(f: Figure): string {
+  const diff = f.book !== 0 ? ` (${f.sim >= f.book ? '+' : ''}${(((f.sim - f.book) / f.book) * 100).toFixed(1)}%)` : '';
+  return `${f.table} ${f.row} ${f.column} book=${f.book} sim=${f.sim}${diff} ${f.ok ? 'ok' : 'OUT OF TOLERANCE'} [${f.tolerance}]`;
+}
