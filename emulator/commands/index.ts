@@ -7,9 +7,11 @@ import { hashCommands } from './hash.js';
 import { listCommands } from './list.js';
 import { listBlockingCommands } from './list-blocking.js';
 import { memoryCommands } from './memory.js';
+import { monitorCommands } from './monitor.js';
 import { serverCommands } from './server.js';
 import { scriptingCommands } from './scripting.js';
 import { setCommands } from './set.js';
+import { shutdownCommands } from './shutdown.js';
 import { sortedSetCommands } from './sorted-set.js';
 import { sortedSetBlockingCommands } from './sorted-set-blocking.js';
 import { stringCommands } from './string.js';
@@ -25,9 +27,11 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...listCommands,
   ...listBlockingCommands,
   ...memoryCommands,
+  ...monitorCommands,
   ...scriptingCommands,
   ...serverCommands,
   ...setCommands,
+  ...shutdownCommands,
   ...sortedSetCommands,
   ...sortedSetBlockingCommands,
   ...stringCommands,

@@ -111,3 +111,29 @@ export function asciiUpper(s: string): string {
 export function asciiLower(s: string): string {
   return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
+
+/**
+ * sdscatrepr: a byte string in double quotes, with \n \r \t \a \b, \" and \\
+ * escaped and every other byte outside printable ASCII as \xhh.
+ */
+export function repr(s: string): string {
+  let out = '"';
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c) continue;
+    out += s.slice(run, i);
+    run = i + 1;
+    switch (c) {
+      case 0x22: out += '\\"'; break;
+      case 0x5c: out += '\\\\'; break;
+      case 0x0a: out += '\\n'; break;
+      case 0x0d: out += '\\r'; break;
+      case 0x09: out += '\\t'; break;
+      case 0x07: out += '\\a'; break;
+      case 0x08: out += '\\b'; break;
+      default: out += (c < 16 ? '\\x0' : '\\x') + c.toString(16);
+    }
+  }
+  return out + s.slice(run) + '"';
+}

@@ -74,6 +74,8 @@ export class Client implements Watcher {
   argvBytes = 0;
   /** Unused: CLIENT LIST derives its flags from the state below. */
   flagsText = 'N';
+  /** The Unix socket path the client came in through, or null for TCP. */
+  unixSocket: string | null = null;
   /** Replica, master link or MONITOR connection (CLIENT LIST flags S, M, O). */
   role: ClientRole = 'normal';
   /** CLIENT NO-EVICT ON (flag e). */

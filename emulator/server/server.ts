@@ -15,6 +15,8 @@ import { BlockingRegistry } from './blocking.js';
 import type { Value } from '../keyspace/values.js';
 import { lfuAccess } from '../commands/object.js';
 import { OOM_MESSAGE, performEvictions } from './evict.js';
+import type { ShutdownFlags } from '../commands/shutdown.js';
+import { monitorLine } from '../commands/monitor.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 
 export interface ServerOptions {
@@ -70,6 +72,14 @@ export class RedisServer implements KeyspaceHost {
    * and clears it.
    */
   stallUs = 0;
+  /**
+   * Stops whatever runs this server (SHUTDOWN): true when it will stop, false
+   * when it cannot (the client then gets Redis's error). Null when nothing
+   * can stop it.
+   */
+  shutdownHook: ((flags: ShutdownFlags) => boolean) | null = null;
+  /** Clients in MONITOR mode. */
+  readonly monitors = new Set<Client>();
   /** The maxmemory limit in bytes, 0 for none (kept in step with CONFIG SET). */
   maxmemory = 0;
   /** Whether lookups may delete expired keys (false on a read-only replica). */
@@ -144,9 +154,16 @@ export class RedisServer implements KeyspaceHost {
     return c;
   }
 
+  /** Sends a command's line to every monitoring client. */
+  private feedMonitors(c: Client, argv: string[]): void {
+    const line = monitorLine(this.clock.nowUs(), c.db.id, c, argv);
+    for (const m of this.monitors) m.onAsyncReply?.(line);
+  }
+
   /** Forgets a client whose connection is gone. */
   disconnect(c: Client): void {
     if (!this.clients.delete(c.id)) return;
+    this.monitors.delete(c);
     this.blocking.unblock(c, null);
     discardTransaction(c);
     c.closed = true;
@@ -253,6 +270,7 @@ export class RedisServer implements KeyspaceHost {
     }
     cmd.calls++;
     this.stats.totalCommandsProcessed++;
+    if (this.monitors.size !== 0 && !(cmd.flags & (CMD.ADMIN | CMD.SKIP_MONITOR))) this.feedMonitors(c, argv);
     if (reply instanceof ErrorReply) {
       cmd.failedCalls++;
       this.stats.countError(errorCode(reply.message));

@@ -55,6 +55,8 @@ export class RedisProcess extends SimProcess {
   private conns = new Set<Conn>();
   /** Commands run, for the speed figures. */
   commands = 0;
+  /** SHUTDOWN was accepted: the process exits once this pass of the loop ends. */
+  private exiting = false;
 
   constructor(host: Host, argv: readonly string[], opts: RedisProcessOptions = {}) {
     super(host, 'redis-server', argv);
@@ -69,6 +71,27 @@ export class RedisProcess extends SimProcess {
       port: this.port,
       config: { port: String(this.port), ...(opts.config ?? {}) },
     });
+    this.server.shutdownHook = () => {
+      this.prepareForShutdown('User requested shutdown...');
+      return true;
+    };
+  }
+
+  /**
+   * What Redis does before exiting (prepareForShutdown): log, and (with
+   * persistence) save. The process exits after the current pass.
+   */
+  private prepareForShutdown(reason: string): void {
+    const trace = this.kernel.trace;
+    trace.add(this.host.name, 'log', reason);
+    trace.add(this.host.name, 'log', 'Redis is now ready to exit, bye bye...');
+    this.exiting = true;
+    if (!this.inLoop) this.wake();
+  }
+
+  /** SIGTERM and SIGINT shut the server down as SHUTDOWN does. */
+  protected override onTerminate(sig: 'TERM' | 'INT'): void {
+    this.prepareForShutdown(sig === 'TERM' ? 'Received SIGTERM scheduling shutdown...' : 'Received SIGINT scheduling shutdown...');
   }
 
   /** Binds the ports and starts serverCron; false when the port is taken. */
@@ -104,6 +127,7 @@ export class RedisProcess extends SimProcess {
       },
       { address: { addr: `${addr}:${port}`, laddr: socket.localAddress, fd: 8 + this.conns.size } },
     );
+    if (socket.unix) sc.client.unixSocket = String(socket.localPort);
     conn = new Conn(socket, sc);
     const c = conn;
     this.conns.add(c);
@@ -157,6 +181,10 @@ export class RedisProcess extends SimProcess {
   private runLoop(): void {
     this.loopEvent = null;
     if (!this.alive) return;
+    if (this.exiting && this.ready.length === 0 && this.writes.length === 0) {
+      this.exit(0);
+      return;
+    }
     const speed = this.host.profile.cpuSpeed;
     const costs = this.costs;
     const server = this.server;
@@ -210,6 +238,10 @@ export class RedisProcess extends SimProcess {
     } finally {
       this.inLoop = false;
       this.busyUntil = this.cpuNow;
+    }
+    if (this.exiting) {
+      this.exit(0);
+      return;
     }
     if (this.ready.length !== 0 || this.writes.length !== 0) this.wake();
     this.scheduleTimer();

@@ -134,7 +134,7 @@ describe('npm run server', () => {
     } finally {
       c.close();
     }
-  });
+  }, 30_000);
 
   it('survives a command with a million arguments', async () => {
     const n = 1_000_001;

@@ -122,3 +122,58 @@ describe('a client and a server across the simulated network', () => {
     expect(server.server.dbs[0]!.size).toBe(0);
   });
 });
+
+describe('SHUTDOWN and signals', () => {
+  it('SHUTDOWN stops the process: no reply, connection closed, port free', async () => {
+    const { world, server } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    const other = world.connect({ from: 'app', to: 'A:6379' });
+    await world.settle(Promise.all([r.ping(), other.ping()]));
+    expect(await world.settle(r.call('SHUTDOWN', 'NOSAVE').catch((e: Error) => e.message))).toBe('Connection is closed.');
+    expect(server.alive).toBe(false);
+    expect(await world.settle(other.ping().catch((e: Error) => e.message))).toBe('Connection is closed.');
+    const again = world.connect({ from: 'app', to: 'A:6379' });
+    expect(await world.settle(again.ping().catch((e: Error) => e.message))).toBe('Connection refused');
+    expect(world.trace.find('log', 'A').map((e) => e.text)).toContain('User requested shutdown...');
+  });
+
+  it('SIGTERM shuts down cleanly; a new server can take the port', async () => {
+    const { world, server } = lanWorld();
+    server.signal('TERM');
+    world.advance(1);
+    expect(server.alive).toBe(false);
+    const next = world.startRedis('A');
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    expect(await world.settle(r.ping())).toBe('PONG');
+    expect(next.pid).toBeGreaterThan(server.pid);
+  });
+});
+
+describe('MONITOR', () => {
+  it('streams every command but admin ones, in redis-server 7.0.15 format', async () => {
+    const world = new World({ seed: 5 });
+    world.addHost('A', 'metal');
+    world.startRedis('A', { unixSocket: '/tmp/redis.sock' });
+    const watcher = world.network.connect(world.host('A'), 'A', 6379);
+    let seen = '';
+    watcher.onData = (d) => {
+      for (const b of d) seen += String.fromCharCode(b);
+    };
+    watcher.onConnect = () => watcher.write('*1\r\n$7\r\nMONITOR\r\n*1\r\n$7\r\nMONITOR\r\n');
+    world.advance(1);
+    const r = world.connect({ from: 'A', to: 'A:6379' });
+    const u = world.connect({ from: 'A', to: 'A:/tmp/redis.sock' });
+    await world.settle(r.set('a b', 'x"y'));
+    await world.settle(r.config('GET', 'hz'));
+    await world.settle(u.select(2));
+    await world.settle(u.incr('n'));
+    world.advance(1);
+    const lines = seen.split('\r\n');
+    // The second MONITOR gets no reply at all.
+    expect(lines[0]).toBe('+OK');
+    expect(lines[1]).toMatch(/^\+\d{10}\.\d{6} \[0 A:\d+\] "set" "a b" "x\\"y"$/);
+    expect(lines[2]).toMatch(/^\+\d{10}\.\d{6} \[2 unix:\/tmp\/redis\.sock\] "select" "2"$/);
+    expect(lines[3]).toMatch(/^\+\d{10}\.\d{6} \[2 unix:\/tmp\/redis\.sock\] "incr" "n"$/);
+    expect(lines.length).toBe(5);
+  });
+});

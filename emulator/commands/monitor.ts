@@ -1,0 +1,30 @@
+import { errorReply, FramesReply, OK, StatusReply, type Reply } from '../resp/reply.js';
+import { repr } from '../resp/bytes.js';
+import type { Client } from '../server/client.js';
+import type { Handler } from './table.js';
+
+/**
+ * MONITOR (src/replication.c): the client receives every command the server
+ * runs from then on, one status line each:
+ *   +1339518083.107412 [0 127.0.0.1:60866] "keys" "*"
+ * Commands flagged admin or skip_monitor are not shown.
+ */
+function monitor(c: Client): Reply {
+  if (c.inExec) return errorReply("MONITOR isn't allowed for DENY BLOCKING client");
+  // A replica or a client already monitoring gets no answer at all.
+  if (c.role === 'replica' || c.role === 'monitor') return new FramesReply([]);
+  c.role = 'monitor';
+  c.server.monitors.add(c);
+  return OK;
+}
+
+/** The line a monitor receives for a command run by `c` in database `db`. */
+export function monitorLine(nowUs: number, db: number, c: Client, argv: readonly string[]): StatusReply {
+  const sec = Math.floor(nowUs / 1e6);
+  const usec = String(nowUs % 1e6).padStart(6, '0');
+  let line = `${sec}.${usec} [${db} ${c.unixSocket !== null ? 'unix:' + c.unixSocket : c.address.addr}]`;
+  for (const a of argv) line += ' ' + repr(a);
+  return new StatusReply(line);
+}
+
+export const monitorCommands: Record<string, Handler> = { monitor };
