@@ -1,5 +1,6 @@
 import type { Kernel } from './kernel.js';
 import type { Listener, NetHost, Network, Socket } from './network.js';
+import { Disk, DISK_PROFILES, type FileSystem } from './disk.js';
 
 /**
  * A machine in the world: a name, power, processes, ports, and (with the
@@ -79,15 +80,18 @@ export class Host implements NetHost {
   readonly processes = new Map<number, SimProcess>();
   private listeners = new Map<number | string, Listener>();
   private nextPid = 1000;
-  /** Files, when the disk is attached (persistence). */
-  disk: unknown = null;
+  /** The host's files: a simulated disk of the profile's kind, or a real folder (src/cli). */
+  disk: FileSystem;
 
   constructor(
     readonly kernel: Kernel,
     readonly net: Network,
     readonly name: string,
     public profile: HostProfile,
-  ) {}
+    disk?: FileSystem,
+  ) {
+    this.disk = disk ?? new Disk(kernel, name, DISK_PROFILES[profile.disk]);
+  }
 
   listener(port: number | string): Listener | undefined {
     return this.powered ? this.listeners.get(port) : undefined;
@@ -123,6 +127,8 @@ export class Host implements NetHost {
     try {
       proc.onExit();
     } finally {
+      // The kernel drops what the process had buffered but not written.
+      if (how !== 'power-loss') this.disk.killProcess(proc.pid);
       if (how !== 'power-loss') this.net.closeSockets([...proc.sockets]);
       proc.sockets.clear();
     }
@@ -136,8 +142,7 @@ export class Host implements NetHost {
     this.listeners.clear();
     this.net.hostDown(this.name);
     this.powered = false;
-    const disk = this.disk as { powerLoss?: () => void } | null;
-    disk?.powerLoss?.();
+    this.disk.powerLoss();
   }
 
   /** Power back: the machine boots with no processes. */
