@@ -5,6 +5,55 @@ import { Kernel, type KernelOptions } from './kernel.js';
 import { LINK_PROFILES, type LinkProfile, type LinkProfileName } from './links.js';
 import { Network } from './network.js';
 import { RedisProcess, type RedisProcessOptions } from './redis-process.js';
+import { Session } from './session.js';
+
+/**
+ * Everything that can happen to a world from outside, as plain data. The
+ * world records each one with the point of its history where it happened
+ * (events run so far, virtual time), so a checkpoint is the seed plus this
+ * list, and a restored world replays it to the same state, then continues
+ * exactly as the original would have.
+ */
+export type WorldAction =
+  | { kind: 'addHost'; name: string; profile: HostProfileName | HostProfile }
+  | { kind: 'link'; a: string; b: string; profile: LinkProfileName | LinkProfile }
+  | { kind: 'startRedis'; host: string; opts: RedisProcessOptions }
+  | { kind: 'partition'; a: string; b: string; oneWay: boolean }
+  | { kind: 'heal'; a?: string; b?: string }
+  | { kind: 'powerOff'; host: string }
+  | { kind: 'powerOn'; host: string }
+  | { kind: 'signal'; host: string; pid: number; sig: 'TERM' | 'KILL' | 'INT' }
+  | { kind: 'openSession'; id: string; from: string; to: string }
+  | { kind: 'send'; id: string; argv: string[] }
+  | { kind: 'closeSession'; id: string }
+  | { kind: 'program'; name: string; args: unknown };
+
+export interface RecordedAction {
+  /** Kernel events run before it. */
+  readonly n: number;
+  /** Virtual time (us since the Unix epoch). */
+  readonly t: number;
+  readonly action: WorldAction;
+}
+
+/** A world as plain data (JSON-safe). */
+export interface WorldCheckpoint {
+  readonly version: 1;
+  readonly seed: number;
+  readonly startUs: number;
+  readonly nowUs: number;
+  readonly eventsRun: number;
+  readonly actions: RecordedAction[];
+  /**
+   * False when code outside the action log drove the world (the client
+   * library through connect()); such a world's checkpoint holds only what
+   * the actions did.
+   */
+  readonly complete: boolean;
+}
+
+/** A program that can be started by a recorded action (the host shell, tools). */
+export type ProgramHandler = (world: World, args: unknown) => void;
 
 /**
  * The simulated world: hosts on a network, all on one kernel. Tests, lesson
@@ -22,13 +71,165 @@ export class World {
   readonly kernel: Kernel;
   readonly network: Network;
   readonly hosts = new Map<string, Host>();
+  readonly sessions = new Map<string, Session>();
+  private readonly actions: RecordedAction[] = [];
+  private readonly programs = new Map<string, ProgramHandler>();
+  /** Nesting of apply(): only the outermost action is recorded. */
+  private depth = 0;
+  /** Set once code outside the action log drives the world (connect()). */
+  private unrecorded = false;
 
   constructor(opts: KernelOptions = {}) {
     this.kernel = new Kernel(opts);
     this.network = new Network(this.kernel, (name) => this.hosts.get(name));
   }
 
+  /** Runs an action from outside and records it. Errors are thrown to the caller as usual. */
+  apply(action: WorldAction): unknown {
+    if (this.depth === 0) this.actions.push({ n: this.kernel.eventsRun, t: this.kernel.now, action: structuredCloneData(action) });
+    this.depth++;
+    try {
+      return this.run(action);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private run(a: WorldAction): unknown {
+    switch (a.kind) {
+      case 'addHost':
+        return this.addHostNow(a.name, a.profile);
+      case 'link':
+        return this.linkNow(a.a, a.b, a.profile);
+      case 'startRedis':
+        return this.startRedisNow(a.host, a.opts);
+      case 'partition':
+        this.host(a.a);
+        this.host(a.b);
+        return this.network.partition(a.a, a.b, a.oneWay);
+      case 'heal':
+        return this.network.heal(a.a, a.b);
+      case 'powerOff':
+        return this.host(a.host).powerOff();
+      case 'powerOn':
+        return this.host(a.host).powerOn();
+      case 'signal': {
+        const p = this.host(a.host).process(a.pid);
+        if (p === undefined) throw new Error(`kill: (${a.pid}) - No such process`);
+        return p.signal(a.sig);
+      }
+      case 'openSession':
+        return this.openSessionNow(a.id, a.from, a.to);
+      case 'send': {
+        const s = this.sessions.get(a.id);
+        if (s === undefined) throw new Error(`no session ${a.id}`);
+        return s.send(a.argv);
+      }
+      case 'closeSession': {
+        const s = this.sessions.get(a.id);
+        s?.socket.end();
+        this.sessions.delete(a.id);
+        return undefined;
+      }
+      case 'program': {
+        const handler = this.programs.get(a.name);
+        if (handler === undefined) throw new Error(`no program named ${a.name}`);
+        return handler(this, a.args);
+      }
+    }
+  }
+
+  /** Makes a program startable by a recorded action: world.apply({ kind: 'program', name, args }). */
+  registerProgram(name: string, handler: ProgramHandler): void {
+    this.programs.set(name, handler);
+  }
+
+  /** A terminal connection to a server, owned by the world (see session.ts). */
+  openSession(id: string, from: string, to: string): Session {
+    return this.apply({ kind: 'openSession', id, from, to }) as Session;
+  }
+
+  /** Sends a command on a session. */
+  send(id: string, argv: string[]): boolean {
+    return this.apply({ kind: 'send', id, argv }) as boolean;
+  }
+
+  partition(a: string, b: string, oneWay = false): void {
+    this.apply({ kind: 'partition', a, b, oneWay });
+  }
+
+  heal(a?: string, b?: string): void {
+    this.apply({ kind: 'heal', a, b });
+  }
+
+  powerOff(host: string): void {
+    this.apply({ kind: 'powerOff', host });
+  }
+
+  powerOn(host: string): void {
+    this.apply({ kind: 'powerOn', host });
+  }
+
+  signal(host: string, pid: number, sig: 'TERM' | 'KILL' | 'INT'): void {
+    this.apply({ kind: 'signal', host, pid, sig });
+  }
+
+  private openSessionNow(id: string, from: string, to: string): Session {
+    if (this.sessions.has(id)) throw new Error(`session ${id} already exists`);
+    const { host, port } = this.target(to, from);
+    const socket = this.network.connect(this.host(from), host, port);
+    const s = new Session(id, from, to, socket, () => this.kernel.now - this.kernel.startUs);
+    this.sessions.set(id, s);
+    return s;
+  }
+
+  /** The world as plain data: the seed and every recorded action. */
+  checkpoint(): WorldCheckpoint {
+    return {
+      version: 1,
+      seed: this.kernel.seed,
+      startUs: this.kernel.startUs,
+      nowUs: this.kernel.now,
+      eventsRun: this.kernel.eventsRun,
+      actions: this.actions.map((a) => structuredCloneData(a)),
+      complete: !this.unrecorded,
+    };
+  }
+
+  /**
+   * Rebuilds a world from a checkpoint by replaying its actions at the same
+   * points of its history. Programs used by recorded actions must be
+   * registered first (`setup`).
+   */
+  static restore(cp: WorldCheckpoint, setup?: (world: World) => void): World {
+    if (cp.version !== 1) throw new Error(`unknown checkpoint version ${String(cp.version)}`);
+    const world = new World({ seed: cp.seed, startUs: cp.startUs });
+    setup?.(world);
+    const k = world.kernel;
+    for (const rec of cp.actions) {
+      world.replayTo(rec.n, rec.t);
+      try {
+        world.apply(rec.action);
+      } catch {
+        // It failed the same way the first time; the failure was the caller's to see.
+      }
+    }
+    world.replayTo(cp.eventsRun, cp.nowUs);
+    if (k.eventsRun !== cp.eventsRun || k.now !== cp.nowUs) throw new Error('the checkpoint does not replay to the same point');
+    return world;
+  }
+
+  private replayTo(n: number, t: number): void {
+    const k = this.kernel;
+    while (k.eventsRun < n && k.step(t));
+    if (t > k.now) k.now = t;
+  }
+
   addHost(name: string, profile: HostProfileName | HostProfile = 'metal'): Host {
+    return this.apply({ kind: 'addHost', name, profile }) as Host;
+  }
+
+  private addHostNow(name: string, profile: HostProfileName | HostProfile): Host {
     if (this.hosts.has(name)) throw new Error(`host ${name} already exists`);
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name)) throw new Error(`bad host name: ${JSON.stringify(name)}`);
     const p = typeof profile === 'string' ? HOST_PROFILES[profile] : profile;
@@ -47,6 +248,10 @@ export class World {
 
   /** Sets the path between two hosts (or, with a == b, within one host). */
   link(a: string, b: string, profile: LinkProfileName | LinkProfile): void {
+    this.apply({ kind: 'link', a, b, profile });
+  }
+
+  private linkNow(a: string, b: string, profile: LinkProfileName | LinkProfile): void {
     this.host(a);
     this.host(b);
     const p = typeof profile === 'string' ? LINK_PROFILES[profile] : profile;
@@ -56,6 +261,10 @@ export class World {
 
   /** Starts redis-server on a host. Throws if the port is taken. */
   startRedis(hostName: string, opts: RedisProcessOptions = {}): RedisProcess {
+    return this.apply({ kind: 'startRedis', host: hostName, opts }) as RedisProcess;
+  }
+
+  private startRedisNow(hostName: string, opts: RedisProcessOptions): RedisProcess {
     const host = this.host(hostName);
     if (!host.powered) throw new Error(`${hostName} is powered off`);
     const argv = ['redis-server', `*:${opts.port ?? 6379}`];
@@ -79,15 +288,22 @@ export class World {
    */
   connect(opts: { from: string; to: string; client?: ClientCpuName | ClientCpuCosts }): Redis {
     const from = this.host(opts.from);
-    const m = /^([^:]+):(.+)$/.exec(opts.to);
-    if (!m) throw new Error(`expected host:port, got ${JSON.stringify(opts.to)}`);
-    const toHost = m[1]!;
-    this.host(toHost);
-    const port: number | string = /^\d+$/.test(m[2]!) ? Number(m[2]) : m[2]!;
-    if (typeof port === 'string' && toHost !== opts.from) throw new Error('a Unix socket is only reachable from its own host');
+    const { host: toHost, port } = this.target(opts.to, opts.from);
+    this.unrecorded = true;
     const costs = typeof opts.client === 'object' ? opts.client : CLIENT_CPU[opts.client ?? 'node'];
     const socket = this.network.connect(from, toHost, port);
     return new Redis(this.kernel, socket, { costs, cpuSpeed: from.profile.cpuSpeed });
+  }
+
+  /** Parses 'host:port' or 'host:/unix/path' (reachable only from the same host). */
+  private target(to: string, from: string): { host: string; port: number | string } {
+    const m = /^([^:]+):(.+)$/.exec(to);
+    if (!m) throw new Error(`expected host:port, got ${JSON.stringify(to)}`);
+    const host = m[1]!;
+    this.host(host);
+    const port: number | string = /^\d+$/.test(m[2]!) ? Number(m[2]) : m[2]!;
+    if (typeof port === 'string' && host !== from) throw new Error('a Unix socket is only reachable from its own host');
+    return { host, port };
   }
 
   advance(ms: number): void {
@@ -110,4 +326,9 @@ export class World {
   get trace() {
     return this.kernel.trace;
   }
+}
+
+/** A deep copy of plain data (actions hold only JSON-like values). */
+function structuredCloneData<T>(x: T): T {
+  return JSON.parse(JSON.stringify(x)) as T;
 }
