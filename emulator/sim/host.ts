@@ -23,6 +23,11 @@ export interface HostProfile {
 }
 
 export const HOST_PROFILES = {
+  /**
+   * The machine the Node process itself runs on (`npm run server`): its real
+   * CPU already spends real time on each command, so the model adds none.
+   */
+  native: { name: 'native', cpuSpeed: Infinity, forkMsPerGb: 15, disk: 'ssd', memoryBytes: 16 * 2 ** 30 },
   /** The book's benchmark machine (listing 4.10): a 2.4 GHz Core 2 Duo desktop with a spinning disk. */
   core2duo: { name: 'core2duo', cpuSpeed: 1, forkMsPerGb: 15, disk: 'hdd', memoryBytes: 4 * 2 ** 30 },
   /** A bare-metal server of today with an SSD. */
@@ -67,6 +72,9 @@ export abstract class SimProcess {
 
   /** Called once when the process is gone, however it ended; release resources here. */
   onExit(): void {}
+
+  /** Others who want to know when the process ends (the Node server exits with it). */
+  readonly exitListeners: Array<(code: number) => void> = [];
 
   /** Time a piece of work of `us` reference microseconds takes on this host. */
   cpu(us: number): number {
@@ -126,6 +134,7 @@ export class Host implements NetHost {
     this.kernel.trace.add(this.name, 'exit', `${proc.pid} ${proc.name} ${how} ${code}`);
     try {
       proc.onExit();
+      for (const l of proc.exitListeners) l(code);
     } finally {
       // The kernel drops what the process had buffered but not written.
       if (how !== 'power-loss') this.disk.killProcess(proc.pid);

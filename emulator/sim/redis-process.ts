@@ -1,5 +1,7 @@
 import { RedisServer } from '../server/server.js';
 import { ServerConnection } from '../server/connection.js';
+import type { ClientAddress } from '../server/client.js';
+import type { ByteDecoder } from '../resp/request-parser.js';
 import type { SimEvent } from './kernel.js';
 import { listenFor, SimProcess, type Host } from './host.js';
 import type { Socket } from './network.js';
@@ -23,6 +25,15 @@ export interface RedisProcessOptions {
   costs?: ServerCpuCosts;
 }
 
+/** Where a client's replies go: a simulated socket, or a real one (the Node server). */
+interface Transport {
+  /** Sends bytes when the thread's work ends, at virtual time `atUs`. */
+  write(bytes: string, atUs: number): void;
+  end(): void;
+  /** False while the peer is not reading: the client's next commands wait. */
+  canWrite(): boolean;
+}
+
 class Conn {
   input: Uint8Array[] = [];
   out = '';
@@ -30,10 +41,22 @@ class Conn {
   writing = false;
   peerClosed = false;
   closing = false;
+  sc!: ServerConnection;
   constructor(
-    readonly socket: Socket,
-    readonly sc: ServerConnection,
+    readonly transport: Transport,
+    readonly socket: Socket | null,
   ) {}
+}
+
+/** A connection from outside the world (a real TCP client), attached to the process. */
+export interface ExternalConnection {
+  readonly connection: ServerConnection;
+  /** Bytes arrived from the client. */
+  receive(chunk: Uint8Array): void;
+  /** The client's socket has room again. */
+  resume(): void;
+  /** The client went away. */
+  closed(): void;
 }
 
 export class RedisProcess extends SimProcess {
@@ -47,6 +70,9 @@ export class RedisProcess extends SimProcess {
   private inLoop = false;
   private ready: Conn[] = [];
   private writes: Conn[] = [];
+  /** Spare arrays swapped in each pass, so a pass allocates nothing. */
+  private spareReady: Conn[] = [];
+  private spareWrites: Conn[] = [];
   private loopEvent: SimEvent | null = null;
   private cronEvent: SimEvent | null = null;
   private timerEvent: SimEvent | null = null;
@@ -112,37 +138,15 @@ export class RedisProcess extends SimProcess {
 
   private accept(socket: Socket): void {
     this.sockets.add(socket);
-    const [addr, port] = [socket.remoteHost, socket.remotePort];
-    let conn: Conn | null = null;
-    const sc = new ServerConnection(
-      this.server,
-      (bytes) => {
-        if (conn !== null) this.queueWrite(conn, bytes);
-        return true;
-      },
-      () => {
-        if (conn === null) return;
-        conn.closing = true;
-        if (!conn.writing) this.queueWrite(conn, '');
-      },
-      { address: { addr: `${addr}:${port}`, laddr: socket.localAddress, fd: 8 + this.conns.size } },
-    );
-    if (socket.unix) sc.client.unixSocket = String(socket.localPort);
-    conn = new Conn(socket, sc);
-    const c = conn;
-    this.conns.add(c);
-    const trace = this.kernel.trace;
-    sc.onExecuted = (argv, reply) => {
-      this.commands++;
-      const server = this.server;
-      if (trace.commands) trace.add(this.host.name, 'cmd', `${sc.client.id} ${traceArgs(argv)}`);
-      let us = commandCost(this.costs, argv, reply) / this.host.profile.cpuSpeed;
-      if (server.stallUs !== 0) {
-        us += server.stallUs;
-        server.stallUs = 0;
-      }
-      this.cpuNow += us;
+    const transport: Transport = {
+      write: (bytes, at) => socket.write(bytes, at),
+      end: () => socket.end(),
+      canWrite: () => true,
     };
+    const c = this.attachConn(transport, socket, {
+      address: { addr: `${socket.remoteHost}:${socket.remotePort}`, laddr: socket.localAddress, fd: 8 + this.conns.size },
+    });
+    if (socket.unix) c.sc.client.unixSocket = String(socket.localPort);
     socket.onData = (data) => {
       c.input.push(data);
       this.markReady(c);
@@ -151,13 +155,97 @@ export class RedisProcess extends SimProcess {
       c.peerClosed = true;
       this.markReady(c);
     };
-    this.busyUntil = Math.max(this.busyUntil, this.kernel.now) + this.costs.acceptUs / this.host.profile.cpuSpeed;
   }
 
-  private markReady(c: Conn): void {
+  /**
+   * Attaches a client from outside the world (the Node server's real TCP
+   * clients). Its bytes enter the same event loop; replies leave through
+   * `write` at the virtual time the thread finishes them.
+   */
+  attachExternal(opts: {
+    address: { addr: string; laddr: string; fd?: number };
+    decode?: ByteDecoder;
+    write: (bytes: string) => void;
+    close: () => void;
+    canWrite: () => boolean;
+  }): ExternalConnection {
+    const kernel = this.kernel;
+    let lastAt = 0;
+    const transport: Transport = {
+      write: (bytes, at) => {
+        // Keep the order of writes that wait for the thread's time.
+        const when = Math.max(at, lastAt);
+        lastAt = when;
+        if (when <= kernel.now) opts.write(bytes);
+        else kernel.at(when, () => opts.write(bytes));
+      },
+      end: () => {
+        if (lastAt <= kernel.now) opts.close();
+        else kernel.at(lastAt, () => opts.close());
+      },
+      canWrite: opts.canWrite,
+    };
+    const c = this.attachConn(transport, null, { address: opts.address, decode: opts.decode });
+    return {
+      connection: c.sc,
+      receive: (chunk) => {
+        c.input.push(chunk);
+        this.markReady(c, true);
+      },
+      resume: () => c.sc.resume(),
+      closed: () => {
+        c.peerClosed = true;
+        this.markReady(c);
+      },
+    };
+  }
+
+  private attachConn(transport: Transport, socket: Socket | null, opts: { address?: Partial<ClientAddress>; decode?: ByteDecoder }): Conn {
+    const c = new Conn(transport, socket);
+    const sc = new ServerConnection(
+      this.server,
+      (bytes) => {
+        this.queueWrite(c, bytes);
+        return transport.canWrite();
+      },
+      () => {
+        c.closing = true;
+        if (!c.writing) this.queueWrite(c, '');
+      },
+      opts,
+    );
+    c.sc = sc;
+    this.conns.add(c);
+    const trace = this.kernel.trace;
+    sc.onExecuted = (argv, reply) => {
+      this.commands++;
+      const server = this.server;
+      if (trace.commands) trace.add(this.host.name, 'cmd', `${sc.client.id} ${traceArgs(argv)}`);
+      const speed = this.host.profile.cpuSpeed;
+      let us = speed === Infinity ? 0 : commandCost(this.costs, argv, reply) / speed;
+      if (server.stallUs !== 0) {
+        us += server.stallUs;
+        server.stallUs = 0;
+      }
+      this.cpuNow += us;
+    };
+    this.busyUntil = Math.max(this.busyUntil, this.kernel.now) + this.costs.acceptUs / this.host.profile.cpuSpeed;
+    return c;
+  }
+
+  /**
+   * `inline`: the input comes from outside the world, between events; when
+   * the thread is free the pass runs at once instead of as an event of its
+   * own (the same virtual time, one heap operation fewer per request).
+   */
+  private markReady(c: Conn, inline = false): void {
     if (!c.queued) {
       c.queued = true;
       this.ready.push(c);
+    }
+    if (inline && this.loopEvent === null && !this.inLoop && this.alive && this.busyUntil <= this.kernel.now) {
+      this.runLoop();
+      return;
     }
     this.wake();
   }
@@ -198,8 +286,10 @@ export class RedisProcess extends SimProcess {
       }
       if (this.ready.length !== 0) {
         const ready = this.ready;
-        this.ready = [];
-        for (const c of ready) {
+        this.ready = this.spareReady;
+        this.spareReady = ready;
+        for (let i = 0; i < ready.length; i++) {
+          const c = ready[i]!;
           c.queued = false;
           if (c.input.length !== 0) {
             this.cpuNow += costs.readUs / speed;
@@ -209,6 +299,7 @@ export class RedisProcess extends SimProcess {
           }
           if (c.peerClosed) this.drop(c);
         }
+        ready.length = 0;
       }
       if (this.timerAt <= this.cpuNow) {
         this.timerAt = Infinity;
@@ -220,20 +311,23 @@ export class RedisProcess extends SimProcess {
       }
       if (this.writes.length !== 0) {
         const writes = this.writes;
-        this.writes = [];
-        for (const c of writes) {
+        this.writes = this.spareWrites;
+        this.spareWrites = writes;
+        for (let i = 0; i < writes.length; i++) {
+          const c = writes[i]!;
           c.writing = false;
           if (c.out.length !== 0) {
             this.cpuNow += costs.writeUs / speed;
-            c.socket.write(c.out, Math.round(this.cpuNow));
+            c.transport.write(c.out, Math.round(this.cpuNow));
             c.out = '';
           }
           if (c.closing) {
-            c.socket.end();
+            c.transport.end();
             this.conns.delete(c);
-            this.sockets.delete(c.socket);
+            if (c.socket !== null) this.sockets.delete(c.socket);
           }
         }
+        writes.length = 0;
       }
     } finally {
       this.inLoop = false;
@@ -244,13 +338,13 @@ export class RedisProcess extends SimProcess {
       return;
     }
     if (this.ready.length !== 0 || this.writes.length !== 0) this.wake();
-    this.scheduleTimer();
+    if (this.server.blocking.count !== 0 || this.timerAt !== Infinity) this.scheduleTimer();
   }
 
   /** The client's connection is gone: forget the client. */
   private drop(c: Conn): void {
     this.conns.delete(c);
-    this.sockets.delete(c.socket);
+    if (c.socket !== null) this.sockets.delete(c.socket);
     c.sc.shutdown();
     c.closing = false;
   }

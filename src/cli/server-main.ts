@@ -20,6 +20,9 @@ import {
 import { ServerLog } from './server-log.js';
 import { RedisTcpServer } from './tcp-server.js';
 import { WallClock } from './wall-clock.js';
+import { World } from '../../emulator/sim/world.js';
+import { RealDisk } from './real-disk.js';
+import { NodeWorldDriver } from './world-driver.js';
 
 /** A running server, for the entry point and for tests that run it in-process. */
 export interface RunningServer {
@@ -37,6 +40,8 @@ export interface RunOptions {
   stderr?: (text: string) => void;
   /** What the usage text calls the program. */
   program?: string;
+  /** Called once the server has stopped because a client sent SHUTDOWN. */
+  onShutdownCommand?: () => void;
 }
 
 /** The emulator's own parameters, checked against a throwaway server with default settings. */
@@ -129,20 +134,28 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     log.notice(`Not modelled by the emulator, accepted and ignored: ${settings.ignored.map(bytesToUtf8).join(', ')}.`);
   }
 
-  const clock = new WallClock();
-  const redis = new RedisServer({
-    clock,
-    seed: randomInt(2 ** 31),
-    config: settings.emulator,
-    host: settings.bind[0]?.replace(/^-/, '') ?? '127.0.0.1',
+  // The server is a process on a simulated host whose world runs in real
+  // time; its clients are real TCP clients, and its files live in real
+  // folders (the host's paths are this machine's paths).
+  const world = new World({ seed: randomInt(2 ** 31), startUs: Date.now() * 1000 });
+  world.trace.commands = false;
+  const host = world.addHost('redis', 'native');
+  host.disk = new RealDisk(world.kernel, 'redis', '/');
+  const proc = world.startRedis('redis', {
     port: settings.port,
+    config: settings.emulator,
+    seed: randomInt(2 ** 31),
   });
+  const redis = proc.server;
+  const driver = new NodeWorldDriver(world);
+  driver.start();
   log.role = 'M';
   log.notice(`Running mode=standalone, port=${settings.port}.`);
-  const tcp = new RedisTcpServer(redis, { port: settings.port, bind: settings.bind.map(bytesToUtf8), log });
+  const tcp = new RedisTcpServer(proc, driver, { port: settings.port, bind: settings.bind.map(bytesToUtf8), log });
   try {
     await tcp.start();
   } catch (e) {
+    driver.stop();
     log.warning((e as Error).message);
     return 1;
   }
@@ -158,7 +171,11 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   log.notice('Ready to accept connections');
 
   let done: Promise<void> | null = null;
-  return {
+  // SHUTDOWN ends the simulated process; the Node server follows it.
+  proc.exitListeners.push(() => {
+    void running.shutdown().then(() => opts.onShutdownCommand?.());
+  });
+  const running: RunningServer = {
     redis,
     tcp,
     settings,
@@ -167,17 +184,19 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
       done ??= (async () => {
         log.warning('User requested shutdown...');
         await tcp.stop();
+        driver.stop();
         if (pidfile !== '') rmSync(pidfile, { force: true });
         log.warning('Redis is now ready to exit, bye bye...');
       })();
       return done;
     },
   };
+  return running;
 }
 
 /** The process entry: runs until SIGINT or SIGTERM. */
 export async function main(): Promise<void> {
-  const running = await runServer(process.argv.slice(2));
+  const running = await runServer(process.argv.slice(2), { onShutdownCommand: () => process.exit(0) });
   if (typeof running === 'number') {
     process.exitCode = running;
     return;

@@ -1,5 +1,7 @@
 import { createServer, Socket, type Server, type SocketConstructorOpts } from 'node:net';
-import { ServerConnection, type RedisServer } from '../../emulator/index.js';
+import type { RedisServer } from '../../emulator/index.js';
+import type { ExternalConnection, RedisProcess } from '../../emulator/sim/redis-process.js';
+import type { NodeWorldDriver } from './world-driver.js';
 import { readDecoder } from './byte-decoder.js';
 import type { ServerLog } from './server-log.js';
 
@@ -112,30 +114,32 @@ export interface TcpServerOptions {
 }
 
 /**
- * The emulator behind real TCP sockets, speaking RESP like redis-server: one
- * ServerConnection per client socket, every complete command in a read run
- * at once, its replies written together, and serverCron at `hz`.
+ * A redis-server process of a simulated world behind real TCP sockets,
+ * speaking RESP like redis-server: each real client is attached to the
+ * process, its bytes enter the process's event loop at the current virtual
+ * time (the world runs in real time), and replies come back in its socket.
+ * serverCron and timeouts run from the world's own events.
  */
 export class RedisTcpServer {
   private readonly listeners: Server[] = [];
   private readonly sockets = new Set<Socket>();
-  private cronTimer: ReturnType<typeof setInterval> | null = null;
   private flushQueue: ClientLink[] = [];
   /** Clients that sent something in this activity window, and in the one before. */
   private activeClients = 0;
   private activeBefore = 0;
   private activityWindow = 0;
   private activityTimer: ReturnType<typeof setInterval> | null = null;
-  private cronHz = 0;
   private stopped = false;
-  /** The timer for the server's next timed work (a blocked client's timeout), and when it fires. */
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private timerDueMs = Infinity;
 
   constructor(
-    readonly redis: RedisServer,
+    readonly process: RedisProcess,
+    private readonly driver: NodeWorldDriver,
     private readonly opts: TcpServerOptions,
   ) {}
+
+  get redis(): RedisServer {
+    return this.process.server;
+  }
 
   /** The port actually listened on (useful when 0 asked the system for one). */
   get port(): number {
@@ -163,7 +167,6 @@ export class RedisTcpServer {
         throw new Error(`Failed listening on port ${this.opts.port} (TCP), aborting.`, { cause: e });
       }
     }
-    this.scheduleCron();
     this.activityTimer = setInterval(() => {
       this.activeBefore = this.activeClients;
       this.activeClients = 0;
@@ -189,15 +192,15 @@ export class RedisTcpServer {
       accepted.destroy();
       return;
     }
-    let conn: ServerConnection | null = null;
+    let conn: ExternalConnection | null = null;
     let link: ClientLink | null = null;
+    const driver = this.driver;
     const onBytes = (chunk: Uint8Array): void => {
       if (link!.activeWindow !== this.activityWindow) {
         link!.activeWindow = this.activityWindow;
         this.activeClients++;
       }
-      guarded(() => conn!.receive(chunk));
-      if (this.redis.blocking.count !== 0) this.scheduleTimers();
+      guarded(() => driver.input(() => conn!.receive(chunk)));
     };
     // A bug in the emulator costs this client its connection, never the server.
     const guarded = (run: () => void): void => {
@@ -214,22 +217,22 @@ export class RedisTcpServer {
     socket.setNoDelay(true);
     const addr = formatAddress(socket.remoteAddress, socket.remotePort);
     this.opts.log?.verbose(`Accepted ${addr}`);
-    link = new ClientLink(socket, () => guarded(() => conn!.resume()));
+    link = new ClientLink(socket, () => guarded(() => driver.input(() => conn!.resume())));
     const out = link;
-    conn = new ServerConnection(
-      this.redis,
-      (bytes) => {
+    conn = this.process.attachExternal({
+      address: { addr, laddr: formatAddress(socket.localAddress, socket.localPort) },
+      decode: readDecoder(),
+      write: (bytes) => {
         out.pending += bytes;
         if (out.pending.length >= PENDING_MAX_BYTES) out.flush();
         else this.queueFlush(out);
-        return !out.blocked;
       },
-      () => {
+      close: () => {
         out.closing = true;
         this.queueFlush(out);
       },
-      { address: { addr, laddr: formatAddress(socket.localAddress, socket.localPort) }, decode: readDecoder() },
-    );
+      canWrite: () => !out.blocked,
+    });
     const c = conn;
     if (adopted === null) {
       socket.on('data', onBytes);
@@ -238,8 +241,8 @@ export class RedisTcpServer {
     socket.on('error', () => {});
     socket.on('close', () => {
       this.sockets.delete(socket);
-      if (!c.isClosed) this.opts.log?.verbose('Client closed connection');
-      c.shutdown();
+      if (!c.connection.isClosed) this.opts.log?.verbose('Client closed connection');
+      driver.input(() => c.closed());
     });
   }
 
@@ -268,52 +271,10 @@ export class RedisTcpServer {
     for (const link of queue) link.flush();
   };
 
-  /**
-   * Wakes the server when its next timed work is due (a blocked client's
-   * timeout), as precisely as Redis's beforeSleep does it, rather than at
-   * the next cron tick.
-   */
-  private scheduleTimers(): void {
-    const due = this.redis.nextTimerMs();
-    if (due === null || due >= this.timerDueMs) return;
-    if (this.timer !== null) clearTimeout(this.timer);
-    const nowMs = this.redis.clock.nowUs() / 1000;
-    this.timerDueMs = due;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerDueMs = Infinity;
-      try {
-        this.redis.runTimers();
-      } catch (e) {
-        this.opts.log?.warning(`Timer work failed: ${(e as Error).stack ?? String(e)}`);
-      }
-      this.scheduleTimers();
-    }, Math.max(0, Math.ceil(due - nowMs)));
-  }
-
-  /** Runs serverCron at the configured hz, and follows CONFIG SET hz. */
-  private scheduleCron(): void {
-    const hz = Math.min(500, Math.max(1, this.redis.config.getNumber('hz')));
-    if (this.cronTimer !== null && hz === this.cronHz) return;
-    if (this.cronTimer !== null) clearInterval(this.cronTimer);
-    this.cronHz = hz;
-    this.cronTimer = setInterval(() => {
-      try {
-        this.redis.cron();
-      } catch (e) {
-        this.opts.log?.warning(`serverCron failed: ${(e as Error).stack ?? String(e)}`);
-      }
-      this.scheduleCron();
-    }, Math.round(1000 / hz));
-  }
-
   /** Closes the listening sockets and every client. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.cronTimer !== null) clearInterval(this.cronTimer);
-    if (this.timer !== null) clearTimeout(this.timer);
     if (this.activityTimer !== null) clearInterval(this.activityTimer);
-    this.cronTimer = null;
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
     await Promise.all(this.listeners.map((l) => new Promise<void>((resolve) => l.close(() => resolve()))));
