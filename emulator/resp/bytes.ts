@@ -86,6 +86,13 @@ export function bytesToUtf8(b: string): string {
 
 /** Copies bytes into a byte string. */
 export function bytesFromArray(a: Uint8Array, start = 0, end = a.length): string {
+  // Short arguments (command names, keys, small values) are most of what a
+  // server decodes; building them directly beats the apply call.
+  if (end - start <= 24) {
+    let s = '';
+    for (let i = start; i < end; i++) s += String.fromCharCode(a[i]!);
+    return s;
+  }
   const CHUNK = 8192;
   if (end - start <= CHUNK) return String.fromCharCode.apply(null, a.subarray(start, end) as unknown as number[]);
   const parts: string[] = [];
