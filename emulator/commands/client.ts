@@ -97,6 +97,7 @@ function flagsOf(c: Client): string {
   if (c.blocked) f += 'b';
   if (c.dirtyCas) f += 'd';
   if (c.closeAfterReply) f += 'c';
+  if (c.unixSocket !== null) f += 'U';
   if (c.readonlyMode) f += 'r';
   if (c.noEvict) f += 'e';
   return f === '' ? 'N' : f;

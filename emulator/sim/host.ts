@@ -96,6 +96,8 @@ export class Host implements NetHost {
     readonly net: Network,
     readonly name: string,
     public profile: HostProfile,
+    /** Its address on the simulated network. */
+    readonly ip: string = '10.0.0.1',
     disk?: FileSystem,
   ) {
     this.disk = disk ?? new Disk(kernel, name, DISK_PROFILES[profile.disk]);

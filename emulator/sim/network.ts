@@ -52,6 +52,8 @@ export interface NetHost {
   readonly powered: boolean;
   /** Incremented at each boot: connections from an earlier boot are unknown to it. */
   readonly bootId: number;
+  /** Its address on the network (10.0.0.x). */
+  readonly ip: string;
   /** Finds who accepts connections on a port or Unix socket path. */
   listener(port: number | string): Listener | undefined;
 }
@@ -129,12 +131,26 @@ export class Socket {
     this.bootId = host.bootId;
   }
 
-  /** 'host:port' of this end and of the other. */
+  /** 'host:port' of this end and of the other, by host name (for the trace). */
   get localAddress(): string {
-    return this.unix ? `${this.host.name}:${this.localPort}` : `${this.host.name}:${this.localPort}`;
+    return `${this.host.name}:${this.localPort}`;
   }
   get remoteAddress(): string {
     return `${this.remoteHost}:${this.remotePort}`;
+  }
+
+  /**
+   * The IP addresses of the two ends as the hosts' kernels see them: within
+   * one host the connection goes over the loopback (127.0.0.1), between
+   * hosts each has its own address. Unix sockets have none.
+   */
+  get localIp(): string {
+    if (this.remoteHost === this.host.name) return '127.0.0.1';
+    return this.host.ip;
+  }
+  get remoteIp(): string {
+    if (this.remoteHost === this.host.name) return '127.0.0.1';
+    return this.net.ipOf(this.remoteHost);
   }
 
   /**
@@ -200,6 +216,11 @@ export class Network {
     readonly kernel: Kernel,
     private readonly hostByName: (name: string) => NetHost | undefined,
   ) {}
+
+  /** The IP address of a host, by name. */
+  ipOf(name: string): string {
+    return this.hostByName(name)?.ip ?? '0.0.0.0';
+  }
 
   private key(a: string, b: string): string {
     return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;

@@ -144,7 +144,9 @@ export class RedisProcess extends SimProcess {
       canWrite: () => true,
     };
     const c = this.attachConn(transport, socket, {
-      address: { addr: `${socket.remoteHost}:${socket.remotePort}`, laddr: socket.localAddress, fd: 8 + this.conns.size },
+      address: socket.unix
+        ? { addr: `${socket.localPort}:0`, laddr: `${socket.localPort}:0`, fd: 8 + this.conns.size }
+        : { addr: `${socket.remoteIp}:${socket.remotePort}`, laddr: `${socket.localIp}:${socket.localPort}`, fd: 8 + this.conns.size },
     });
     if (socket.unix) c.sc.client.unixSocket = String(socket.localPort);
     socket.onData = (data) => {

@@ -234,7 +234,7 @@ export class World {
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name)) throw new Error(`bad host name: ${JSON.stringify(name)}`);
     const p = typeof profile === 'string' ? HOST_PROFILES[profile] : profile;
     if (p === undefined) throw new Error(`unknown host profile: ${String(profile)}`);
-    const host = new Host(this.kernel, this.network, name, p);
+    const host = new Host(this.kernel, this.network, name, p, `10.0.${Math.floor((this.hosts.size + 1) / 250)}.${((this.hosts.size + 1) % 250) + 1}`);
     this.hosts.set(name, host);
     this.kernel.trace.add('sim', 'host', `${name} ${p.name}`);
     return host;

@@ -171,9 +171,31 @@ describe('MONITOR', () => {
     const lines = seen.split('\r\n');
     // The second MONITOR gets no reply at all.
     expect(lines[0]).toBe('+OK');
-    expect(lines[1]).toMatch(/^\+\d{10}\.\d{6} \[0 A:\d+\] "set" "a b" "x\\"y"$/);
+    expect(lines[1]).toMatch(/^\+\d{10}\.\d{6} \[0 127\.0\.0\.1:\d+\] "set" "a b" "x\\"y"$/);
     expect(lines[2]).toMatch(/^\+\d{10}\.\d{6} \[2 unix:\/tmp\/redis\.sock\] "select" "2"$/);
     expect(lines[3]).toMatch(/^\+\d{10}\.\d{6} \[2 unix:\/tmp\/redis\.sock\] "incr" "n"$/);
     expect(lines.length).toBe(5);
+  });
+});
+
+describe('clients as the server sees them', () => {
+  it('CLIENT LIST shows each connection by IP address, Unix socket clients by path', async () => {
+    const world = new World({ seed: 5 });
+    world.addHost('A', 'metal');
+    world.addHost('app', 'metal');
+    world.startRedis('A', { unixSocket: '/tmp/redis.sock' });
+    const remote = world.connect({ from: 'app', to: 'A:6379' });
+    const local = world.connect({ from: 'A', to: 'A:6379' });
+    const unix = world.connect({ from: 'A', to: 'A:/tmp/redis.sock' });
+    await world.settle(Promise.all([remote.client('SETNAME', 'remote'), local.client('SETNAME', 'local'), unix.client('SETNAME', 'unix')]));
+    const list = (await world.settle(remote.client('LIST'))) as string;
+    const line = (name: string) => list.split('\n').find((l) => l.includes(` name=${name} `))!;
+    expect(line('remote')).toMatch(/ addr=10\.0\.0\.3:\d+ laddr=10\.0\.0\.2:6379 /);
+    expect(line('local')).toMatch(/ addr=127\.0\.0\.1:\d+ laddr=127\.0\.0\.1:6379 /);
+    expect(line('unix')).toMatch(/ addr=\/tmp\/redis\.sock:0 laddr=\/tmp\/redis\.sock:0 .* flags=U /);
+    // CLIENT KILL closes that connection only.
+    await world.settle(remote.client('KILL', 'SKIPME', 'yes', 'LADDR', '127.0.0.1:6379'));
+    expect(await world.settle(local.ping().catch((e: Error) => e.message))).toBe('Connection is closed.');
+    expect(await world.settle(unix.ping())).toBe('PONG');
   });
 });
