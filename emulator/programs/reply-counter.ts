@@ -59,6 +59,26 @@ export class ReplyCounter {
     const end = buf.length;
     let i = pos;
     while (i < end) {
+      // Fast path for the common element, a bulk string whose header and
+      // payload are whole in this chunk ($3\r\nVXK\r\n): no state changes.
+      if (this.at === At.Type && buf[i] === 36 /* $ */) {
+        let j = i + 1;
+        let n = 0;
+        let b = 0;
+        while (j < end && (b = buf[j]!) >= 48 && b <= 57) {
+          n = n * 10 + (b - 48);
+          j++;
+        }
+        if (j > i + 1 && b === CR && j + 4 + n <= end) {
+          if (this.depth === 0) {
+            this.topType = 36;
+            this.capturing = false;
+          }
+          i = j + 4 + n;
+          if (this.completeElement()) return i;
+          continue;
+        }
+      }
       switch (this.at) {
         case At.Type: {
           const t = buf[i++]!;

@@ -3,6 +3,7 @@ import { World } from '../../../emulator/sim/world.js';
 import { parseBenchmarkArgs, type BenchmarkOptions } from '../../../emulator/programs/benchmark-args.js';
 import { startBenchmark, type BenchmarkProcess } from '../../../emulator/programs/redis-benchmark.js';
 import { BENCHMARK_USAGE } from '../../../emulator/programs/benchmark-usage.js';
+import { RequestParser } from '../../../emulator/resp/request-parser.js';
 
 /** Host A (the book's Core 2 Duo) runs redis-server; 'app' is a second machine on the LAN. */
 function world(seed = 1, config: Record<string, string> = {}) {
@@ -462,6 +463,44 @@ describe('redis-benchmark errors', () => {
     w.runUntil(() => !p.alive, { maxMs: 1000 });
     expect(err).toBe('Error: Server closed the connection\n');
     expect(p.exitCode).toBe(1);
+  });
+
+  it('a full memory refuses the writes, and the tool stops at the first refusal', () => {
+    // Real 7.0.15 against a server with maxmemory 1mb prints exactly this line.
+    const { w } = world(1, { maxmemory: '1mb' });
+    const { p, err } = bench(w, ['-q', '-t', 'set', '-d', '1000', '-r', '100000000']);
+    expect(err).toBe("Error from server: OOM command not allowed when used memory > 'maxmemory'.\n");
+    expect(p.exitCode).toBe(1);
+  });
+
+  // Real 7.0.15 against a server started with --rename-command CONFIG "":
+  // "WARNING: Could not fetch server CONFIG" on stderr, and the report leaves
+  // out its two host configuration lines.
+  it('a server that refuses CONFIG gets a report without its configuration', () => {
+    const { w } = world();
+    w.host('A').listen(7000, (socket) => {
+      const parser = new RequestParser();
+      socket.onData = (data) => {
+        parser.feed(data);
+        let out = '';
+        for (let argv = parser.next(); Array.isArray(argv); argv = parser.next()) {
+          out += argv[0] === 'CONFIG' ? "-ERR unknown command 'CONFIG', with args beginning with: 'GET' 'save' \r\n" : '+OK\r\n';
+        }
+        socket.write(out);
+      };
+    });
+    const { p, out, err } = bench(w, ['-p', '7000', '-c', '1', '-n', '100', '-t', 'set']);
+    expect(err).toBe('WARNING: Could not fetch server CONFIG\n');
+    expect(screen(out).slice(0, 7)).toEqual([
+      '====== SET ======',
+      expect.stringMatching(/^ {2}100 requests completed in/),
+      '  1 parallel clients',
+      '  3 bytes payload',
+      '  keep alive: 1',
+      '  multi-thread: no',
+      '',
+    ]);
+    expect(p.hostConfig).toBeNull();
   });
 
   it('--precision 0 crashes like the real tool', () => {
