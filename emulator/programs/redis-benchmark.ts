@@ -37,6 +37,23 @@ import { SetupExchange } from './setup-exchange.js';
  *   const bench = startBenchmark(world, 'A', ['-c', '1', '-q'], (text) => console.log(text));
  *   world.runUntil(() => !bench.alive, { maxMs: 600_000 });
  *   bench.results[2];   // { name: 'SET', rps: 34246.57, p50Ms: 0.031, ... }
+ *
+ * Big runs go faster with `world.trace.commands = false`: the server then
+ * stops recording every command in the trace.
+ *
+ * Where it knowingly differs from the real tool:
+ * - -r numbers come from the world's seeded generator, not libc's random()
+ *   seeded from the clock, so runs repeat exactly.
+ * - With --threads, a thread left without requests to send always waits for
+ *   its next 250 ms tick before it stops; the real tool's threads race, and
+ *   sometimes a reply arrives first and stops them sooner.
+ * - Replies that other connections receive after the one that completes the
+ *   test are not counted; the real tool counts those that reach it in the
+ *   same pass of its loop (a difference only when -P overshoots -n).
+ * - A test's connections are all opened when it begins; the real tool opens
+ *   them one after another. Its thread is busy for as long either way.
+ * - --cluster stops after CLUSTER NODES, TLS options are refused, and -x
+ *   reads an empty standard input.
  */
 
 /** One finished test, with the figures as the tool printed them. */
