@@ -9,6 +9,7 @@ import { listBlockingCommands } from './list-blocking.js';
 import { memoryCommands } from './memory.js';
 import { monitorCommands } from './monitor.js';
 import { serverCommands } from './server.js';
+import { persistenceCommands } from './persistence.js';
 import { scriptingCommands } from './scripting.js';
 import { setCommands } from './set.js';
 import { shutdownCommands } from './shutdown.js';
@@ -28,6 +29,7 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...listBlockingCommands,
   ...memoryCommands,
   ...monitorCommands,
+  ...persistenceCommands,
   ...scriptingCommands,
   ...serverCommands,
   ...setCommands,

@@ -35,7 +35,7 @@ function shutdown(c: Client, argv: string[]): Reply {
   // Shutdowns here never wait for replicas, so none is ever in progress.
   if (abort) return errorReply('No shutdown in progress.');
   const hook = c.server.shutdownHook;
-  if (hook === null || !hook(flags)) return errorReply('Errors trying to SHUTDOWN. Check logs.');
+  if (hook === null || !hook(flags, c)) return errorReply('Errors trying to SHUTDOWN. Check logs.');
   return BLOCKED;
 }
 

@@ -84,6 +84,13 @@ export class ServerConnection {
     let out = '';
     const c = this.client;
     for (;;) {
+      if (this.server.threadBlocked) {
+        // The server's thread is held by blocking I/O (SAVE): the rest of
+        // this client's commands wait, and resume() runs them afterwards.
+        this.suspended = true;
+        if (out.length !== 0) this.send(out);
+        return;
+      }
       const argv = parser.next();
       if (argv === null) break;
       if (argv instanceof ProtocolError) {

@@ -17,6 +17,7 @@ import { lfuAccess } from '../commands/object.js';
 import { OOM_MESSAGE, performEvictions } from './evict.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';
 import { monitorLine } from '../commands/monitor.js';
+import type { SnapshotCommands } from '../commands/persistence.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 
 export interface ServerOptions {
@@ -73,11 +74,18 @@ export class RedisServer implements KeyspaceHost {
    */
   stallUs = 0;
   /**
+   * The thread waits for blocking I/O (SAVE's write and fsync): no command
+   * runs until the process running the server clears it.
+   */
+  threadBlocked = false;
+  /**
    * Stops whatever runs this server (SHUTDOWN): true when it will stop, false
    * when it cannot (the client then gets Redis's error). Null when nothing
    * can stop it.
    */
-  shutdownHook: ((flags: ShutdownFlags) => boolean) | null = null;
+  shutdownHook: ((flags: ShutdownFlags, c: Client) => boolean) | null = null;
+  /** The snapshot engine of a server with a disk (SAVE, BGSAVE), or null. */
+  snapshots: SnapshotCommands | null = null;
   /** Clients in MONITOR mode. */
   readonly monitors = new Set<Client>();
   /** The maxmemory limit in bytes, 0 for none (kept in step with CONFIG SET). */
@@ -240,6 +248,10 @@ export class RedisServer implements KeyspaceHost {
             : (flags & CMD.DENYOOM) !== 0;
       if (deny) return this.reject(c, cmd, OOM_MESSAGE, false);
     }
+    if ((flags & CMD.WRITE || cmd.name === 'ping') && this.stats.persistence.writesDeniedByDiskError(this)) {
+      return this.reject(c, cmd, MISCONF_RDB, false);
+    }
+    if (this.stats.persistence.loading && !(flags & CMD.LOADING)) return this.reject(c, cmd, '-LOADING Redis is loading the dataset in memory', false);
     if (c.inMulti) {
       if (flags & CMD.NO_MULTI) return this.reject(c, cmd, 'Command not allowed inside a transaction', false);
       if (!(flags & CMD.TX_CONTROL)) {
@@ -357,6 +369,10 @@ export class RedisServer implements KeyspaceHost {
     return t === null ? null : t + 1;
   }
 }
+
+/** shared.bgsaveerr (src/server.c). */
+const MISCONF_RDB =
+  "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. Commands that may modify the data set are disabled, because this instance is configured to report errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check the Redis logs for details about the RDB error.";
 
 /**
  * Commands run directly whose writes are only the deletions of expired keys

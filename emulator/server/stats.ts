@@ -131,4 +131,13 @@ export class PersistenceStats {
   aofBufferLength = 0;
   aofPendingBioFsync = 0;
   aofDelayedFsync = 0;
+
+  /**
+   * writeCommandsDeniedByDiskError for RDB: the last BGSAVE failed, save
+   * rules are set, and stop-writes-on-bgsave-error is on.
+   */
+  writesDeniedByDiskError(server: { config: { getBool(name: string): boolean; get(name: string): string } }): boolean {
+    if (this.rdbLastBgsaveOk) return false;
+    return server.config.getBool('stop-writes-on-bgsave-error') && server.config.get('save').trim() !== '';
+  }
 }

@@ -6,6 +6,12 @@ import type { SimEvent } from './kernel.js';
 import { listenFor, SimProcess, type Host } from './host.js';
 import type { Socket } from './network.js';
 import { commandCost, REDIS_CPU, type ServerCpuCosts } from './cpu.js';
+import { Snapshots, saveRules } from '../persistence/snapshots.js';
+import type { ShutdownFlags } from '../commands/shutdown.js';
+import type { Client } from '../server/client.js';
+import { errorReply } from '../resp/reply.js';
+
+const NO_FLAGS: ShutdownFlags = { nosave: false, save: false, now: false, force: false };
 
 /**
  * redis-server as a process on a host. Its single thread runs an event loop
@@ -48,7 +54,7 @@ class Conn {
   ) {}
 }
 
-/** A connection from outside the world (a real TCP client), attached to the process. */
+/** A connection from outside the world (a real TCP client), attached to this redis-server. */
 export interface ExternalConnection {
   readonly connection: ServerConnection;
   /** Bytes arrived from the client. */
@@ -81,8 +87,15 @@ export class RedisProcess extends SimProcess {
   private conns = new Set<Conn>();
   /** Commands run, for the speed figures. */
   commands = 0;
+  readonly snapshots: Snapshots;
   /** SHUTDOWN was accepted: the process exits once this pass of the loop ends. */
   private exiting = false;
+  /** The client whose input the pass is running. */
+  private currentConn: Conn | null = null;
+  /** The client whose command holds the thread for I/O. */
+  private heldConn: Conn | null = null;
+  /** Set when held I/O completes: runs at the start of the next pass. */
+  private ioResume: (() => void) | null = null;
 
   constructor(host: Host, argv: readonly string[], opts: RedisProcessOptions = {}) {
     super(host, 'redis-server', argv);
@@ -97,37 +110,107 @@ export class RedisProcess extends SimProcess {
       port: this.port,
       config: { port: String(this.port), ...(opts.config ?? {}) },
     });
-    this.server.shutdownHook = () => {
-      this.prepareForShutdown('User requested shutdown...');
-      return true;
-    };
+    this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
+    // Debian's packaged configuration keeps the data in /var/lib/redis.
+    if (opts.config?.dir === undefined) this.server.config.set('dir', '/var/lib/redis', true);
+    this.snapshots = new Snapshots({
+      server: this.server,
+      host,
+      kernel,
+      pid: () => this.pid,
+      nowUs: () => clock.nowUs(),
+      stall: (us) => {
+        if (this.inLoop) this.cpuNow += us;
+        else this.busyUntil = Math.max(this.busyUntil, kernel.now) + us;
+      },
+      holdThreadForIo: () => this.holdThreadForIo(),
+      log: (text) => this.log(text),
+    });
+    this.server.snapshots = this.snapshots;
   }
 
   /**
-   * What Redis does before exiting (prepareForShutdown): log, and (with
-   * persistence) save. The process exits after the current pass.
+   * prepareForShutdown (src/server.c): stop a saving child, save the final
+   * snapshot when save rules are set (or SAVE is asked) unless NOSAVE, then
+   * exit after the current pass. False when the save fails without FORCE:
+   * the server stays up and SHUTDOWN answers an error.
    */
-  private prepareForShutdown(reason: string): void {
-    const trace = this.kernel.trace;
-    trace.add(this.host.name, 'log', reason);
-    trace.add(this.host.name, 'log', 'Redis is now ready to exit, bye bye...');
+  private prepareForShutdown(reason: string, flags: ShutdownFlags = NO_FLAGS, c: Client | null = null): boolean {
+    this.log(reason);
+    this.snapshots.stopChild();
+    const wantSave = !flags.nosave && (flags.save || saveRules(this.server.config.get('save')).length > 0);
+    if (!wantSave) {
+      this.finishShutdown();
+      return true;
+    }
+    this.log('Saving the final RDB snapshot before exiting.');
+    const r = this.snapshots.save((ok) => {
+      if (ok || flags.force) {
+        if (!ok) this.log('Error trying to save the DB. Exit anyway.');
+        this.finishShutdown();
+        return;
+      }
+      this.log("Error trying to save the DB, can't exit.");
+      if (c !== null) {
+        c.onAsyncReply?.(errorReply('Errors trying to SHUTDOWN. Check logs.'));
+        c.onResume?.();
+      }
+    });
+    if (r === 'ok') return true;
+    if (flags.force) {
+      this.log('Error trying to save the DB. Exit anyway.');
+      this.finishShutdown();
+      return true;
+    }
+    this.log("Error trying to save the DB, can't exit.");
+    return false;
+  }
+
+  private finishShutdown(): void {
+    this.log('Redis is now ready to exit, bye bye...');
     this.exiting = true;
     if (!this.inLoop) this.wake();
   }
 
   /** SIGTERM and SIGINT shut the server down as SHUTDOWN does. */
   protected override onTerminate(sig: 'TERM' | 'INT'): void {
-    this.prepareForShutdown(sig === 'TERM' ? 'Received SIGTERM scheduling shutdown...' : 'Received SIGINT scheduling shutdown...');
+    const ok = this.prepareForShutdown(sig === 'TERM' ? 'Received SIGTERM scheduling shutdown...' : 'Received SIGINT scheduling shutdown...');
+    if (!ok) this.log(`SIG${sig} received but errors trying to shut down the server, check the logs for more information`);
   }
 
-  /** Binds the ports and starts serverCron; false when the port is taken. */
+  /**
+   * Binds the ports, loads the dataset and starts serverCron. False when
+   * the port is taken; a file that cannot be loaded ends the process.
+   */
   start(unixSocket?: string): boolean {
     if (!listenFor(this, this.port, (s) => this.accept(s))) {
-      this.host.kernel.trace.add(this.host.name, 'log', `Could not create server TCP listening socket *:${this.port}: bind: Address already in use`);
+      this.log(`Warning: Could not create server TCP listening socket *:${this.port}: bind: Address already in use`);
       return false;
     }
     if (unixSocket !== undefined) listenFor(this, unixSocket, (s) => this.accept(s));
-    this.host.kernel.trace.add(this.host.name, 'log', `Ready to accept connections on port ${this.port}`);
+    try {
+      this.host.disk.mkdir(this.server.config.get('dir'), { recursive: true });
+    } catch {
+      // The directory's trouble shows when saving.
+    }
+    this.log('Server initialized');
+    const loaded = this.snapshots.loadAtStart();
+    if (loaded.error !== undefined) {
+      this.log(loaded.error);
+      this.exit(1);
+      return true;
+    }
+    if (loaded.us > 0) {
+      // The dataset is in; clients get -LOADING for as long as reading it takes.
+      const p = this.server.stats.persistence;
+      p.loading = true;
+      const started = this.kernel.now;
+      this.kernel.after(loaded.us, () => {
+        p.loading = false;
+        this.log(`DB loaded from disk: ${((this.kernel.now - started) / 1e6).toFixed(3)} seconds`);
+      });
+    }
+    this.log(`Ready to accept connections`);
     this.scheduleCron();
     return true;
   }
@@ -261,9 +344,40 @@ export class RedisProcess extends SimProcess {
     if (!this.inLoop) this.wake();
   }
 
+  /**
+   * Holds the thread for blocking I/O started by the running command (SAVE
+   * writing and syncing its file): nothing else runs, and no reply leaves,
+   * until the returned function is called (from the I/O's completion
+   * event). Then `after` runs inside a pass, the held client's remaining
+   * commands run, and the loop goes on.
+   */
+  holdThreadForIo(): (after: () => void) => void {
+    const server = this.server;
+    server.threadBlocked = true;
+    // A hold started while finishing another (SAVE's directory sync after
+    // its file sync) keeps the same client waiting.
+    const conn = this.currentConn ?? this.heldConn;
+    this.heldConn = conn;
+    return (after) => {
+      this.ioResume = () => {
+        server.threadBlocked = false;
+        after();
+        if (server.threadBlocked) return;
+        this.heldConn = null;
+        if (conn !== null && !conn.closing) conn.sc.resume();
+      };
+      if (this.loopEvent === null && this.alive) this.loopEvent = this.kernel.at(this.kernel.now, () => this.runLoop());
+    };
+  }
+
+  /** A line in the server's log (the trace's 'log' kind). */
+  log(text: string): void {
+    this.kernel.trace.add(this.host.name, 'log', text);
+  }
+
   /** Makes sure a pass of the loop is scheduled for when the thread is free. */
   private wake(): void {
-    if (this.loopEvent !== null || !this.alive) return;
+    if (this.loopEvent !== null || !this.alive || this.server.threadBlocked) return;
     const at = Math.max(this.kernel.now, Math.ceil(this.busyUntil));
     this.loopEvent = this.kernel.at(at, () => this.runLoop());
   }
@@ -281,9 +395,16 @@ export class RedisProcess extends SimProcess {
     this.inLoop = true;
     this.cpuNow = this.kernel.now;
     try {
+      if (this.ioResume !== null) {
+        const resume = this.ioResume;
+        this.ioResume = null;
+        resume();
+      }
+      if (server.threadBlocked) return;
       if (this.cronDue) {
         this.cronDue = false;
         server.cron();
+        this.snapshots.cron();
         this.cpuNow += costs.cronUs / speed;
       }
       if (this.ready.length !== 0) {
@@ -292,16 +413,25 @@ export class RedisProcess extends SimProcess {
         this.spareReady = ready;
         for (let i = 0; i < ready.length; i++) {
           const c = ready[i]!;
+          if (server.threadBlocked) {
+            // The thread is held (SAVE): the others wait for the next pass.
+            this.ready.push(c);
+            continue;
+          }
           c.queued = false;
+          this.currentConn = c;
           if (c.input.length !== 0) {
             this.cpuNow += costs.readUs / speed;
             const chunks = c.input;
             c.input = [];
             for (const chunk of chunks) c.sc.receive(chunk);
           }
-          if (c.peerClosed) this.drop(c);
+          if (c.peerClosed && !server.threadBlocked) this.drop(c);
+          else if (c.peerClosed) this.ready.push(c);
         }
+        this.currentConn = null;
         ready.length = 0;
+        if (server.threadBlocked) return;
       }
       if (this.timerAt <= this.cpuNow) {
         this.timerAt = Infinity;
@@ -335,6 +465,7 @@ export class RedisProcess extends SimProcess {
       this.inLoop = false;
       this.busyUntil = this.cpuNow;
     }
+    if (this.server.threadBlocked) return;
     if (this.exiting) {
       this.exit(0);
       return;

@@ -319,7 +319,8 @@ export class RealDisk implements FileSystem {
         if (isSymlink(probe)) throw new Error(`${path} is a dangling symbolic link on host ${this.hostName}`);
       }
       if (resolved !== null) {
-        if (resolved !== this.root && !resolved.startsWith(this.root + sep)) {
+        // A disk rooted at / holds every path of the machine.
+        if (this.root !== sep && resolved !== this.root && !resolved.startsWith(this.root + sep)) {
           throw new Error(`${path} leads outside the disk of host ${this.hostName}`);
         }
         return full;

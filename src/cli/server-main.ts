@@ -143,7 +143,8 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   host.disk = new RealDisk(world.kernel, 'redis', '/');
   const proc = world.startRedis('redis', {
     port: settings.port,
-    config: settings.emulator,
+    // Like redis-server, the data directory is where it was started unless configured.
+    config: { dir: process.cwd(), ...settings.emulator },
     seed: randomInt(2 ** 31),
   });
   const redis = proc.server;

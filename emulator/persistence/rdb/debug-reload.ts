@@ -24,6 +24,11 @@ export function lastSavedRdb(server: RedisServer): Uint8Array | undefined {
   return savedFiles.get(server);
 }
 
+/** Keeps a saved file for DEBUG RELOAD (SAVE on a server with no disk). */
+export function rememberSavedRdb(server: RedisServer, bytes: Uint8Array): void {
+  savedFiles.set(server, bytes);
+}
+
 /** rdbSave: the file is written, and the server counts as saved now. */
 function save(server: RedisServer): void {
   savedFiles.set(server, saveRdb(server));

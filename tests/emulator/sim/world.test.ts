@@ -140,8 +140,10 @@ describe('SHUTDOWN and signals', () => {
   it('SIGTERM shuts down cleanly; a new server can take the port', async () => {
     const { world, server } = lanWorld();
     server.signal('TERM');
-    world.advance(1);
+    // With the default save rules it saves a final snapshot first: a spinning disk's fsync.
+    world.advance(100);
     expect(server.alive).toBe(false);
+    expect(world.host('A').disk.exists('/var/lib/redis/dump.rdb')).toBe(true);
     const next = world.startRedis('A');
     const r = world.connect({ from: 'app', to: 'A:6379' });
     expect(await world.settle(r.ping())).toBe('PONG');

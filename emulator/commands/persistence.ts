@@ -1,0 +1,74 @@
+import { errorReply, ErrorReply, OK, StatusReply, type Reply } from '../resp/reply.js';
+import type { Client } from '../server/client.js';
+import type { RedisServer } from '../server/server.js';
+import { saveRdb } from '../persistence/rdb/server-dataset.js';
+import { rememberSavedRdb } from '../persistence/rdb/debug-reload.js';
+import { opt } from './args.js';
+import { SYNTAX_ERROR } from './errors.js';
+import type { Handler } from './table.js';
+
+/**
+ * SAVE and BGSAVE (src/rdb.c). A server running as a process on a simulated
+ * host writes real files through `server.snapshots` (persistence/snapshots.ts);
+ * a server with no disk keeps the file in memory, where DEBUG RELOAD finds it.
+ */
+
+/** What the engine of a server with a disk offers to these commands. */
+export interface SnapshotCommands {
+  readonly childActive: boolean;
+  bgsaveScheduled: boolean;
+  save(): 'ok' | 'in-progress' | 'error';
+  bgsave(): 'started' | 'error';
+}
+
+/** shared.err: an error reply with no message. */
+const BARE_ERR = new ErrorReply('ERR');
+
+function saveInMemory(server: RedisServer): void {
+  rememberSavedRdb(server, saveRdb(server));
+  server.dirty = 0;
+  const p = server.stats.persistence;
+  p.lastSaveUnixS = Math.floor(server.nowMs / 1000);
+  p.rdbLastBgsaveOk = true;
+}
+
+function save(c: Client): Reply {
+  const engine = c.server.snapshots;
+  if (engine === null) {
+    c.server.stats.persistence.rdbSaves++;
+    saveInMemory(c.server);
+    return OK;
+  }
+  const r = engine.save();
+  if (r === 'in-progress') return errorReply('Background save already in progress');
+  return r === 'ok' ? OK : BARE_ERR;
+}
+
+function bgsave(c: Client, argv: string[]): Reply {
+  let schedule = false;
+  if (argv.length > 1) {
+    if (argv.length === 2 && opt(argv[1]!) === 'schedule') schedule = true;
+    else return SYNTAX_ERROR;
+  }
+  const engine = c.server.snapshots;
+  if (engine === null) {
+    c.server.stats.persistence.rdbSaves++;
+    saveInMemory(c.server);
+    return new StatusReply('Background saving started');
+  }
+  if (engine.childActive) {
+    // One child at a time (the AOF rewrite's too).
+    if (schedule || c.inExec) {
+      engine.bgsaveScheduled = true;
+      return new StatusReply('Background saving scheduled');
+    }
+    return errorReply('Background save already in progress');
+  }
+  if (c.inExec) {
+    engine.bgsaveScheduled = true;
+    return new StatusReply('Background saving scheduled');
+  }
+  return engine.bgsave() === 'started' ? new StatusReply('Background saving started') : BARE_ERR;
+}
+
+export const persistenceCommands: Record<string, Handler> = { save, bgsave };

@@ -1,0 +1,389 @@
+import { readRdb } from './rdb/file-reader.js';
+import { RdbError } from './rdb/errors.js';
+import { placeLoadedKeys, saveRdb, valueReadOptions } from './rdb/server-dataset.js';
+import { usedMemory } from '../server/info.js';
+import type { RedisServer } from '../server/server.js';
+import { DiskError, type FileSystem } from '../sim/disk.js';
+import { SimProcess, type Host } from '../sim/host.js';
+import type { Kernel } from '../sim/kernel.js';
+
+/**
+ * RDB snapshots in time (src/rdb.c, src/server.c): SAVE holds the server's
+ * thread while the file is written and synced; BGSAVE forks (the parent
+ * stalls for the fork, by the host's cost per GB), and a child process
+ * writes the point-in-time dataset to temp-<pid>.rdb, syncs it and renames
+ * it over dbfilename while the parent keeps serving; serverCron starts
+ * BGSAVEs by the `save` rules and notices the child's end.
+ */
+
+/** What the snapshot engine needs from the redis-server process running it. */
+export interface SnapshotHost {
+  readonly server: RedisServer;
+  readonly host: Host;
+  readonly kernel: Kernel;
+  /** The server's pid (temp-<pid>.rdb for SAVE). */
+  pid(): number;
+  /** Virtual time as the server's thread sees it (ahead of the kernel during a pass). */
+  nowUs(): number;
+  /** Charges thread time (the fork). */
+  stall(us: number): void;
+  /** Holds the thread until the returned function is called. */
+  holdThreadForIo(): (after: () => void) => void;
+  log(text: string): void;
+}
+
+/** Reference microseconds of CPU to serialize or load a kilobyte of RDB (cpu.ts scale). */
+const SAVE_US_PER_KB = 4;
+const LOAD_US_PER_KB = 6;
+/** Fork work that does not depend on memory: a small process's fork. */
+const FORK_BASE_US = 150;
+/** CONFIG_BGSAVE_RETRY_DELAY: after a failed BGSAVE, the save rules wait this long. */
+const BGSAVE_RETRY_DELAY_S = 5;
+
+/** The child that writes a BGSAVE's file. */
+class RdbChild extends SimProcess {
+  constructor(host: Host, port: number) {
+    super(host, 'redis-rdb-bgsave', ['redis-rdb-bgsave', `*:${port}`]);
+  }
+}
+
+export class Snapshots {
+  private child: RdbChild | null = null;
+  /** server.dirty when the running BGSAVE forked (dirty_before_bgsave). */
+  private dirtyAtFork = 0;
+  private forkStartedUs = 0;
+  private lastBgsaveTryS = 0;
+  private childOutcome: { ok: boolean; signal: number | null } | null = null;
+  bgsaveScheduled = false;
+
+  constructor(private readonly p: SnapshotHost) {}
+
+  private get disk(): FileSystem {
+    return this.p.host.disk;
+  }
+
+  private get server(): RedisServer {
+    return this.p.server;
+  }
+
+  /** The directory and file the config names. */
+  private paths(): { dir: string; file: string } {
+    const dir = this.server.config.get('dir');
+    const name = this.server.config.get('dbfilename');
+    return { dir, file: join(dir, name) };
+  }
+
+  get childActive(): boolean {
+    return this.child !== null;
+  }
+
+  /** SAVE: the thread writes and syncs the file; the reply waits for the disk. */
+  save(done?: (ok: boolean) => void): 'ok' | 'in-progress' | 'error' {
+    if (this.child !== null) return 'in-progress';
+    const server = this.server;
+    server.stats.persistence.rdbSaves++;
+    const bytes = saveRdb(server);
+    this.p.stall(((bytes.length / 1024) * SAVE_US_PER_KB) / this.p.host.profile.cpuSpeed);
+    const { file } = this.paths();
+    const tmp = join(this.server.config.get('dir'), `temp-${this.p.pid()}.rdb`);
+    let fd: number;
+    try {
+      fd = this.openAndWrite(tmp, bytes, this.p.pid());
+    } catch (e) {
+      this.logWriteError(e, tmp);
+      return 'error';
+    }
+    const release = this.p.holdThreadForIo();
+    this.disk.fsync(fd, (err) => {
+      release(() => {
+        if (err !== null) {
+          this.p.log(`Write error saving DB on disk(fsync): ${err.message}`);
+          this.discard(fd, tmp);
+          done?.(false);
+          return;
+        }
+        if (!this.finish(fd, tmp, file)) {
+          done?.(false);
+          return;
+        }
+        // fsyncFileDir: the rename itself must reach the disk; the thread waits for that too.
+        const releaseDir = this.p.holdThreadForIo();
+        this.syncDir(file, (dirErr) => {
+          releaseDir(() => {
+            if (dirErr !== null) {
+              this.p.log(`Write error saving DB on disk(fsyncFileDir): ${dirErr}`);
+              done?.(false);
+              return;
+            }
+            this.p.log('DB saved on disk');
+            server.dirty = 0;
+            server.stats.persistence.lastSaveUnixS = Math.floor(this.p.nowUs() / 1e6);
+            server.stats.persistence.rdbLastBgsaveOk = true;
+            done?.(true);
+          });
+        });
+      });
+    });
+    return 'ok';
+  }
+
+  /** Opens the temp file, writes the bytes; throws DiskError. */
+  private openAndWrite(path: string, bytes: Uint8Array, owner: number): number {
+    const fd = this.disk.open(path, 'w', owner);
+    try {
+      let off = 0;
+      while (off < bytes.length) {
+        const n = this.disk.write(fd, bytes.subarray(off));
+        if (n <= 0) throw new DiskError('ENOSPC', 'write', path);
+        off += n;
+      }
+    } catch (e) {
+      this.disk.close(fd);
+      try {
+        this.disk.unlink(path);
+      } catch {
+        // Nothing to remove.
+      }
+      throw e;
+    }
+    return fd;
+  }
+
+  /** fsyncFileDir: syncs the directory holding `file`, so a rename in it is durable. */
+  private syncDir(file: string, done: (err: string | null) => void): void {
+    const dir = file.slice(0, Math.max(1, file.lastIndexOf('/')));
+    let fd: number;
+    try {
+      fd = this.disk.open(dir, 'r');
+    } catch (e) {
+      done(e instanceof Error ? e.message : String(e));
+      return;
+    }
+    this.disk.fsync(fd, (err) => {
+      try {
+        this.disk.close(fd);
+      } catch {
+        // Closing a directory cannot lose anything.
+      }
+      done(err === null ? null : err.message);
+    });
+  }
+
+  /** Closes and removes a temp file after a failure. */
+  private discard(fd: number, tmp: string): void {
+    try {
+      this.disk.close(fd);
+    } catch {
+      // Closing reports the same failure again.
+    }
+    try {
+      this.disk.unlink(tmp);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Closes, renames the temp file over the real one; false on failure. */
+  private finish(fd: number, tmp: string, file: string): boolean {
+    try {
+      this.disk.close(fd);
+      this.disk.rename(tmp, file);
+      return true;
+    } catch (e) {
+      const msg = e instanceof DiskError ? e.message : String(e);
+      this.p.log(`Error moving temp DB file ${baseName(tmp)} on the final destination ${baseName(file)} (in server root dir ${this.server.config.get('dir')}): ${msg}`);
+      try {
+        this.disk.unlink(tmp);
+      } catch {
+        // Already gone.
+      }
+      return false;
+    }
+  }
+
+  private logWriteError(e: unknown, tmp: string): void {
+    const msg = e instanceof DiskError ? e.message : String(e);
+    if (e instanceof DiskError && e.syscall === 'open') {
+      this.p.log(`Failed opening the temp RDB file ${baseName(tmp)} (in server root dir ${this.server.config.get('dir')}) for saving: ${msg}`);
+    } else {
+      this.p.log(`Write error saving DB on disk(rdbSaveRio): ${msg}`);
+    }
+  }
+
+  /** BGSAVE: fork, and let a child write the file. */
+  bgsave(): 'started' | 'error' {
+    if (this.child !== null) return 'error';
+    const server = this.server;
+    const stats = server.stats;
+    this.lastBgsaveTryS = Math.floor(this.p.nowUs() / 1e6);
+    // Copying the page tables: the parent stops for a time proportional to its memory.
+    const gb = usedMemory(server) / 2 ** 30;
+    const forkUs = Math.round(FORK_BASE_US + gb * this.p.host.profile.forkMsPerGb * 1000);
+    this.p.stall(forkUs);
+    stats.latestForkUsec = forkUs;
+    stats.totalForks++;
+    stats.persistence.rdbSaves++;
+    this.dirtyAtFork = server.dirty;
+    // The child sees the dataset as it was at the fork.
+    const bytes = saveRdb(server);
+    const child = this.p.host.spawn(new RdbChild(this.p.host, server.port));
+    this.child = child;
+    this.childOutcome = null;
+    this.forkStartedUs = this.p.nowUs();
+    const p = stats.persistence;
+    p.rdbBgsaveInProgress = true;
+    p.rdbBgsaveStartUnixS = Math.floor(this.forkStartedUs / 1e6);
+    this.p.log(`Background saving started by pid ${child.pid}`);
+    child.exitListeners.push((code) => {
+      if (this.childOutcome === null) this.childOutcome = { ok: code === 0, signal: code > 128 ? code - 128 : null };
+    });
+    const kernel = this.p.kernel;
+    const { file } = this.paths();
+    const tmp = join(server.config.get('dir'), `temp-${child.pid}.rdb`);
+    // The child's own CPU: serializing the dataset.
+    const cpuUs = ((bytes.length / 1024) * SAVE_US_PER_KB) / this.p.host.profile.cpuSpeed;
+    kernel.at(Math.max(kernel.now, this.forkStartedUs) + Math.round(cpuUs), () => {
+      if (!child.alive) return;
+      let fd: number;
+      try {
+        fd = this.openAndWrite(tmp, bytes, child.pid);
+      } catch (e) {
+        this.logWriteError(e, tmp);
+        child.exit(1);
+        return;
+      }
+      this.disk.fsync(fd, (err) => {
+        if (!child.alive) return;
+        if (err !== null) {
+          this.p.log(`Write error saving DB on disk(fsync): ${err.message}`);
+          this.discard(fd, tmp);
+          child.exit(1);
+          return;
+        }
+        if (!this.finish(fd, tmp, file)) {
+          child.exit(1);
+          return;
+        }
+        this.syncDir(file, (dirErr) => {
+          if (!child.alive) return;
+          if (dirErr !== null) {
+            this.p.log(`Write error saving DB on disk(fsyncFileDir): ${dirErr}`);
+            child.exit(1);
+            return;
+          }
+          this.p.log('DB saved on disk');
+          child.exit(0);
+        });
+      });
+    });
+    return 'started';
+  }
+
+  /** serverCron's part: a finished child, a scheduled BGSAVE, the save rules. */
+  cron(): void {
+    const server = this.server;
+    const p = server.stats.persistence;
+    const nowS = Math.floor(this.p.nowUs() / 1e6);
+    if (this.child !== null && this.childOutcome !== null) {
+      const { ok, signal } = this.childOutcome;
+      this.child = null;
+      p.rdbBgsaveInProgress = false;
+      p.rdbLastBgsaveTimeS = nowS - p.rdbBgsaveStartUnixS;
+      p.rdbBgsaveStartUnixS = -1;
+      if (ok) {
+        this.p.log('Background saving terminated with success');
+        server.dirty -= this.dirtyAtFork;
+        p.lastSaveUnixS = nowS;
+        p.rdbLastBgsaveOk = true;
+      } else if (signal !== null) {
+        this.p.log(`Background saving terminated by signal ${signal}`);
+        p.rdbLastBgsaveOk = false;
+      } else {
+        this.p.log('Background saving error');
+        p.rdbLastBgsaveOk = false;
+      }
+      return;
+    }
+    if (this.child !== null) return;
+    if (this.bgsaveScheduled) {
+      this.bgsaveScheduled = false;
+      this.bgsave();
+      return;
+    }
+    for (const rule of saveRules(server.config.get('save'))) {
+      const since = nowS - lastSave(server);
+      if (server.dirty >= rule.changes && since > rule.seconds && (nowS - this.lastBgsaveTryS > BGSAVE_RETRY_DELAY_S || p.rdbLastBgsaveOk)) {
+        this.p.log(`${rule.changes} changes in ${rule.seconds} seconds. Saving...`);
+        this.bgsave();
+        break;
+      }
+    }
+  }
+
+  /** The process ends: a running child is killed, as Redis's shutdown does. */
+  stopChild(): void {
+    if (this.child === null) return;
+    this.p.log('There is a child saving an .rdb. Killing it!');
+    const c = this.child;
+    this.child = null;
+    this.server.stats.persistence.rdbBgsaveInProgress = false;
+    c.signal('KILL');
+  }
+
+  /**
+   * Loads dbfilename at start (rdbLoad). Returns the loading time in
+   * microseconds, 0 when there is no file, or an error line for the log when
+   * the file cannot be loaded (the server then refuses to start).
+   */
+  loadAtStart(): { us: number; error?: string } {
+    const { file } = this.paths();
+    let bytes: Uint8Array;
+    try {
+      if (!this.disk.exists(file)) return { us: 0 };
+      bytes = this.disk.readFile(file);
+    } catch (e) {
+      return { us: 0, error: `Fatal error loading the DB: ${e instanceof Error ? e.message : String(e)}. Exiting.` };
+    }
+    const server = this.server;
+    const cfg = server.config;
+    const contents = readRdb(bytes, {
+      ...valueReadOptions(server),
+      deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
+      databases: server.dbs.length,
+      verifyChecksum: cfg.getBool('rdbchecksum'),
+      nowMs: Math.floor(this.p.nowUs() / 1000),
+      dropExpired: true,
+      allowDuplicates: false,
+    });
+    if (contents instanceof RdbError) {
+      return { us: 0, error: contents.message };
+    }
+    placeLoadedKeys(server, contents, false);
+    const p = server.stats.persistence;
+    p.rdbLastLoadKeysExpired = contents.keysExpired;
+    p.rdbLastLoadKeysLoaded = contents.keysLoaded;
+    const us = ((bytes.length / 1024) * LOAD_US_PER_KB) / this.p.host.profile.cpuSpeed;
+    return { us: Math.max(1, Math.round(us)) };
+  }
+}
+
+/** The `save` rules: "3600 1 300 100" -> [{seconds 3600, changes 1}, ...]. */
+export function saveRules(text: string): Array<{ seconds: number; changes: number }> {
+  const parts = text.trim() === '' ? [] : text.trim().split(/\s+/).map(Number);
+  const out: Array<{ seconds: number; changes: number }> = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) out.push({ seconds: parts[i]!, changes: parts[i + 1]! });
+  return out;
+}
+
+function lastSave(server: RedisServer): number {
+  return server.stats.persistence.lastSaveUnixS ?? Math.floor(server.startMs / 1000);
+}
+
+function join(dir: string, name: string): string {
+  return dir.endsWith('/') ? dir + name : `${dir}/${name}`;
+}
+
+function baseName(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? path : path.slice(i + 1);
+}
