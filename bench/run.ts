@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- inprocess|tcp|memory ...]
+ * npm run bench [-- inprocess|tcp|sim|memory ...]
  *
  * Every figure is measured beside its reference in the same run and printed
  * as a ratio: absolute numbers on a shared machine are noise, ratios are not.
@@ -16,6 +16,10 @@ if (all || which.has('inprocess')) {
 if (all || which.has('tcp')) {
   const { benchTcp } = await import('./tcp.js');
   printRows('TCP, redis-benchmark (emulator server vs redis-server)', await benchTcp());
+}
+if (all || which.has('sim')) {
+  const { benchSim } = await import('./sim.js');
+  printRows('Simulated world, redis-benchmark -c 50 -n 1000000 in virtual time (commands simulated per wall second vs what lessons need)', benchSim());
 }
 if (all || which.has('memory')) {
   const { benchMemory } = await import('./memory.js');

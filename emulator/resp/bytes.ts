@@ -86,13 +86,18 @@ export function bytesToUtf8(b: string): string {
 
 /** Copies bytes into a byte string. */
 export function bytesFromArray(a: Uint8Array, start = 0, end = a.length): string {
+  const n = end - start;
   // Short arguments (command names, keys, small values) are most of what a
-  // server decodes; building them directly beats the apply call.
-  if (end - start <= 24) {
+  // server decodes. Up to 12 characters, concatenation gives a flat string
+  // at once; longer ones would be ropes that every Map lookup flattens, so
+  // they come from a small cache of recent strings (a key used again is the
+  // same string, already hashed) or are built in one call.
+  if (n <= 12) {
     let s = '';
     for (let i = start; i < end; i++) s += String.fromCharCode(a[i]!);
     return s;
   }
+  if (n <= 64) return interned(a, start, end);
   const CHUNK = 8192;
   if (end - start <= CHUNK) return String.fromCharCode.apply(null, a.subarray(start, end) as unknown as number[]);
   const parts: string[] = [];
@@ -100,6 +105,31 @@ export function bytesFromArray(a: Uint8Array, start = 0, end = a.length): string
     parts.push(String.fromCharCode.apply(null, a.subarray(i, Math.min(end, i + CHUNK)) as unknown as number[]));
   }
   return parts.join('');
+}
+
+const INTERN_SLOTS = 4096;
+const internCache: Array<string | null> = new Array<string | null>(INTERN_SLOTS).fill(null);
+
+/** A string for these bytes, the same one as last time when it is still cached. */
+function interned(a: Uint8Array, start: number, end: number): string {
+  const n = end - start;
+  let h = n;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + a[i]!) | 0;
+  const slot = h & (INTERN_SLOTS - 1);
+  const cached = internCache[slot]!;
+  if (cached !== null && cached.length === n) {
+    let same = true;
+    for (let i = 0; i < n; i++) {
+      if (cached.charCodeAt(i) !== a[start + i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return cached;
+  }
+  const s = String.fromCharCode.apply(null, a.subarray(start, end) as unknown as number[]);
+  internCache[slot] = s;
+  return s;
 }
 
 /** The bytes of a byte string. */
