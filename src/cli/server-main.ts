@@ -24,6 +24,9 @@ import { World } from '../../emulator/sim/world.js';
 import { RealDisk } from './real-disk.js';
 import { NodeWorldDriver } from './world-driver.js';
 
+/** Lines the simulated process logs that this entry point prints itself, in Redis's order. */
+const STARTUP_LINES = new Set(['Server initialized', 'Ready to accept connections']);
+
 /** A running server, for the entry point and for tests that run it in-process. */
 export interface RunningServer {
   readonly redis: RedisServer;
@@ -148,6 +151,10 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     seed: randomInt(2 ** 31),
   });
   const redis = proc.server;
+  // The simulated process's log lines (saves, forks, loading) go to the server's log.
+  world.trace.subscribe((e) => {
+    if (e.kind === 'log' && e.source === 'redis' && !STARTUP_LINES.has(e.text)) log.notice(e.text);
+  });
   const driver = new NodeWorldDriver(world);
   driver.start();
   log.role = 'M';
@@ -183,11 +190,12 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     log,
     shutdown() {
       done ??= (async () => {
-        log.warning('User requested shutdown...');
+        // SHUTDOWN from a client was logged by the process itself.
+        if (proc.alive) log.warning('User requested shutdown...');
         await tcp.stop();
         driver.stop();
         if (pidfile !== '') rmSync(pidfile, { force: true });
-        log.warning('Redis is now ready to exit, bye bye...');
+        if (proc.alive) log.warning('Redis is now ready to exit, bye bye...');
       })();
       return done;
     },
