@@ -1,0 +1,77 @@
+import { CLOSED, type CliLink } from '../cli/link.js';
+import type { Reply } from '../resp/reply.js';
+import type { Session } from '../sim/session.js';
+import type { World } from '../sim/world.js';
+
+const counters = new WeakMap<World, number>();
+
+/**
+ * A terminal's connection (CliLink) as a session of the world: a TCP
+ * connection from a host of the world to a server, opened and fed through
+ * the world's recorded actions, so the commands take the network's time
+ * like any client's and a checkpoint of the world holds them. Replies
+ * resolve as the world delivers them.
+ *
+ *   const link = new SessionLink(world, 'redis', 'redis:6379');
+ *   link.send(['PING']);
+ *   await link.read();   // once the world has run: StatusReply('PONG')
+ *
+ * A connection that cannot be made reads as closed.
+ */
+export class SessionLink implements CliLink {
+  readonly id: string;
+  readonly session: Session;
+  private readonly ready: Reply[] = [];
+  private readonly waiting: Array<(r: Reply | typeof CLOSED) => void> = [];
+  private ended = false;
+  /** Why the connection ended, when it did not end cleanly (a reset, a refusal). */
+  error: string | null = null;
+
+  constructor(
+    private readonly world: World,
+    from: string,
+    to: string,
+  ) {
+    const n = (counters.get(world) ?? 0) + 1;
+    counters.set(world, n);
+    this.id = `terminal-${n}`;
+    this.session = world.openSession(this.id, from, to);
+    this.session.subscribe((e) => {
+      if (e.kind === 'reply') {
+        const w = this.waiting.shift();
+        if (w !== undefined) w(e.reply!);
+        else this.ready.push(e.reply!);
+      } else {
+        this.error = e.error ?? null;
+        this.finish();
+      }
+    });
+  }
+
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  send(argv: readonly string[]): void {
+    if (this.ended) return;
+    this.world.send(this.id, [...argv]);
+  }
+
+  read(): Promise<Reply | typeof CLOSED> {
+    if (this.ready.length !== 0) return Promise.resolve(this.ready.shift()!);
+    if (this.ended) return Promise.resolve(CLOSED);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  close(): void {
+    if (!this.ended) this.world.apply({ kind: 'closeSession', id: this.id });
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.world.kernel.promisesSettled = true;
+    for (const w of this.waiting.splice(0)) w(CLOSED);
+  }
+}
