@@ -1,19 +1,26 @@
 /**
- * `npm run cli` and `npm start`: a terminal like redis-cli 7.0 on an
- * emulated server that lives in this process. Interactive with line
- * editing and history on a terminal; reads commands line by line when its
+ * `npm run cli` and `npm start`: a terminal like redis-cli 7.0 on a
+ * simulated machine, "redis", that runs an emulated redis-server. The
+ * world follows the wall clock; the terminal's connection goes through
+ * the simulated network from the same machine, so commands take virtual
+ * time and blocking commands wait in real time. `:shell` (or `!command`)
+ * reaches a shell on the machine, `:redis` comes back. Interactive with
+ * line editing and history on a terminal; reads lines one by one when its
  * input is piped; runs one command when given one as arguments.
  */
-import { randomInt } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { RedisServer, bytesToUtf8, utf8ToBytes } from '../../emulator/index.js';
-import { CliSession } from '../../emulator/cli/session.js';
-import { InProcessLink } from '../../emulator/cli/link.js';
+import { bytesToUtf8, utf8ToBytes } from '../../emulator/index.js';
+import { CliSession, type LineResult } from '../../emulator/cli/session.js';
+import type { CliLink } from '../../emulator/cli/link.js';
 import { completionWords } from '../../emulator/cli/help.js';
 import type { OutputMode } from '../../emulator/cli/format.js';
+import { World } from '../../emulator/sim/world.js';
+import { HostShell, type RedisCliTarget } from '../../emulator/programs/shell.js';
+import { SessionLink } from '../../emulator/programs/session-link.js';
+import { installRedisHost } from '../../emulator/programs/host-setup.js';
 import { historyPath, loadHistory, saveHistory, HISTORY_MAX_LINES } from './history.js';
-import { WallClock } from './wall-clock.js';
+import { NodeWorldDriver } from './world-driver.js';
 
 export interface CliIO {
   stdin: Readable & { isTTY?: boolean };
@@ -29,15 +36,18 @@ interface CliOptions {
   resp3: boolean;
   output: OutputMode | null;
   repeat: number;
+  seed: number;
   command: string[];
 }
 
 type Parsed = CliOptions | { exit: number; text?: string; error?: string };
 
 const USAGE = `Usage: npm run cli -- [OPTIONS] [cmd [arg [arg ...]]]
-A terminal like redis-cli 7.0 on a Redis 7.0 emulated in this process.
+A terminal like redis-cli 7.0 on a simulated machine running an emulated
+Redis 7.0. Type :shell (or !command) for a shell on the machine.
   -h <hostname>      Host name the prompt shows (default: 127.0.0.1).
-  -p <port>          Port the prompt shows (default: 6379).
+  -p <port>          Port the server listens on and the prompt shows (default: 6379).
+  --seed <n>         Seed of the simulated world (default: 1).
   -n <db>            Database number.
   -2                 Start the session in RESP2 protocol mode.
   -3                 Start the session in RESP3 protocol mode.
@@ -49,7 +59,7 @@ A terminal like redis-cli 7.0 on a Redis 7.0 emulated in this process.
 `;
 
 function parseOptions(args: readonly string[]): Parsed {
-  const o: CliOptions = { host: '127.0.0.1', port: 6379, db: 0, resp3: false, output: null, repeat: 1, command: [] };
+  const o: CliOptions = { host: '127.0.0.1', port: 6379, db: 0, resp3: false, output: null, repeat: 1, seed: 1, command: [] };
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!;
@@ -59,6 +69,7 @@ function parseOptions(args: readonly string[]): Parsed {
     else if (a === '-p' && hasValue) o.port = Number.parseInt(args[++i]!, 10) || 0;
     else if (a === '-n' && hasValue) o.db = Number.parseInt(args[++i]!, 10) || 0;
     else if (a === '-r' && hasValue) o.repeat = Number.parseInt(args[++i]!, 10) || 0;
+    else if (a === '--seed' && hasValue && /^\d+$/.test(args[i + 1]!)) o.seed = Number(args[++i]!);
     else if (a === '-2') o.resp3 = false;
     else if (a === '-3') o.resp3 = true;
     else if (a === '--raw') o.output = 'raw';
@@ -72,8 +83,13 @@ function parseOptions(args: readonly string[]): Parsed {
 }
 
 const BANNER =
-  'redis-workbook terminal: a Redis 7.0 emulated in this process, not a real server.\n' +
+  'redis-workbook terminal: an emulated Redis 7.0 on a simulated machine, not a real server.\n' +
   'Data lives in memory and is gone when you leave. "help" for help, "quit" to leave.\n';
+
+const HINT = 'Type :shell (or !command) for a shell on the machine "redis", :redis to come back.\n';
+
+/** The simulated machine the terminal runs on. */
+const HOST = 'redis';
 
 /** Runs the terminal; resolves the exit status. */
 export async function runCli(args: readonly string[], io: CliIO): Promise<number> {
@@ -84,49 +100,198 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
     return parsed.exit;
   }
   const o = parsed;
-  const server = new RedisServer({ clock: new WallClock(), seed: randomInt(2 ** 31), host: o.host, port: o.port });
-  const hz = Math.max(1, server.config.getNumber('hz'));
-  const cron = setInterval(() => server.cron(), Math.round(1000 / hz));
-  cron.unref();
   // redis-cli prints raw replies when its output is not a terminal (unless FAKETTY is set).
   const onTerminal = io.stdout.isTTY === true || io.env.FAKETTY !== undefined;
-  const output = o.output ?? (onTerminal ? 'tty' : 'raw');
-  const session = new CliSession({
-    connect: () => new InProcessLink(server),
-    host: o.host,
-    port: o.port,
-    output,
-    showPushes: onTerminal,
-    resp3: o.resp3,
-    db: o.db,
-    write: (bytes) => void io.stdout.write(Buffer.from(bytes, 'latin1')),
-    writeError: (text) => void io.stderr.write(Buffer.from(text, 'latin1')),
-    nowMs: () => performance.now(),
-  });
+  const terminal = new WorldTerminal(o, io, onTerminal);
+  // The world's timer does not hold the process open; this does, while the
+  // terminal waits for replies that only the world's time can bring.
+  const keepAlive = setInterval(() => {}, 1 << 30);
   try {
+    const session = terminal.main;
     if (o.command.length !== 0) return await session.runCommand(o.command, o.repeat);
     await session.connect();
-    if (io.stdin.isTTY) return await interactive(session, io);
-    return await piped(session, io);
+    if (io.stdin.isTTY) return await interactive(terminal, io);
+    return await piped(terminal, io);
   } finally {
-    clearInterval(cron);
+    clearInterval(keepAlive);
+    terminal.stop();
+  }
+}
+
+/**
+ * The world behind the terminal: the machine, its redis-server, the
+ * realtime driver, the redis-cli sessions and the shell. Lines go to the
+ * shell or to the current redis-cli session.
+ */
+class WorldTerminal {
+  readonly world: World;
+  readonly pump: NodeWorldDriver;
+  readonly main: CliSession;
+  /** The session lines go to in redis mode: the main one, or one opened by redis-cli in the shell. */
+  session: CliSession;
+  /** Whether `session` was opened from the shell, which it returns to on quit. */
+  private fromShell = false;
+  mode: 'redis' | 'shell' = 'redis';
+  private shellInstance: HostShell | null = null;
+
+  constructor(
+    o: CliOptions,
+    private readonly io: CliIO,
+    private readonly onTerminal: boolean,
+  ) {
+    this.world = new World({ seed: o.seed });
+    this.world.addHost(HOST, 'metal');
+    installRedisHost(this.world, HOST);
+    this.world.startRedis(HOST, { port: o.port, config: { dir: '/var/lib/redis' } });
+    this.pump = new NodeWorldDriver(this.world);
+    this.pump.start();
+    this.main = this.newSession(HOST, o.host, o.port, o.db, o.resp3, o.output);
+    this.session = this.main;
+  }
+
+  private write(bytes: string): void {
+    this.io.stdout.write(Buffer.from(bytes, 'latin1'));
+  }
+
+  private newSession(toHost: string, shownHost: string, port: number | string, db: number, resp3: boolean, output: OutputMode | null): CliSession {
+    const from = this.shellInstance?.hostName ?? HOST;
+    return new CliSession({
+      connect: () => this.link(from, toHost, port),
+      host: shownHost,
+      port: typeof port === 'number' ? port : 0,
+      output: output ?? (this.onTerminal ? 'tty' : 'raw'),
+      showPushes: this.onTerminal,
+      resp3,
+      db,
+      write: (bytes) => this.write(bytes),
+      writeError: (text) => void this.io.stderr.write(Buffer.from(text, 'latin1')),
+      // redis-cli times a slow command by the clock of the machine it runs on.
+      nowMs: () => this.world.kernel.now / 1000,
+    });
+  }
+
+  /** A connection through the simulated network; what it sends wakes the world at once. */
+  private link(from: string, to: string, port: number | string): CliLink {
+    let link: SessionLink | null = null;
+    this.pump.input(() => (link = new SessionLink(this.world, from, `${to}:${port}`)));
+    const l = link!;
+    return {
+      send: (argv) => this.pump.input(() => l.send(argv)),
+      read: () => l.read(),
+      close: () => this.pump.input(() => l.close()),
+      get closed() {
+        return l.closed;
+      },
+    };
+  }
+
+  get shell(): HostShell {
+    if (this.shellInstance === null) {
+      this.shellInstance = new HostShell(this.world, HOST, (text) => this.write(text), {
+        driver: this.pump.driver,
+        columns: (this.io.stdout as { columns?: number }).columns ?? 80,
+        onExit: () => {
+          this.mode = 'redis';
+          return true;
+        },
+        onRedisCli: (target) => this.openFromShell(target),
+      });
+    }
+    return this.shellInstance;
+  }
+
+  /** `redis-cli` in the shell: a session to that server, which `quit` leaves for the shell. */
+  private openFromShell(t: RedisCliTarget): boolean {
+    const output = t.raw === null ? null : t.raw ? 'raw' : 'tty';
+    this.session = this.newSession(t.host, t.shownHost, t.port, t.db, t.resp3, output);
+    this.fromShell = true;
+    this.mode = 'redis';
+    return true;
+  }
+
+  get prompt(): string {
+    return this.mode === 'shell' ? this.shell.prompt : this.session.prompt;
+  }
+
+  /** Whether the current line's program can take Ctrl-C rather than the terminal. */
+  get shellBusy(): boolean {
+    return this.mode === 'shell' && this.shellInstance !== null && this.shellInstance.busy;
+  }
+
+  /** Runs a line as typed (UTF-8 bytes): a terminal command, a shell line, or a redis-cli line. */
+  async runLine(line: string): Promise<LineResult> {
+    const trimmed = line.trim();
+    if (trimmed === ':shell') {
+      this.mode = 'shell';
+      void this.shell;
+      return { history: true };
+    }
+    if (trimmed === ':redis') {
+      this.mode = 'redis';
+      return { history: true };
+    }
+    if (this.mode === 'shell') {
+      await this.runShell(line);
+      return { history: true };
+    }
+    if (line.startsWith('!')) {
+      await this.runShell(line.slice(1));
+      return { history: true };
+    }
+    if (this.fromShell) {
+      const r = await this.session.runLine(line);
+      if (r.exit !== undefined) {
+        // Leaving a redis-cli started in the shell goes back to the shell.
+        this.session = this.main;
+        this.fromShell = false;
+        this.mode = 'shell';
+        return { history: r.history };
+      }
+      return r;
+    }
+    return this.session.runLine(line);
+  }
+
+  /** Runs a shell line and waits until its program, if it takes time, has ended. */
+  private runShell(line: string): Promise<void> {
+    const shell = this.shell;
+    return new Promise((resolve) => {
+      this.pump.input(() => shell.run(line));
+      if (!shell.busy) {
+        resolve();
+        return;
+      }
+      shell.onIdle = () => {
+        shell.onIdle = null;
+        resolve();
+      };
+    });
+  }
+
+  /** Ctrl-C while a shell program runs. */
+  interruptShell(): void {
+    this.pump.input(() => this.shell.interrupt());
+  }
+
+  stop(): void {
+    this.pump.stop();
   }
 }
 
 /** Lines from a pipe: no prompt, no history, each line run in turn. */
-async function piped(session: CliSession, io: CliIO): Promise<number> {
+async function piped(terminal: WorldTerminal, io: CliIO): Promise<number> {
   let pending = '';
   for await (const chunk of io.stdin) {
     pending += (chunk as Buffer).toString('latin1');
     for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
       const line = pending.slice(0, nl);
       pending = pending.slice(nl + 1);
-      const r = await session.runLine(line);
+      const r = await terminal.runLine(line);
       if (r.exit !== undefined) return r.exit;
     }
   }
   if (pending !== '') {
-    const r = await session.runLine(pending);
+    const r = await terminal.runLine(pending);
     if (r.exit !== undefined) return r.exit;
   }
   return 0;
@@ -142,11 +307,11 @@ function completer(line: string): [string[], string] {
   return [hits.map((h) => (help ? help[0] : '') + h), line];
 }
 
-/** The interactive loop: line editing, history, Ctrl-C as redis-cli treats it. */
-function interactive(session: CliSession, io: CliIO): Promise<number> {
+/** The interactive loop: line editing, history, Ctrl-C as redis-cli treats it (and as bash does in the shell). */
+function interactive(terminal: WorldTerminal, io: CliIO): Promise<number> {
   const path = historyPath(io.env);
   const saved = loadHistory(path);
-  io.stdout.write(BANNER);
+  io.stdout.write(BANNER + HINT);
   return new Promise((resolve) => {
     const rl: Interface = createInterface({
       input: io.stdin,
@@ -155,7 +320,7 @@ function interactive(session: CliSession, io: CliIO): Promise<number> {
       history: [...saved].reverse(),
       historySize: HISTORY_MAX_LINES,
       completer,
-      prompt: session.prompt,
+      prompt: bytesToUtf8(terminal.prompt),
     });
     // readline keeps the newest line first; the history file is oldest first.
     const history = (rl as unknown as { history: string[] }).history;
@@ -173,7 +338,7 @@ function interactive(session: CliSession, io: CliIO): Promise<number> {
       running = true;
       while (queue.length !== 0 && !finished) {
         const line = queue.shift()!;
-        const r = await session.runLine(utf8ToBytes(line));
+        const r = await terminal.runLine(utf8ToBytes(line));
         if (!r.history && history[0] === line) history.shift();
         saveHistory(path, [...history].reverse());
         if (r.exit !== undefined) {
@@ -183,7 +348,7 @@ function interactive(session: CliSession, io: CliIO): Promise<number> {
       }
       running = false;
       if (!finished) {
-        rl.setPrompt(bytesToUtf8(session.prompt));
+        rl.setPrompt(bytesToUtf8(terminal.prompt));
         rl.prompt();
       }
     };
@@ -192,13 +357,23 @@ function interactive(session: CliSession, io: CliIO): Promise<number> {
       void pump();
     });
     rl.on('SIGINT', () => {
+      // In the shell, Ctrl-C goes to the running program, or starts a new
+      // line at the prompt, as in bash.
+      if (terminal.mode === 'shell') {
+        if (terminal.shellBusy) terminal.interruptShell();
+        else {
+          io.stdout.write('^C\n');
+          rl.prompt();
+        }
+        return;
+      }
       // At the prompt Ctrl-C leaves; while MONITOR or SUBSCRIBE run it ends
       // them; during any other command redis-cli exits with status 1.
       if (!running) finish(0);
-      else if (session.interrupt() === 'exit') finish(1);
+      else if (terminal.session.interrupt() === 'exit') finish(1);
     });
     rl.on('close', () => finish(0));
-    rl.setPrompt(bytesToUtf8(session.prompt));
+    rl.setPrompt(bytesToUtf8(terminal.prompt));
     rl.prompt();
   });
 }
