@@ -102,7 +102,11 @@ export interface HostShellOptions {
  * never thrown: even a bug in a command prints "shell: internal error".
  */
 export class HostShell {
-  /** Called when a program that took virtual time ends and the shell waits for a line again. */
+  /**
+   * Called when the foreground program ends, by itself as the world runs
+   * or on Ctrl-C, and the shell waits for a line again (not for a line
+   * that finished within run()).
+   */
   onIdle: (() => void) | null = null;
   /** The shell's name in its world's action log ("shell-1"). */
   readonly id: string;
@@ -223,6 +227,7 @@ export class HostShell {
 
   /** @internal The 'interrupt' action. */
   interruptNow(): void {
+    const wasBusy = this.job !== null;
     this.guard(() => {
       this.queue.length = 0;
       const job = this.job;
@@ -233,6 +238,8 @@ export class HostShell {
       this.write('^C');
       job.handlers.onInterrupt();
     });
+    // A program that ends on Ctrl-C ends within this call: tell the terminal.
+    if (wasBusy && this.job === null) this.onIdle?.();
   }
 
   private guard(fn: () => void): void {

@@ -204,6 +204,8 @@ class WorldTerminal {
   private openFromShell(t: RedisCliTarget): boolean {
     const output = t.raw === null ? null : t.raw ? 'raw' : 'tty';
     this.session = this.newSession(t.host, t.shownHost, t.port, t.db, t.resp3, output);
+    // redis-cli connects before its first prompt.
+    void this.session.connect();
     this.fromShell = true;
     this.mode = 'redis';
     return true;

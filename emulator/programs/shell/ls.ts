@@ -1,7 +1,7 @@
 import type { DiskStat, FileSystem } from '../../sim/disk-api.js';
 import { bytesToUtf8 } from '../../resp/bytes.js';
 import type { Command, CommandContext } from './context.js';
-import { MONTHS, strftime } from './dates.js';
+import { strftime } from './dates.js';
 import { errnoText } from './errors.js';
 import { getopt } from './options.js';
 import { quoteArg, shellQuote } from './quoting.js';
@@ -166,8 +166,7 @@ function blocksOf(st: DiskStat): number {
 function lsDate(mtimeUs: number, nowUs: number): string {
   const sixMonthsUs = (31_556_952 / 2) * 1e6;
   const recent = mtimeUs > nowUs - sixMonthsUs && mtimeUs <= nowUs;
-  const d = new Date(Math.floor(mtimeUs / 1000));
-  return recent ? strftime('%b %e %H:%M', mtimeUs) : `${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2)}  ${d.getUTCFullYear()}`;
+  return strftime(recent ? '%b %e %H:%M' : '%b %e  %Y', mtimeUs);
 }
 
 /** ls -h: powers of 1024, rounded up, one decimal below 10 ("4.0K", "13K", "1.0M"). */
