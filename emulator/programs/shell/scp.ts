@@ -1,5 +1,6 @@
 import { bytesFromArray, bytesToArray } from '../../resp/bytes.js';
 import { STRERROR } from '../../sim/disk-errors.js';
+import type { SimEvent } from '../../sim/kernel.js';
 import type { NetError, Socket } from '../../sim/network.js';
 import { resolveHost } from './addresses.js';
 import type { Command, CommandContext, Job } from './context.js';
@@ -177,7 +178,7 @@ class SshConnection {
 class Transfer {
   private conns: SshConnection[] = [];
   private meter: ProgressMeter | null = null;
-  private meterTimer: ReturnType<CommandContext['world']['kernel']['after']> | null = null;
+  private meterTimer: SimEvent | null = null;
   private counter = 0;
   private done = false;
   private localBytes: Uint8Array | null = null;
