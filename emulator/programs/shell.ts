@@ -16,6 +16,7 @@ import { ping } from './shell/ping.js';
 import { freeTty, LoginShellProcess, ProgramProcess } from './shell/processes.js';
 import { ps } from './shell/ps.js';
 import { redisBenchmark } from './shell/redis-benchmark.js';
+import { redisCheckAof, redisCheckRdb } from './shell/redis-check.js';
 import { redisCli } from './shell/redis-cli.js';
 import { redisServer } from './shell/redis-server.js';
 import { scp } from './shell/scp.js';
@@ -625,6 +626,8 @@ const COMMANDS: Record<string, Command> = {
   'redis-server': redisServer,
   'redis-cli': redisCli,
   'redis-benchmark': redisBenchmark,
+  'redis-check-rdb': redisCheckRdb,
+  'redis-check-aof': redisCheckAof,
   poweroff,
   date,
   ping,

@@ -105,7 +105,8 @@ export const HELP = `This is a shell on a simulated Linux machine. It runs one c
   ping [-c N] host              scp [host:]path [host:]path
   redis-server [redis.conf] [--option value...]   (starts in the background)
   redis-cli [-h host] [-p port] command [args...]
-  redis-benchmark [options]     poweroff
+  redis-benchmark [options]     redis-check-rdb file    redis-check-aof [--fix] file
+  poweroff
 Output can go to a file with > and >>. Pipes, ; and && are not simulated.
 sim help lists what the simulation itself can do (partitions, power cuts, time).
 `;

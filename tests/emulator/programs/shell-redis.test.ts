@@ -130,3 +130,18 @@ describe('shell: redis-benchmark', () => {
     expect(sw.run('echo $?')).toBe('130\n');
   });
 });
+
+describe('shell: redis-check-rdb and redis-check-aof', () => {
+  it('check the files redis-server left on the disk', () => {
+    const { run } = shellWorld({ redis: true });
+    run('redis-cli set greeting hello');
+    run('redis-cli save');
+    const out = run('redis-check-rdb /var/lib/redis/dump.rdb');
+    expect(out).toContain('[offset 0] Checking RDB file /var/lib/redis/dump.rdb\n');
+    expect(out).toContain('\\o/ RDB looks OK! \\o/\n');
+    expect(run('redis-check-rdb')).toBe('Usage: redis-check-rdb <rdb-file-name>\n');
+    expect(run('redis-check-aof')).toBe('Usage: redis-check-aof [--fix|--truncate-to-timestamp $timestamp] <file.manifest|file.aof>\n');
+    run('echo "*1" > /tmp/bad.aof');
+    expect(run('redis-check-aof /tmp/bad.aof')).toContain('bad.aof');
+  });
+});
