@@ -35,7 +35,10 @@ export interface BlockSpec {
   kind: BlockKind;
   /** The keys, in the order given (duplicates are ignored). */
   keys: string[];
-  /** Absolute unix ms after which the client times out; 0 waits forever. */
+  /**
+   * Absolute unix ms after which the client times out; 0 waits forever
+   * outside the timeout table; Infinity waits forever inside it.
+   */
   timeoutMs: number;
   serve: ServeBlocked;
 }
@@ -199,6 +202,7 @@ export class BlockingRegistry {
     let min: number | null = null;
     for (const c of this.timed) {
       const t = c.blockedOn!.timeoutMs;
+      if (t === Infinity) continue;
       if (min === null || t < min) min = t;
     }
     return min;
