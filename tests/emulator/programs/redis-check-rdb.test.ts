@@ -235,7 +235,7 @@ function emulatorServerFile(): Uint8Array {
 }
 
 let real: RealRedis | null = null;
-let realFiles: Record<string, Uint8Array> = {};
+const realFiles: Record<string, Uint8Array> = {};
 
 describeReal('redis-check-rdb matches the real tool', () => {
   beforeAll(async () => {
