@@ -172,7 +172,13 @@ export class BlockingRegistry {
       for (const { db, key } of batch) {
         this.readySet.get(db)?.delete(key);
         this.server.updateTime();
-        const value = db.lookupNoTouch(key);
+        // Redis looks the ready key up without stats or notifications but
+        // with a touch: under an LFU policy the key's counter goes up once
+        // here (OBJECT FREQ shows 6, not 5, on a list that served a BLPOP).
+        // A write lookup is the one that touches without counting; only
+        // masters and writable replicas have blocked clients, and there it
+        // expires a key just as a read lookup would.
+        const value = db.lookupWrite(key);
         if (value === undefined || typeof value === 'string') continue;
         const waiters = this.waiting.get(db)?.get(key);
         if (!waiters) continue;

@@ -44,4 +44,13 @@ describe('blocked clients', () => {
     expect(server.blocking.count).toBe(1);
     expect(server.blocking.timedCount).toBe(1);
   });
+
+  it('a list that serves a BLPOP is touched once under an LFU policy', () => {
+    const { server, c, other } = start();
+    server.execute(other, ['CONFIG', 'SET', 'maxmemory-policy', 'allkeys-lfu']);
+    server.execute(c, ['BLPOP', 'k', '0']);
+    server.execute(other, ['RPUSH', 'k', 'a', 'b']);
+    expect(server.blocking.count).toBe(0);
+    expect(server.execute(other, ['OBJECT', 'FREQ', 'k'])).toBe(6);
+  });
 });
