@@ -14,6 +14,28 @@ import { errorReply } from '../resp/reply.js';
 const NO_FLAGS: ShutdownFlags = { nosave: false, save: false, now: false, force: false };
 
 /**
+ * A part of redis-server that lives beside the command engine and needs the
+ * process's moments: the AOF engine is one. Every hook is optional.
+ */
+export interface ProcessModule {
+  /**
+   * At start, before the RDB file is considered: loads the dataset if this
+   * module is responsible (the AOF wins over dump.rdb when appendonly is
+   * on). Returns null when not responsible, else the loading time and, when
+   * the data cannot be loaded, the log line the server exits with.
+   */
+  load?(): { us: number; error?: string } | null;
+  /** After a pass's commands, before its replies leave (beforeSleep). May hold the thread. */
+  beforeSleep?(): void;
+  /** serverCron. */
+  cron?(): void;
+  /** prepareForShutdown, after the saving child is stopped and before the final snapshot. */
+  shutdown?(): void;
+  /** The process is gone. */
+  exit?(): void;
+}
+
+/**
  * redis-server as a process on a host. Its single thread runs an event loop
  * like Redis's ae loop: each pass reads every client with input, runs their
  * commands one after another (each costing CPU time, during which the
@@ -88,6 +110,8 @@ export class RedisProcess extends SimProcess {
   /** Commands run, for the speed figures. */
   commands = 0;
   readonly snapshots: Snapshots;
+  /** Other parts of the server (the AOF engine), in the order they were added. */
+  readonly modules: ProcessModule[] = [];
   /** SHUTDOWN was accepted: the process exits once this pass of the loop ends. */
   private exiting = false;
   /** The client whose input the pass is running. */
@@ -138,6 +162,7 @@ export class RedisProcess extends SimProcess {
   private prepareForShutdown(reason: string, flags: ShutdownFlags = NO_FLAGS, c: Client | null = null): boolean {
     this.log(reason);
     this.snapshots.stopChild();
+    for (const m of this.modules) m.shutdown?.();
     const wantSave = !flags.nosave && (flags.save || saveRules(this.server.config.get('save')).length > 0);
     if (!wantSave) {
       this.finishShutdown();
@@ -194,7 +219,12 @@ export class RedisProcess extends SimProcess {
       // The directory's trouble shows when saving.
     }
     this.log('Server initialized');
-    const loaded = this.snapshots.loadAtStart();
+    let loaded: { us: number; error?: string } | null = null;
+    for (const m of this.modules) {
+      loaded = m.load?.() ?? null;
+      if (loaded !== null) break;
+    }
+    loaded ??= this.snapshots.loadAtStart();
     if (loaded.error !== undefined) {
       this.log(loaded.error);
       this.exit(1);
@@ -405,6 +435,7 @@ export class RedisProcess extends SimProcess {
         this.cronDue = false;
         server.cron();
         this.snapshots.cron();
+        for (const m of this.modules) m.cron?.();
         this.cpuNow += costs.cronUs / speed;
       }
       if (this.ready.length !== 0) {
@@ -441,6 +472,9 @@ export class RedisProcess extends SimProcess {
         this.cpuNow += server.stallUs;
         server.stallUs = 0;
       }
+      for (const m of this.modules) m.beforeSleep?.();
+      // appendfsync always: no reply leaves before the disk has the writes.
+      if (server.threadBlocked) return;
       if (this.writes.length !== 0) {
         const writes = this.writes;
         this.writes = this.spareWrites;
@@ -516,6 +550,18 @@ export class RedisProcess extends SimProcess {
     this.loopEvent = this.cronEvent = this.timerEvent = null;
     for (const c of this.conns) c.sc.shutdown();
     this.conns.clear();
+    for (const m of this.modules) m.exit?.();
+  }
+
+  /** The thread's time as its commands see it. */
+  nowUs(): number {
+    return this.server.clock.nowUs();
+  }
+
+  /** Charges thread time (a fork, a blocking write). */
+  stall(us: number): void {
+    if (this.inLoop) this.cpuNow += us;
+    else this.busyUntil = Math.max(this.busyUntil, this.kernel.now) + us;
   }
 
   /** Connected clients, for the panels. */
