@@ -18,3 +18,4 @@ export {
   type AofReplayTarget,
 } from './reader.js';
 export { loadAofFiles, type AofFilesOptions, type AofFilesResult, type AofFilesStatus } from './loader.js';
+export { rewriteAof, REWRITE_ITEMS_PER_COMMAND, type AofRewriteOptions } from './rewrite.js';
