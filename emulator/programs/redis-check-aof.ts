@@ -3,8 +3,10 @@ import { isManifestError, manifestErrorLog, parseManifest } from '../persistence
 import { bytesFromArray } from '../resp/bytes.js';
 import type { FileSystem } from '../sim/disk-api.js';
 import { DiskError } from '../sim/disk-errors.js';
+import { CRASH_EXIT_CODE, OutOfMemory, outOfMemoryReport, type CrashFrames } from './aof-check/crash-report.js';
 import { RespScan } from './aof-check/resp-scan.js';
 import { checkRdb } from './rdb-check/check.js';
+import type { CheckState } from './rdb-check/report.js';
 import type { CheckToolOptions } from './redis-check-rdb.js';
 import { serverLogLine } from './server-log-line.js';
 import { openToolFile, resolveToolPath } from './tool-files.js';
@@ -61,6 +63,10 @@ class AofCheck {
   private readonly scan = new RespScan();
   /** --truncate-to-timestamp; 0 when not asked. */
   toTimestamp = 0n;
+  /** Where the check is, for the stack of a crash report. */
+  frames: CrashFrames = 'old-style';
+  /** The state of the RDB check, once one has run: it then reports a crash of the process. */
+  rdbState: CheckState | null = null;
 
   constructor(
     private readonly fs: FileSystem,
@@ -179,6 +185,7 @@ class AofCheck {
         logWarning: (text) => this.log(text),
         nowMs: this.opts.nowMs ?? 0,
       });
+      this.rdbState = r.state;
       if (r.outcome === 'exit') this.exit(1);
       if (r.outcome === 'error') {
         this.out('RDB preamble of AOF file is not sane, aborting.\n');
@@ -261,11 +268,13 @@ class AofCheck {
       const path = `${dir}/${name}`;
       const last = ++n === total;
       const rdb = this.fileIsRdb(path);
+      this.frames = 'multi-part-base';
       this.out(`Start to check BASE AOF (${rdb ? 'RDB' : 'RESP'} format).\n`);
       this.verdict('BASE AOF ', name, this.single(name, path, last, fix, rdb));
     }
     if (m.incr.length > 0) {
       this.out('Start to check INCR files.\n');
+      this.frames = 'multi-part-incr';
       for (const info of m.incr) {
         const path = `${dir}/${info.name}`;
         const last = ++n === total;
@@ -308,12 +317,23 @@ export function runRedisCheckAof(fs: FileSystem, cwd: string, argv: string[], ou
     return usage();
   }
   try {
-    if (check.fileIsManifest(path)) check.multiPart(dirname(path), path, fix);
-    else if (check.fileIsRdb(path)) check.oldStyle(path, fix, true);
-    else check.oldStyle(path, fix, false);
+    if (check.fileIsManifest(path)) {
+      check.multiPart(dirname(path), path, fix);
+    } else if (check.fileIsRdb(path)) {
+      check.frames = 'old-style-preamble';
+      check.oldStyle(path, fix, true);
+    } else {
+      check.oldStyle(path, fix, false);
+    }
     return 0;
   } catch (e) {
     if (e instanceof Exit) return e.code;
+    if (e instanceof OutOfMemory) {
+      out(outOfMemoryReport(argv[0] ?? '', opts.pid ?? 1, opts.nowMs ?? 0, e.bytes, check.frames));
+      if (check.rdbState === null) return CRASH_EXIT_CODE;
+      check.rdbState.error('Server crash checking the specified RDB file!');
+      return 1;
+    }
     throw e;
   }
 }

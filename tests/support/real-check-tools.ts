@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { Kernel } from '../../emulator/sim/kernel.js';
 import { RealDisk } from '../../src/cli/real-disk.js';
@@ -88,7 +88,9 @@ export function runReal(tool: Tool, files: CaseFiles, args: string[], opts: RunO
       encoding: 'latin1',
       timeout: 20_000,
     });
-    return { stdout: normaliseLog(r.stdout), stderr: r.stderr, code: r.status ?? -1, files: snapshot(dir) };
+    // A process killed by a signal exits, as a shell reports it, with 128 + the signal's number.
+    const code = r.status ?? (r.signal ? 128 + constants.signals[r.signal] : -1);
+    return { stdout: normaliseLog(r.stdout), stderr: r.stderr, code, files: snapshot(dir) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,5 +1,6 @@
 import { bytesFromArray } from '../../resp/bytes.js';
 import { CFile, strtol } from '../../persistence/aof/c-stdio.js';
+import { MAX_ALLOCATION_BYTES, OutOfMemory } from './crash-report.js';
 
 /**
  * How redis-check-aof walks the commands of an AOF (processRESP and its
@@ -89,6 +90,7 @@ export class RespScan {
       return null;
     }
     const want = len + 2n;
+    if (want > BigInt(MAX_ALLOCATION_BYTES)) throw new OutOfMemory(want);
     this.epos = f.tell();
     const data = want > BigInt(f.size) ? f.fread(f.size + 1) : f.fread(Number(want));
     if (BigInt(data.length) !== want) {

@@ -19,6 +19,12 @@ export interface RdbCheckResult {
   outcome: 'ok' | 'error' | 'exit';
   /** Where the file position is when the check returns: the end of the RDB part when it is sound. */
   end: number;
+  /**
+   * The checker's state as it was left. The check installs handlers that
+   * report a later crash of the process as a damaged RDB, with this state
+   * (rdbCheckHandleCrash), which redis-check-aof can run into afterwards.
+   */
+  state: CheckState;
 }
 
 export interface RdbCheckHooks {
@@ -73,12 +79,12 @@ export function checkRdb(data: Uint8Array, name: string, hooks: RdbCheckHooks): 
       st.info('\\o/ RDB looks OK! \\o/');
       st.showGenericInfo();
     }
-    return { outcome: ok ? 'ok' : 'error', end: rio.pos };
+    return { outcome: ok ? 'ok' : 'error', end: rio.pos, state: st };
   } catch (e) {
     if (!(e instanceof RdbCorruption)) throw e;
     st.loaderError(e);
     hooks.logWarning('Terminating server after rdb file reading failure.');
-    return { outcome: 'exit', end: rio.pos };
+    return { outcome: 'exit', end: rio.pos, state: st };
   }
 }
 

@@ -218,6 +218,23 @@ describeReal('redis-check-aof matches the real tool', () => {
     }
   });
 
+  it('a length no allocation can satisfy crashes the tool with the start of a bug report', () => {
+    const mask = (t: string) => t.replace(/\[0x[0-9a-f]+\]/g, '[ADDR]');
+    const huge = '*1\r\n$100000000000000\r\n';
+    const cases: Array<[CaseFiles, string[]]> = [
+      [{ 'a.aof': huge }, ['a.aof']],
+      [{ 'a.manifest': 'file a.1.incr.aof seq 1 type i\n', 'a.1.incr.aof': huge }, ['a.manifest']],
+      [{ 'a.manifest': 'file b.aof seq 1 type b\n', 'b.aof': huge }, ['a.manifest']],
+      [{ 'a.aof': dump + huge }, ['a.aof']],
+    ];
+    for (const [files, args] of cases) {
+      const real = runReal('aof', files, args);
+      const emu = runEmulated('aof', files, args);
+      expect(mask(emu.stdout)).toBe(mask(real.stdout));
+      expect(emu.code).toBe(real.code);
+    }
+  });
+
   it('odd records: huge or negative counts and lengths, long lines, stale buffer bytes in the messages', () => {
     const cases = [
       '*1\r\n$1000000000000\r\n',
