@@ -14,7 +14,7 @@ import { LINK_PROFILES, type LinkProfile } from './links.js';
 /** Socket errors with Linux's strerror texts, as clients print them. */
 export class NetError extends Error {
   constructor(
-    readonly code: 'ECONNREFUSED' | 'ECONNRESET' | 'ETIMEDOUT' | 'EADDRNOTAVAIL' | 'EADDRINUSE' | 'EHOSTUNREACH' | 'EPIPE',
+    readonly code: 'ECONNREFUSED' | 'ECONNRESET' | 'ETIMEDOUT' | 'EADDRNOTAVAIL' | 'EADDRINUSE' | 'EHOSTUNREACH' | 'EPIPE' | 'ENOENT',
     message: string,
   ) {
     super(message);
@@ -30,6 +30,7 @@ export const NET_ERRORS = {
   EADDRINUSE: 'Address already in use',
   EHOSTUNREACH: 'No route to host',
   EPIPE: 'Broken pipe',
+  ENOENT: 'No such file or directory',
 } as const;
 
 export function netError(code: keyof typeof NET_ERRORS): NetError {
@@ -285,7 +286,17 @@ export class Network {
     return [...this.links.values()];
   }
 
-  /** The one-way arrival time of `bytes` sent now from `from` to `to`. */
+  /**
+   * When `bytes` sent now from `from` to `to` arrive: they wait behind the
+   * bytes already queued in that direction, take their transmission time at
+   * the link's bandwidth, then half the round trip and the per-packet cost
+   * (plus jitter). Reserves the link for them. Never earlier than `after`.
+   * Datagrams (ping's echo) use it as connections do.
+   */
+  arrivalTime(from: string, to: string, bytes: number, after = 0): number {
+    return this.schedule(from, to, bytes, after);
+  }
+
   private schedule(from: string, to: string, bytes: number, after: number, atUs?: number, unix = false): number {
     const l = this.link(from, to, unix);
     const p = l.profile;
@@ -392,8 +403,11 @@ export class Network {
       const listener = target.listener(s.remotePort);
       const back = this.schedule(s.remoteHost, from, 0, 0, undefined, s.unix);
       if (listener === undefined) {
+        // No one listens: a TCP port refuses; a Unix socket path that no
+        // server has bound does not exist.
+        const error = s.unix ? netError('ENOENT') : netError('ECONNREFUSED');
         this.kernel.at(back, () => {
-          if (s.state === 'connecting') this.release(s, netError('ECONNREFUSED'), false);
+          if (s.state === 'connecting') this.release(s, error, false);
         });
         return;
       }
@@ -426,7 +440,7 @@ export class Network {
     s.state = 'closed';
     this.kernel.cancel(s.connectTimer);
     this.sockets.get(s.host.name)?.delete(s);
-    if (error !== null && error.code !== 'ECONNREFUSED' && error.code !== 'ETIMEDOUT') {
+    if (error !== null && error.code !== 'ECONNREFUSED' && error.code !== 'ETIMEDOUT' && error.code !== 'ENOENT') {
       this.kernel.trace.add('net', 'reset', `${s.localAddress} <- ${s.remoteAddress}: ${error.message}`);
     }
     if (notify && error === null) this.kernel.trace.add('net', 'close', `${s.localAddress} <- ${s.remoteAddress}`);
