@@ -348,8 +348,25 @@ export class RedisServer implements KeyspaceHost {
   /** The active expiry cycle, run by serverCron at hz. */
   cron(): void {
     this.updateTime();
+    this.closeIdleClients();
     if (this.activeExpireEnabled && this.mayDeleteExpired) activeExpireCycle(this);
     this.runTimers();
+  }
+
+  /**
+   * The `timeout` setting (clientsCronHandleTimeout): a normal client idle
+   * for longer is closed; blocked, subscribed, replica and monitor clients
+   * are not. Compared in whole seconds, as Redis does.
+   */
+  private closeIdleClients(): void {
+    const maxIdle = this.config.getNumber('timeout');
+    if (maxIdle <= 0) return;
+    const nowS = Math.floor(this.nowMs / 1000);
+    for (const c of [...this.clients.values()]) {
+      if (c.role !== 'normal' || c.blocked) continue;
+      if (c.channels.size + c.patterns.size + c.shardChannels.size !== 0) continue;
+      if (nowS - Math.floor(c.lastInteractionMs / 1000) > maxIdle) this.kill(c);
+    }
   }
 
   /**
