@@ -199,6 +199,21 @@ export class Kernel implements Clock {
     return true;
   }
 
+  /**
+   * For code running inside the world (driven by runUntilAsync or settle):
+   * resolves after `ms` of virtual time, as setTimeout would in real time.
+   * Unlike advanceAsync it drives nothing itself, so it is safe to await
+   * from code that the world is already running.
+   */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.after(Math.round(ms * 1000), () => {
+        this.promisesSettled = true;
+        resolve();
+      });
+    });
+  }
+
   /** The async form of advance(). */
   async advanceAsync(ms: number): Promise<void> {
     const until = this.now + Math.round(ms * 1000);
