@@ -7,6 +7,7 @@ import { listenFor, SimProcess, type Host } from './host.js';
 import type { Socket } from './network.js';
 import { commandCost, REDIS_CPU, type ServerCpuCosts } from './cpu.js';
 import { Snapshots, saveRules } from '../persistence/snapshots.js';
+import { AofEngine } from '../persistence/aof-engine.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';
 import type { Client } from '../server/client.js';
 import { errorReply } from '../resp/reply.js';
@@ -151,6 +152,7 @@ export class RedisProcess extends SimProcess {
       log: (text) => this.log(text),
     });
     this.server.snapshots = this.snapshots;
+    this.modules.push(new AofEngine(this));
   }
 
   /**
@@ -199,7 +201,8 @@ export class RedisProcess extends SimProcess {
 
   /** SIGTERM and SIGINT shut the server down as SHUTDOWN does. */
   protected override onTerminate(sig: 'TERM' | 'INT'): void {
-    const ok = this.prepareForShutdown(sig === 'TERM' ? 'Received SIGTERM scheduling shutdown...' : 'Received SIGINT scheduling shutdown...');
+    this.log(`Received SIG${sig} scheduling shutdown...`);
+    const ok = this.prepareForShutdown('User requested shutdown...');
     if (!ok) this.log(`SIG${sig} received but errors trying to shut down the server, check the logs for more information`);
   }
 

@@ -24,8 +24,13 @@ import { World } from '../../emulator/sim/world.js';
 import { RealDisk } from './real-disk.js';
 import { NodeWorldDriver } from './world-driver.js';
 
-/** Lines the simulated process logs that this entry point prints itself, in Redis's order. */
-const STARTUP_LINES = new Set(['Server initialized', 'Ready to accept connections']);
+/** Lines the simulated process logs that this entry point prints itself, in Redis's form. */
+const STARTUP_LINES = new Set([
+  'Server initialized',
+  'Ready to accept connections',
+  'Received SIGTERM scheduling shutdown...',
+  'Received SIGINT scheduling shutdown...',
+]);
 
 /** A running server, for the entry point and for tests that run it in-process. */
 export interface RunningServer {
@@ -220,7 +225,11 @@ export async function main(): Promise<void> {
     const msg = `${process.pid}:signal-handler (${Math.floor(Date.now() / 1000)}) Received ${name} scheduling shutdown...\n`;
     if (running.settings.logfile === '') process.stdout.write(msg);
     else appendFileSync(bytesToUtf8(running.settings.logfile), msg);
-    void running.shutdown().then(() => process.exit(0));
+    // The simulated server shuts down as redis-server does on a signal
+    // (saving first when save rules are set); the Node process follows it.
+    const proc = running.tcp.process;
+    if (proc.alive) proc.signal(name === 'SIGINT' ? 'INT' : 'TERM');
+    else void running.shutdown().then(() => process.exit(0));
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
