@@ -8,7 +8,7 @@ import { SYNTAX_ERROR } from './errors.js';
 import type { Handler } from './table.js';
 
 /**
- * SAVE and BGSAVE (src/rdb.c). A server running as a process on a simulated
+ * SAVE, BGSAVE (src/rdb.c) and BGREWRITEAOF (src/aof.c). A server running as a process on a simulated
  * host writes real files through `server.snapshots` (persistence/snapshots.ts);
  * a server with no disk keeps the file in memory, where DEBUG RELOAD finds it.
  */
@@ -19,6 +19,13 @@ export interface SnapshotCommands {
   bgsaveScheduled: boolean;
   save(): 'ok' | 'in-progress' | 'error';
   bgsave(): 'started' | 'error';
+}
+
+/** What the AOF engine of a server with a disk offers to BGREWRITEAOF and BGSAVE. */
+export interface AofCommands {
+  /** An AOF rewrite child is running. */
+  readonly childActive: boolean;
+  bgrewriteaof(inExec: boolean): 'started' | 'scheduled' | 'in-progress' | 'error';
 }
 
 /** shared.err: an error reply with no message. */
@@ -64,11 +71,35 @@ function bgsave(c: Client, argv: string[]): Reply {
     }
     return errorReply('Background save already in progress');
   }
-  if (c.inExec) {
-    engine.bgsaveScheduled = true;
-    return new StatusReply('Background saving scheduled');
+  if (c.inExec || c.server.aof?.childActive === true) {
+    if (schedule || c.inExec) {
+      engine.bgsaveScheduled = true;
+      return new StatusReply('Background saving scheduled');
+    }
+    return errorReply(
+      "Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE in order to schedule a BGSAVE whenever possible.",
+    );
   }
   return engine.bgsave() === 'started' ? new StatusReply('Background saving started') : BARE_ERR;
 }
 
-export const persistenceCommands: Record<string, Handler> = { save, bgsave };
+/**
+ * BGREWRITEAOF (src/aof.c): a server without a disk has no file to
+ * rewrite, and answers as if it had started.
+ */
+function bgrewriteaof(c: Client): Reply {
+  const engine = c.server.aof;
+  if (engine === null) return new StatusReply('Background append only file rewriting started');
+  switch (engine.bgrewriteaof(c.inExec)) {
+    case 'in-progress':
+      return errorReply('Background append only file rewriting already in progress');
+    case 'scheduled':
+      return new StatusReply('Background append only file rewriting scheduled');
+    case 'started':
+      return new StatusReply('Background append only file rewriting started');
+    case 'error':
+      return errorReply("Can't execute an AOF background rewriting. Please check the server logs for more information.");
+  }
+}
+
+export const persistenceCommands: Record<string, Handler> = { save, bgsave, bgrewriteaof };

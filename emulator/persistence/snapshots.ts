@@ -29,7 +29,7 @@ export interface SnapshotHost {
   stall(us: number): void;
   /** Holds the thread until the returned function is called. */
   holdThreadForIo(): (after: () => void) => void;
-  log(text: string): void;
+  log(text: string, level?: 'notice' | 'warning'): void;
 }
 
 /** Reference microseconds of CPU to serialize or load a kilobyte of RDB (cpu.ts scale). */
@@ -55,6 +55,8 @@ export class Snapshots {
   private lastBgsaveTryS = 0;
   private childOutcome: { ok: boolean; signal: number | null } | null = null;
   bgsaveScheduled = false;
+  /** Whether a child of another kind (the AOF rewrite's) runs: Redis runs one child at a time. */
+  otherChildActive: () => boolean = () => false;
 
   constructor(private readonly p: SnapshotHost) {}
 
@@ -97,7 +99,7 @@ export class Snapshots {
     this.disk.fsync(fd, (err) => {
       release(() => {
         if (err !== null) {
-          this.p.log(`Write error saving DB on disk(fsync): ${err.message}`);
+          this.p.log(`Write error saving DB on disk(fsync): ${err.message}`, 'warning');
           this.discard(fd, tmp);
           done?.(false);
           return;
@@ -111,7 +113,7 @@ export class Snapshots {
         this.syncDir(file, (dirErr) => {
           releaseDir(() => {
             if (dirErr !== null) {
-              this.p.log(`Write error saving DB on disk(fsyncFileDir): ${dirErr}`);
+              this.p.log(`Write error saving DB on disk(fsyncFileDir): ${dirErr}`, 'warning');
               done?.(false);
               return;
             }
@@ -191,7 +193,7 @@ export class Snapshots {
       return true;
     } catch (e) {
       const msg = e instanceof DiskError ? e.message : String(e);
-      this.p.log(`Error moving temp DB file ${baseName(tmp)} on the final destination ${baseName(file)} (in server root dir ${this.server.config.get('dir')}): ${msg}`);
+      this.p.log(`Error moving temp DB file ${baseName(tmp)} on the final destination ${baseName(file)} (in server root dir ${this.server.config.get('dir')}): ${msg}`, 'warning');
       try {
         this.disk.unlink(tmp);
       } catch {
@@ -204,15 +206,15 @@ export class Snapshots {
   private logWriteError(e: unknown, tmp: string): void {
     const msg = e instanceof DiskError ? e.message : String(e);
     if (e instanceof DiskError && e.syscall === 'open') {
-      this.p.log(`Failed opening the temp RDB file ${baseName(tmp)} (in server root dir ${this.server.config.get('dir')}) for saving: ${msg}`);
+      this.p.log(`Failed opening the temp RDB file ${baseName(tmp)} (in server root dir ${this.server.config.get('dir')}) for saving: ${msg}`, 'warning');
     } else {
-      this.p.log(`Write error saving DB on disk(rdbSaveRio): ${msg}`);
+      this.p.log(`Write error saving DB on disk(rdbSaveRio): ${msg}`, 'warning');
     }
   }
 
   /** BGSAVE: fork, and let a child write the file. */
   bgsave(): 'started' | 'error' {
-    if (this.child !== null) return 'error';
+    if (this.child !== null || this.otherChildActive()) return 'error';
     const server = this.server;
     const stats = server.stats;
     this.lastBgsaveTryS = Math.floor(this.p.nowUs() / 1e6);
@@ -255,7 +257,7 @@ export class Snapshots {
       this.disk.fsync(fd, (err) => {
         if (!child.alive) return;
         if (err !== null) {
-          this.p.log(`Write error saving DB on disk(fsync): ${err.message}`);
+          this.p.log(`Write error saving DB on disk(fsync): ${err.message}`, 'warning');
           this.discard(fd, tmp);
           child.exit(1);
           return;
@@ -267,7 +269,7 @@ export class Snapshots {
         this.syncDir(file, (dirErr) => {
           if (!child.alive) return;
           if (dirErr !== null) {
-            this.p.log(`Write error saving DB on disk(fsyncFileDir): ${dirErr}`);
+            this.p.log(`Write error saving DB on disk(fsyncFileDir): ${dirErr}`, 'warning');
             child.exit(1);
             return;
           }
@@ -296,15 +298,15 @@ export class Snapshots {
         p.lastSaveUnixS = nowS;
         p.rdbLastBgsaveOk = true;
       } else if (signal !== null) {
-        this.p.log(`Background saving terminated by signal ${signal}`);
+        this.p.log(`Background saving terminated by signal ${signal}`, 'warning');
         p.rdbLastBgsaveOk = false;
       } else {
-        this.p.log('Background saving error');
+        this.p.log('Background saving error', 'warning');
         p.rdbLastBgsaveOk = false;
       }
       return;
     }
-    if (this.child !== null) return;
+    if (this.child !== null || this.otherChildActive()) return;
     if (this.bgsaveScheduled) {
       this.bgsaveScheduled = false;
       this.bgsave();
@@ -323,7 +325,7 @@ export class Snapshots {
   /** The process ends: a running child is killed, as Redis's shutdown does. */
   stopChild(): void {
     if (this.child === null) return;
-    this.p.log('There is a child saving an .rdb. Killing it!');
+    this.p.log('There is a child saving an .rdb. Killing it!', 'warning');
     const c = this.child;
     this.child = null;
     this.server.stats.persistence.rdbBgsaveInProgress = false;

@@ -17,7 +17,7 @@ import { lfuAccess } from '../commands/object.js';
 import { OOM_MESSAGE, performEvictions } from './evict.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';
 import { monitorLine } from '../commands/monitor.js';
-import type { SnapshotCommands } from '../commands/persistence.js';
+import type { AofCommands, SnapshotCommands } from '../commands/persistence.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 
 export interface ServerOptions {
@@ -86,6 +86,8 @@ export class RedisServer implements KeyspaceHost {
   shutdownHook: ((flags: ShutdownFlags, c: Client) => boolean) | null = null;
   /** The snapshot engine of a server with a disk (SAVE, BGSAVE), or null. */
   snapshots: SnapshotCommands | null = null;
+  /** The AOF engine of a server with a disk (BGREWRITEAOF), or null. */
+  aof: AofCommands | null = null;
   /** Clients in MONITOR mode. */
   readonly monitors = new Set<Client>();
   /** The maxmemory limit in bytes, 0 for none (kept in step with CONFIG SET). */
@@ -248,8 +250,9 @@ export class RedisServer implements KeyspaceHost {
             : (flags & CMD.DENYOOM) !== 0;
       if (deny) return this.reject(c, cmd, OOM_MESSAGE, false);
     }
-    if ((flags & CMD.WRITE || cmd.name === 'ping') && this.stats.persistence.writesDeniedByDiskError(this)) {
-      return this.reject(c, cmd, MISCONF_RDB, false);
+    if (flags & CMD.WRITE || cmd.name === 'ping') {
+      const denied = this.stats.persistence.diskErrorReply(this);
+      if (denied !== null) return this.reject(c, cmd, denied, false);
     }
     if (this.stats.persistence.loading && !(flags & CMD.LOADING)) return this.reject(c, cmd, '-LOADING Redis is loading the dataset in memory', false);
     if (c.inMulti) {
@@ -386,10 +389,6 @@ export class RedisServer implements KeyspaceHost {
     return t === null ? null : t + 1;
   }
 }
-
-/** shared.bgsaveerr (src/server.c). */
-const MISCONF_RDB =
-  "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. Commands that may modify the data set are disabled, because this instance is configured to report errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check the Redis logs for details about the RDB error.";
 
 /**
  * Commands run directly whose writes are only the deletions of expired keys

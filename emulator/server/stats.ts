@@ -131,6 +131,11 @@ export class PersistenceStats {
   aofBufferLength = 0;
   aofPendingBioFsync = 0;
   aofDelayedFsync = 0;
+  /**
+   * While the AOF is on: the strerror of the write or background fsync that
+   * failed and has not succeeded since, which stops writes; null otherwise.
+   */
+  aofWriteError: string | null = null;
 
   /**
    * writeCommandsDeniedByDiskError for RDB: the last BGSAVE failed, save
@@ -140,4 +145,18 @@ export class PersistenceStats {
     if (this.rdbLastBgsaveOk) return false;
     return server.config.getBool('stop-writes-on-bgsave-error') && server.config.get('save').trim() !== '';
   }
+
+  /**
+   * The MISCONF error a write (or PING) gets now, or null: RDB's first, then
+   * the AOF's (writeCommandsGetDiskErrorMessage).
+   */
+  diskErrorReply(server: { config: { getBool(name: string): boolean; get(name: string): string } }): string | null {
+    if (this.writesDeniedByDiskError(server)) return MISCONF_RDB;
+    if (this.aofWriteError !== null) return `-MISCONF Errors writing to the AOF file: ${this.aofWriteError}`;
+    return null;
+  }
 }
+
+/** shared.bgsaveerr (src/server.c). */
+const MISCONF_RDB =
+  "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. Commands that may modify the data set are disabled, because this instance is configured to report errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). Please check the Redis logs for details about the RDB error.";
