@@ -26,6 +26,11 @@ export interface AofFilesOptions {
   loadTruncated: boolean;
   /** Seconds a file took to load, for the "DB loaded from ..." lines; 0 when not given. */
   secondsSpent?: (name: string) => number;
+  /**
+   * appendfilename: a file of exactly that name is an old single-file AOF
+   * being upgraded, whose RDB preamble Redis announces differently.
+   */
+  oldStyleName?: string;
 }
 
 /**
@@ -63,7 +68,7 @@ export function loadAofFiles(
     const f = files[i]!;
     const isBase = f === manifest.base;
     const last = i === files.length - 1;
-    const r = loadAofFile(f.name, contents.get(f.name)!, { loadTruncated: opts.loadTruncated, oldStyle: false }, targetFor(f.name));
+    const r = loadAofFile(f.name, contents.get(f.name)!, { loadTruncated: opts.loadTruncated, oldStyle: f.name === opts.oldStyleName }, targetFor(f.name));
     log.push(...r.log);
     status = r.status;
     if (status === 'ok' || (status === 'truncated' && last)) {
