@@ -12,6 +12,9 @@ import type { ShutdownFlags } from '../commands/shutdown.js';
 import type { Client } from '../server/client.js';
 import { errorReply } from '../resp/reply.js';
 
+/** Redis's log levels (src/server.h LL_*). */
+export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
+
 const NO_FLAGS: ShutdownFlags = { nosave: false, save: false, now: false, force: false };
 
 /**
@@ -149,7 +152,7 @@ export class RedisProcess extends SimProcess {
         else this.busyUntil = Math.max(this.busyUntil, kernel.now) + us;
       },
       holdThreadForIo: () => this.holdThreadForIo(),
-      log: (text) => this.log(text),
+      log: (text, level) => this.log(text, level),
     });
     this.server.snapshots = this.snapshots;
     this.modules.push(new AofEngine(this));
@@ -162,7 +165,7 @@ export class RedisProcess extends SimProcess {
    * the server stays up and SHUTDOWN answers an error.
    */
   private prepareForShutdown(reason: string, flags: ShutdownFlags = NO_FLAGS, c: Client | null = null): boolean {
-    this.log(reason);
+    this.log(reason, 'warning');
     this.snapshots.stopChild();
     for (const m of this.modules) m.shutdown?.();
     const wantSave = !flags.nosave && (flags.save || saveRules(this.server.config.get('save')).length > 0);
@@ -173,11 +176,11 @@ export class RedisProcess extends SimProcess {
     this.log('Saving the final RDB snapshot before exiting.');
     const r = this.snapshots.save((ok) => {
       if (ok || flags.force) {
-        if (!ok) this.log('Error trying to save the DB. Exit anyway.');
+        if (!ok) this.log('Error trying to save the DB. Exit anyway.', 'warning');
         this.finishShutdown();
         return;
       }
-      this.log("Error trying to save the DB, can't exit.");
+      this.log("Error trying to save the DB, can't exit.", 'warning');
       if (c !== null) {
         c.onAsyncReply?.(errorReply('Errors trying to SHUTDOWN. Check logs.'));
         c.onResume?.();
@@ -185,25 +188,25 @@ export class RedisProcess extends SimProcess {
     });
     if (r === 'ok') return true;
     if (flags.force) {
-      this.log('Error trying to save the DB. Exit anyway.');
+      this.log('Error trying to save the DB. Exit anyway.', 'warning');
       this.finishShutdown();
       return true;
     }
-    this.log("Error trying to save the DB, can't exit.");
+    this.log("Error trying to save the DB, can't exit.", 'warning');
     return false;
   }
 
   private finishShutdown(): void {
-    this.log('Redis is now ready to exit, bye bye...');
+    this.log('Redis is now ready to exit, bye bye...', 'warning');
     this.exiting = true;
     if (!this.inLoop) this.wake();
   }
 
   /** SIGTERM and SIGINT shut the server down as SHUTDOWN does. */
   protected override onTerminate(sig: 'TERM' | 'INT'): void {
-    this.log(`Received SIG${sig} scheduling shutdown...`);
+    this.log(`Received SIG${sig} scheduling shutdown...`, 'warning');
     const ok = this.prepareForShutdown('User requested shutdown...');
-    if (!ok) this.log(`SIG${sig} received but errors trying to shut down the server, check the logs for more information`);
+    if (!ok) this.log(`SIG${sig} received but errors trying to shut down the server, check the logs for more information`, 'warning');
   }
 
   /**
@@ -212,7 +215,7 @@ export class RedisProcess extends SimProcess {
    */
   start(unixSocket?: string): boolean {
     if (!listenFor(this, this.port, (s) => this.accept(s))) {
-      this.log(`Warning: Could not create server TCP listening socket *:${this.port}: bind: Address already in use`);
+      this.log(`Warning: Could not create server TCP listening socket *:${this.port}: bind: Address already in use`, 'warning');
       return false;
     }
     if (unixSocket !== undefined) listenFor(this, unixSocket, (s) => this.accept(s));
@@ -221,7 +224,7 @@ export class RedisProcess extends SimProcess {
     } catch {
       // The directory's trouble shows when saving.
     }
-    this.log('Server initialized');
+    this.log('Server initialized', 'warning');
     let loaded: { us: number; error?: string } | null = null;
     for (const m of this.modules) {
       loaded = m.load?.() ?? null;
@@ -229,7 +232,7 @@ export class RedisProcess extends SimProcess {
     }
     loaded ??= this.snapshots.loadAtStart();
     if (loaded.error !== undefined) {
-      this.log(loaded.error);
+      this.log(loaded.error, 'warning');
       this.exit(1);
       return true;
     }
@@ -403,10 +406,14 @@ export class RedisProcess extends SimProcess {
     };
   }
 
-  /** A line in the server's log (the trace's 'log' kind). */
-  log(text: string): void {
+  /** A line in the server's log (the trace's 'log' kind) at Redis's level for it. */
+  log(text: string, level: LogLevel = 'notice'): void {
     this.kernel.trace.add(this.host.name, 'log', text);
+    for (const l of this.logListeners) l(level, text);
   }
+
+  /** Who else prints the log (the Node server's log file or terminal). */
+  readonly logListeners: Array<(level: LogLevel, text: string) => void> = [];
 
   /** Makes sure a pass of the loop is scheduled for when the thread is free. */
   private wake(): void {
