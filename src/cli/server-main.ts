@@ -157,8 +157,11 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   });
   const redis = proc.server;
   // The simulated process's log lines (saves, forks, loading) go to the server's log.
-  world.trace.subscribe((e) => {
-    if (e.kind === 'log' && e.source === 'redis' && !STARTUP_LINES.has(e.text)) log.notice(e.text);
+  proc.logListeners.push((level, text) => {
+    if (STARTUP_LINES.has(text)) return;
+    if (level === 'warning') log.warning(text);
+    else if (level === 'notice') log.notice(text);
+    else log.verbose(text);
   });
   const driver = new NodeWorldDriver(world);
   driver.start();
