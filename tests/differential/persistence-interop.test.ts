@@ -33,7 +33,11 @@ interface Emulator {
 async function startEmulator(dir: string): Promise<Emulator> {
   const port = await freePort();
   let log = '';
-  const r = await runServer(['--dir', dir, '--port', String(port), '--save', '', '--enable-debug-command', 'yes'], { stdout: (t) => (log += t) });
+  // Like redis-server, the emulator makes --dir its working directory; this process keeps its own.
+  const cwd = process.cwd();
+  const r = await runServer(['--dir', dir, '--port', String(port), '--save', '', '--enable-debug-command', 'yes'], { stdout: (t) => (log += t) }).finally(() =>
+    process.chdir(cwd),
+  );
   if (typeof r === 'number') throw new Error(`npm run server did not start:\n${log}`);
   return { running: r, port, log: () => log };
 }
