@@ -5,19 +5,36 @@
  * 0xe9c6d914c4b8d9ca.
  *
  * The 64-bit register is kept as two 32-bit halves so that the inner loop
- * stays in small integers.
+ * stays in small integers, and eight bytes are consumed per step with eight
+ * tables (slicing-by-8, as Redis's crcspeed does): a file of hundreds of
+ * megabytes is checked at load and summed at save, and the byte-at-a-time
+ * loop was the larger part of loading a file of small keys.
  */
 
 /** The polynomial with its bits reversed, as a reflected CRC consumes it. */
 const POLY_REFLECTED = reverse64(0xad93d23594c935a9n);
 
-const TABLE_LO = new Uint32Array(256);
-const TABLE_HI = new Uint32Array(256);
-for (let i = 0; i < 256; i++) {
-  let crc = BigInt(i);
-  for (let k = 0; k < 8; k++) crc = crc & 1n ? (crc >> 1n) ^ POLY_REFLECTED : crc >> 1n;
-  TABLE_LO[i] = Number(crc & 0xffffffffn);
-  TABLE_HI[i] = Number(crc >> 32n);
+/**
+ * Table k (at offset 256*k) gives the register's change for a byte followed
+ * by k zero bytes; table 0 is the classic byte-at-a-time table.
+ */
+const TABLE_LO = new Uint32Array(8 * 256);
+const TABLE_HI = new Uint32Array(8 * 256);
+{
+  const table: bigint[] = [];
+  for (let i = 0; i < 256; i++) {
+    let crc = BigInt(i);
+    for (let k = 0; k < 8; k++) crc = crc & 1n ? (crc >> 1n) ^ POLY_REFLECTED : crc >> 1n;
+    table.push(crc);
+  }
+  for (let i = 0; i < 256; i++) {
+    let crc = table[i]!;
+    for (let k = 0; k < 8; k++) {
+      TABLE_LO[k * 256 + i] = Number(crc & 0xffffffffn);
+      TABLE_HI[k * 256 + i] = Number(crc >> 32n);
+      crc = table[Number(crc & 0xffn)]! ^ (crc >> 8n);
+    }
+  }
 }
 
 function reverse64(v: bigint): bigint {
@@ -35,12 +52,29 @@ export class Crc64 {
   private hi = 0;
 
   update(bytes: Uint8Array, start = 0, end = bytes.length): this {
+    const tl = TABLE_LO;
+    const th = TABLE_HI;
     let lo = this.lo;
     let hi = this.hi;
-    for (let i = start; i < end; i++) {
+    let i = start;
+    // Eight bytes at a time: each byte, xored into the register, is looked
+    // up in the table for the number of bytes that follow it in the block.
+    for (const stop = start + ((end - start) & ~7); i < stop; i += 8) {
+      const b0 = (lo ^ bytes[i]!) & 0xff;
+      const b1 = ((lo >>> 8) ^ bytes[i + 1]!) & 0xff;
+      const b2 = ((lo >>> 16) ^ bytes[i + 2]!) & 0xff;
+      const b3 = ((lo >>> 24) ^ bytes[i + 3]!) & 0xff;
+      const b4 = (hi ^ bytes[i + 4]!) & 0xff;
+      const b5 = ((hi >>> 8) ^ bytes[i + 5]!) & 0xff;
+      const b6 = ((hi >>> 16) ^ bytes[i + 6]!) & 0xff;
+      const b7 = ((hi >>> 24) ^ bytes[i + 7]!) & 0xff;
+      lo = (tl[1792 + b0]! ^ tl[1536 + b1]! ^ tl[1280 + b2]! ^ tl[1024 + b3]! ^ tl[768 + b4]! ^ tl[512 + b5]! ^ tl[256 + b6]! ^ tl[b7]!) >>> 0;
+      hi = (th[1792 + b0]! ^ th[1536 + b1]! ^ th[1280 + b2]! ^ th[1024 + b3]! ^ th[768 + b4]! ^ th[512 + b5]! ^ th[256 + b6]! ^ th[b7]!) >>> 0;
+    }
+    for (; i < end; i++) {
       const idx = (lo ^ bytes[i]!) & 0xff;
-      lo = (((lo >>> 8) | (hi << 24)) ^ TABLE_LO[idx]!) >>> 0;
-      hi = ((hi >>> 8) ^ TABLE_HI[idx]!) >>> 0;
+      lo = (((lo >>> 8) | (hi << 24)) ^ tl[idx]!) >>> 0;
+      hi = ((hi >>> 8) ^ th[idx]!) >>> 0;
     }
     this.lo = lo;
     this.hi = hi;
