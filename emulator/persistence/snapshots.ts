@@ -1,6 +1,5 @@
-import { readRdb } from './rdb/file-reader.js';
 import { RdbError } from './rdb/errors.js';
-import { placeLoadedKeys, saveRdb, valueReadOptions } from './rdb/server-dataset.js';
+import { loadRdbIntoServer, saveRdb, valueReadOptions } from './rdb/server-dataset.js';
 import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';
@@ -348,7 +347,7 @@ export class Snapshots {
     }
     const server = this.server;
     const cfg = server.config;
-    const contents = readRdb(bytes, {
+    const contents = loadRdbIntoServer(server, bytes, {
       ...valueReadOptions(server),
       deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
       databases: server.dbs.length,
@@ -360,7 +359,6 @@ export class Snapshots {
     if (contents instanceof RdbError) {
       return { us: 0, error: contents.message };
     }
-    placeLoadedKeys(server, contents, false);
     const p = server.stats.persistence;
     p.rdbLastLoadKeysExpired = contents.keysExpired;
     p.rdbLastLoadKeysLoaded = contents.keysLoaded;

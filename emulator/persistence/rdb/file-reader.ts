@@ -47,6 +47,19 @@ export interface LoadedKey {
   lfuFreq?: number;
 }
 
+/**
+ * Where keys go as they are read, when the caller puts them straight into
+ * a server rather than into the contents' maps (a large file's keys are
+ * then stored once, not twice).
+ */
+export interface RdbKeySink {
+  /**
+   * Stores a key of database `db`, replacing one of the same name; returns
+   * false when the name was already there (a key repeated in the file).
+   */
+  put(db: number, key: string, loaded: LoadedKey): boolean;
+}
+
 export interface RdbContents {
   version: number;
   aux: Array<[string, string]>;
@@ -67,17 +80,22 @@ function shortRead(r: ByteReader): never {
   return abort('short-read', 'Unexpected EOF reading RDB file', r.pos);
 }
 
-/** Loads an RDB file; returns its contents, or why it cannot be loaded. */
-export function readRdb(bytes: Uint8Array, opts: RdbReadOptions): RdbContents | RdbError {
+/**
+ * Loads an RDB file; returns its contents, or why it cannot be loaded.
+ * With a sink, the keys go to it and the contents' databases stay empty;
+ * a file that fails part way has then already given the keys before the
+ * failure, as a real server that stops loading has.
+ */
+export function readRdb(bytes: Uint8Array, opts: RdbReadOptions, sink?: RdbKeySink): RdbContents | RdbError {
   try {
-    return load(bytes, opts);
+    return load(bytes, opts, sink);
   } catch (e) {
     if (e instanceof RdbAbort) return e.error;
     throw e;
   }
 }
 
-function load(bytes: Uint8Array, opts: RdbReadOptions): RdbContents {
+function load(bytes: Uint8Array, opts: RdbReadOptions, sink: RdbKeySink | undefined): RdbContents {
   const r = new ByteReader(bytes);
   if (bytes.length < 9) shortRead(r);
   const magic = r.strBytes(9);
@@ -167,15 +185,13 @@ function load(bytes: Uint8Array, opts: RdbReadOptions): RdbContents {
     } else if (opts.dropExpired && expireAtMs !== undefined && expireAtMs < opts.nowMs) {
       out.keysExpired++;
     } else {
-      if (db.has(key)) {
-        if (!opts.allowDuplicates) abort('duplicate-key', `RDB has duplicated key '${key}' in DB ${dbId}`, r.pos);
-        db.delete(key);
-      }
       const loaded: LoadedKey = { value };
       if (expireAtMs !== undefined) loaded.expireAtMs = expireAtMs;
       if (idleSeconds !== undefined) loaded.idleSeconds = idleSeconds;
       if (lfuFreq !== undefined) loaded.lfuFreq = lfuFreq;
-      db.set(key, loaded);
+      if (!(sink === undefined ? putKey(db, key, loaded) : sink.put(dbId, key, loaded)) && !opts.allowDuplicates) {
+        abort('duplicate-key', `RDB has duplicated key '${key}' in DB ${dbId}`, r.pos);
+      }
       out.keysLoaded++;
     }
     expireAtMs = undefined;
@@ -202,6 +218,20 @@ function load(bytes: Uint8Array, opts: RdbReadOptions): RdbContents {
   for (const [id, keys] of out.databases) if (keys.size === 0) out.databases.delete(id);
   out.length = r.pos;
   return out;
+}
+
+/**
+ * Stores a key in the contents' map with one map operation (a repeated key
+ * shows as a map that did not grow); a repeated key moves to the end, as
+ * the later copy in the file.
+ */
+function putKey(db: Map<string, LoadedKey>, key: string, loaded: LoadedKey): boolean {
+  const sizeBefore = db.size;
+  db.set(key, loaded);
+  if (db.size !== sizeBefore) return true;
+  db.delete(key);
+  db.set(key, loaded);
+  return false;
 }
 
 function dbKeys(out: RdbContents, id: number): Map<string, LoadedKey> {
