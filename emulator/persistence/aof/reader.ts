@@ -1,5 +1,5 @@
 import { bytesFromArray } from '../../resp/bytes.js';
-import { CFile, strtol } from './c-stdio.js';
+import { CFile, strtolValue } from './c-stdio.js';
 
 /**
  * Reading an AOF file back as Redis 7.0 does on startup
@@ -31,6 +31,12 @@ export type AofReadResult =
   /** A read failed before the end of the file; in memory, only a NUL right after '*' leads here. */
   | { kind: 'read-error' };
 
+/** The outcomes without data, shared rather than made for every call. */
+const END: AofReadResult = Object.freeze({ kind: 'end' });
+const SHORT_READ: AofReadResult = Object.freeze({ kind: 'short-read' });
+const FORMAT_ERROR: AofReadResult = Object.freeze({ kind: 'format-error' });
+const READ_ERROR: AofReadResult = Object.freeze({ kind: 'read-error' });
+
 /** Redis reads each line with a buffer of this size (AOF_ANNOTATION_LINE_MAX_LEN). */
 const LINE_BUFFER = 1024;
 
@@ -54,40 +60,46 @@ export class AofCommandReader {
 
   next(): AofReadResult {
     const f = this.f;
-    let line: Uint8Array | null;
+    const data = f.data;
+    // Lines are kept as offsets into the file: [start, end).
+    let start: number;
+    let end: number;
     do {
-      line = f.fgets(LINE_BUFFER);
-      if (line === null) return { kind: 'end' };
-    } while (line[0] === 0x23 /* '#' */);
-    if (line[0] !== 0x2a /* '*' */) return { kind: 'format-error' };
-    if (line.length < 2 || line[1] === 0) return f.eof ? { kind: 'short-read' } : { kind: 'read-error' };
+      start = f.pos;
+      end = f.fgetsEnd(LINE_BUFFER);
+      if (end < 0) return END;
+    } while (data[start] === 0x23 /* '#' */);
+    if (data[start] !== 0x2a /* '*' */) return FORMAT_ERROR;
+    if (end - start < 2 || data[start + 1] === 0) return f.eof ? SHORT_READ : READ_ERROR;
     // atoi: strtol cut to an int.
-    const argc = Number(BigInt.asIntN(32, strtol(line, 1).value));
-    if (argc < 1) return { kind: 'format-error' };
+    const count = strtolValue(data, start + 1, end);
+    const argc = typeof count === 'number' ? count | 0 : Number(BigInt.asIntN(32, count));
+    if (argc < 1) return FORMAT_ERROR;
     const argv: string[] = [];
     for (let j = 0; j < argc; j++) {
-      const head = f.fgets(LINE_BUFFER);
-      if (head === null) return this.readError();
-      if (head[0] !== 0x24 /* '$' */) return { kind: 'format-error' };
+      start = f.pos;
+      end = f.fgetsEnd(LINE_BUFFER);
+      if (end < 0) return this.readError();
+      if (data[start] !== 0x24 /* '$' */) return FORMAT_ERROR;
       // The length is an unsigned long: a negative one wraps to a size no
       // allocation can satisfy, which ends the real server; here it can
       // only be a damaged tail, so it reads as one.
-      const len = strtol(head, 1).value;
-      if (len < 0n || len > BigInt(f.size)) {
-        f.fread(f.size);
+      const len = strtolValue(data, start + 1, end);
+      if (len < 0 || len > f.size) {
+        f.skip(f.size);
         return this.readError();
       }
       const n = Number(len);
-      const arg = n === 0 ? null : f.fread(n);
-      if (arg !== null && arg.length < n) return this.readError();
-      if (f.fread(2).length < 2) return this.readError();
-      argv.push(arg === null ? '' : bytesFromArray(arg));
+      const at = f.pos;
+      if (n !== 0 && f.skip(n) < n) return this.readError();
+      if (f.skip(2) < 2) return this.readError();
+      argv.push(n === 0 ? '' : bytesFromArray(data, at, at + n));
     }
     return { kind: 'command', argv, end: f.tell() };
   }
 
   private readError(): AofReadResult {
-    return this.f.eof ? { kind: 'short-read' } : { kind: 'read-error' };
+    return this.f.eof ? SHORT_READ : READ_ERROR;
   }
 }
 
@@ -150,6 +162,9 @@ function cName(argv0: string): string {
 }
 
 function isCommand(argv0: string, name: string): boolean {
+  // Only a name of that length, or one a NUL cuts there, can match: most
+  // commands are told apart without making a lowercase copy.
+  if (argv0.length !== name.length && (argv0.length < name.length || argv0.charCodeAt(name.length) !== 0)) return false;
   return cName(argv0).toLowerCase() === name;
 }
 
