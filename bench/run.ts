@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- inprocess|tcp|sim|memory ...]
+ * npm run bench [-- inprocess|tcp|sim|memory|persistence ...]
  *
  * Every figure is measured beside its reference in the same run and printed
  * as a ratio: absolute numbers on a shared machine are noise, ratios are not.
@@ -24,4 +24,10 @@ if (all || which.has('sim')) {
 if (all || which.has('memory')) {
   const { benchMemory } = await import('./memory.js');
   printRows('Memory, 1,000,000 keys key:N with 10-byte values (JS heap growth vs used_memory)', await benchMemory());
+}
+if (all || which.has('persistence')) {
+  const { benchPersistence } = await import('./persistence.js');
+  const { rows, notes } = await benchPersistence();
+  printRows('Persistence, npm run server vs redis-server, files on this disk (wall-clock ms, lower is better; goal: within 3x)', rows);
+  for (const n of notes) console.log(`  ${n}`);
 }
