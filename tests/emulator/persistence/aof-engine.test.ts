@@ -282,6 +282,37 @@ describe('BGREWRITEAOF', () => {
     expect(await infoField(world, r, 'aof_rewrites')).toBe('1');
   });
 
+  it('on a full disk the new manifest cannot be written: the command fails at once', async () => {
+    const { world, r, disk } = setup();
+    await world.advanceAsync(100);
+    disk.setFull(true);
+    expect(await world.settle(r.call('BGREWRITEAOF').catch((e: Error) => e.message))).toBe(
+      "ERR Can't execute an AOF background rewriting. Please check the server logs for more information.",
+    );
+    expect(logOf(world)).toContain('Error trying to write the temporary AOF manifest file temp-appendonly.aof.manifest: No space left on device');
+    expect(await infoField(world, r, 'aof_last_bgrewrite_status')).toBe('err');
+    expect(text(disk.readFile(MANIFEST))).toBe('file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n');
+  });
+
+  it('a child that cannot write its file fails the rewrite; three failures in a row hold automatic ones back', async () => {
+    const { world, r, disk } = setup({ appendonly: 'no' });
+    await world.settle(r.set('a', '1'));
+    disk.setFull(true);
+    for (let i = 0; i < 3; i++) {
+      expect(await world.settle(r.call('BGREWRITEAOF'))).toBe('Background append only file rewriting started');
+      await world.advanceAsync(300);
+    }
+    const log = logOf(world);
+    expect(log.filter((l) => l === 'Write error writing append only file on disk: No space left on device')).toHaveLength(3);
+    expect(log.filter((l) => l === 'Background AOF rewrite terminated with error')).toHaveLength(3);
+    expect(await infoField(world, r, 'aof_rewrites_consecutive_failures')).toBe('3');
+    expect(disk.readdir('/var/lib/redis')).toEqual(['appendonlydir']);
+    await world.settle(r.call('CONFIG', 'SET', 'appendonly', 'yes'));
+    await world.advanceAsync(500);
+    // The switch-on rewrite failed too and is retried by serverCron, which now backs off.
+    expect(logOf(world)).toContain('Background AOF rewrite has repeatedly failed and triggered the limit, will retry in 1 minutes');
+  });
+
   it('a killed child fails the rewrite and leaves the AOF as it was', async () => {
     const { world, r, disk } = setup();
     for (let i = 0; i < 200; i++) r.set(`k${i}`, 'v'.repeat(2000));
