@@ -13,6 +13,10 @@
  * - no: only the last ~35 s can be lost (the kernel writes back data dirty
  *   for more than 30 s, in passes every 5 s).
  *
+ * BGREWRITEAOF runs among the writes, so crashes also cut rewrites at every
+ * stage (child writing, base renamed, manifest being replaced, history
+ * being deleted).
+ *
  * A kill -9 keeps the page cache: with always and no every acknowledged
  * write survives it. The seed is printed on failure.
  */
@@ -26,7 +30,7 @@ const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20261121;
 const RUNS = process.env.FC_RUNS ? Number(process.env.FC_RUNS) : 30;
 
 type Policy = 'always' | 'everysec' | 'no';
-type Op = { kind: 'push'; client: number } | { kind: 'wait'; client: number; ms: number };
+type Op = { kind: 'push'; client: number } | { kind: 'wait'; client: number; ms: number } | { kind: 'rewrite'; client: number };
 
 /** How long each policy may lose acknowledged writes for, in virtual microseconds. */
 const LOSS_WINDOW_US: Record<Policy, number> = { always: 0, everysec: 2_200_000, no: 36_000_000 };
@@ -42,6 +46,7 @@ function ops(policy: Policy): fc.Arbitrary<Op[]> {
   const op: fc.Arbitrary<Op> = fc.oneof(
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('push' as const), client }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('wait' as const), client, ms: fc.integer({ min: 0, max: SCALE[policy].waitMs }) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('rewrite' as const), client }) },
   );
   return fc.array(op, { minLength: 1, maxLength: 60 });
 }
@@ -51,7 +56,7 @@ function listOf(proc: RedisProcess): string[] {
   return v instanceof ListValue ? v.items.toArray() : [];
 }
 
-export const seen = { runs: 0, lostSome: 0, survived: 0, acked: 0 };
+export const seen = { runs: 0, lostSome: 0, survived: 0, acked: 0, rewrites: 0 };
 
 async function scenario(policy: Policy, work: Op[], crashAfterMs: number, crash: 'power' | 'kill'): Promise<void> {
   const world = new World({ seed: 5 });
@@ -69,6 +74,8 @@ async function scenario(policy: Policy, work: Op[], crashAfterMs: number, crash:
       try {
         if (o.kind === 'wait') {
           await world.kernel.sleep(o.ms);
+        } else if (o.kind === 'rewrite') {
+          await r.call('BGREWRITEAOF').catch(() => null);
         } else {
           const item = `${id}:${n++}`;
           await r.rpush('log', item);
@@ -83,6 +90,7 @@ async function scenario(policy: Policy, work: Op[], crashAfterMs: number, crash:
   const crashAt = world.kernel.now + crashAfterMs * 1000;
   await world.kernel.runUntilAsync(() => world.kernel.now >= crashAt, { maxMs: 600_000 });
   const atCrash = listOf(server);
+  if (world.trace.find('log', 'A').some((e) => e.text === 'Background AOF rewrite finished successfully')) seen.rewrites++;
   for (const r of clients) r.disconnect();
   if (crash === 'power') {
     world.host('A').powerOff();
@@ -131,6 +139,7 @@ describe('crash semantics with the AOF', () => {
     const before = { ...seen };
     await property('always');
     expect(seen.acked - before.acked).toBeGreaterThan(RUNS);
+    expect(seen.rewrites - before.rewrites).toBeGreaterThan(RUNS / 10);
   }, 120_000);
 
   it(`appendfsync everysec: at most about 2 s of acknowledged writes are lost (seed ${SEED}, ${RUNS} runs)`, async () => {
