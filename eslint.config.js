@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import { builtinModules } from 'node:module';
 
 // Node's built-in modules, both spellings (`fs` and `node:fs`).
@@ -21,6 +22,24 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.{ts,mjs,js}', 'bench/**/*.ts', '*.config.ts', '*.config.js'],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // The web workbook runs in the browser: no Node, and React's hooks used by the rules.
+    files: ['src/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      'react-hooks/exhaustive-deps': 'error',
+      'no-restricted-imports': ['error', {
+        paths: nodeBuiltins.map((name) => ({ name, message: 'src/web runs in the browser: no Node built-ins.' })),
+      }],
+      'no-restricted-globals': ['error',
+        { name: 'process', message: 'src/web runs in the browser.' },
+        { name: 'require', message: 'src/web runs in the browser.' },
+        { name: 'Buffer', message: 'src/web runs in the browser.' },
+      ],
+    },
   },
   {
     // The emulator lives in a simulated world: time, randomness and I/O come
