@@ -1,0 +1,97 @@
+/**
+ * A tiny model of the part of xterm.js the line editor relies on, for
+ * tests: printable text with xterm's deferred wrap at the last column,
+ * CR, LF (as CR LF: the terminal runs with convertEol), cursor up, down,
+ * forward and back (CSI A/B/C/D), erase below (CSI J), home and erase
+ * screen (CSI H, CSI 2J, CSI 3J); colours (SGR) are ignored.
+ */
+export class Screen {
+  rows: string[][] = [[]];
+  row = 0;
+  col = 0;
+  private pendingWrap = false;
+
+  constructor(readonly cols: number) {}
+
+  write(s: string): void {
+    for (let i = 0; i < s.length; i++) {
+      const ch = s[i]!;
+      if (ch === '\x1b' && s[i + 1] === '[') {
+        let j = i + 2;
+        while (/[0-9;?]/.test(s[j]!)) j++;
+        this.csi(s.slice(i + 2, j), s[j]!);
+        i = j;
+      } else if (ch === '\r') {
+        this.col = 0;
+        this.pendingWrap = false;
+      } else if (ch === '\n') {
+        this.col = 0;
+        this.down();
+        this.pendingWrap = false;
+      } else {
+        if (this.pendingWrap) {
+          this.col = 0;
+          this.down();
+          this.pendingWrap = false;
+        }
+        this.line()[this.col] = ch;
+        if (this.col === this.cols - 1) this.pendingWrap = true;
+        else this.col++;
+      }
+    }
+  }
+
+  /** The rows as text, trailing blanks cut, trailing empty rows dropped. */
+  text(): string[] {
+    const out = this.rows.map((r) => Array.from({ length: r.length }, (_, i) => r[i] ?? ' ').join('').trimEnd());
+    while (out.length > 1 && out[out.length - 1] === '') out.pop();
+    return out;
+  }
+
+  private csi(params: string, final: string): void {
+    const n = params === '' ? 1 : Number(params);
+    this.pendingWrap = false;
+    switch (final) {
+      case 'A':
+        this.row = Math.max(0, this.row - n);
+        break;
+      case 'B':
+        this.row += n;
+        this.line();
+        break;
+      case 'C':
+        this.col = Math.min(this.cols - 1, this.col + n);
+        break;
+      case 'D':
+        this.col = Math.max(0, this.col - n);
+        break;
+      case 'J':
+        if (params === '' || params === '0') {
+          this.line().length = Math.min(this.line().length, this.col);
+          this.rows.length = this.row + 1;
+        } else {
+          this.rows = [[]];
+          this.row = 0;
+          this.col = 0;
+        }
+        break;
+      case 'H':
+        this.row = 0;
+        this.col = 0;
+        break;
+      default:
+        // SGR and anything else does not move text.
+        break;
+    }
+  }
+
+  private down(): void {
+    this.row++;
+    this.line();
+  }
+
+  private line(): string[] {
+    while (this.rows.length <= this.row) this.rows.push([]);
+    return this.rows[this.row]!;
+  }
+}
