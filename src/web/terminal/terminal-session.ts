@@ -1,0 +1,232 @@
+import { utf8ToBytes } from '../../../emulator/resp/bytes.js';
+import { parseKeys, type Key } from './key-input.js';
+import { LineEditor } from './line-editor.js';
+import type { TerminalProgram } from './programs.js';
+import { isClearScreen, terminalText, visibleControls } from './sanitize.js';
+
+/** The screen cleared, scrollback too, as `clear` does. */
+const CLEAR = '\x1b[H\x1b[2J\x1b[3J';
+
+/** Output kept for a new view of the tab: about the scrollback xterm.js keeps. */
+const TRANSCRIPT_MAX_CHARS = 1 << 20;
+
+type State = 'starting' | 'prompt' | 'running' | 'ended';
+
+/** What a terminal writes to the screen: xterm.js's write, or a test's buffer. */
+export type TerminalSink = (text: string) => void;
+
+/**
+ * One terminal tab without its screen: a program, the line editor in front
+ * of it, and the type-ahead. It outlives the xterm.js view that shows it
+ * (a hidden tab keeps running, and a new view replays what was shown).
+ *
+ * Keys typed while a line runs wait and are edited at the next prompt, the
+ * way a real terminal buffers type-ahead, so a pasted block of lines runs
+ * one line after the other. Ctrl-C goes to the running program at once.
+ * When the program ends (quit, exit, Ctrl-D, or Ctrl-C killing redis-cli),
+ * Enter starts it again; the history is kept.
+ */
+export class TerminalSession {
+  private program: TerminalProgram | null = null;
+  private readonly editor: LineEditor;
+  private state: State = 'starting';
+  private pending: Key[] = [];
+  private sink: TerminalSink | null = null;
+  /** What was shown, newest last, so a new view of the tab starts where the old one was. */
+  private transcript: string[] = [];
+  private transcriptChars = 0;
+  private endsWithNewline = true;
+  /** Bumped when the program is replaced or dropped, so late results of the old one are ignored. */
+  private generation = 0;
+  private cols = 80;
+
+  constructor(
+    readonly id: string,
+    readonly title: string,
+    private readonly makeProgram: (write: (bytes: string) => void, columns: number) => TerminalProgram,
+  ) {
+    this.editor = new LineEditor((s) => this.display(s), this.cols);
+  }
+
+  /** Starts the program; its first prompt follows. */
+  start(): void {
+    void this.launch();
+  }
+
+  /** Shows the terminal on a screen: what was shown so far is drawn first. */
+  attach(sink: TerminalSink): void {
+    this.sink = sink;
+    const shown = this.transcript.join('');
+    this.transcript = shown === '' ? [] : [shown];
+    if (shown !== '') sink(shown);
+  }
+
+  detach(sink: TerminalSink): void {
+    if (this.sink === sink) this.sink = null;
+  }
+
+  /** The screen's width in columns. */
+  resize(cols: number): void {
+    this.cols = cols;
+    this.editor.setColumns(cols);
+  }
+
+  /** What was typed or pasted, as xterm.js reports it. */
+  input(data: string): void {
+    if (this.state === 'running' && data.includes('\x03')) {
+      this.pending = [];
+      this.interrupt();
+      return;
+    }
+    this.pending.push(...parseKeys(data));
+    this.drain();
+  }
+
+  /** Runs a line as if typed and followed by Enter. */
+  sendLine(line: string): void {
+    this.input(line.replace(/[\r\n]+/g, ' ') + '\r');
+  }
+
+  /** The lines of the history, oldest first. */
+  history(): readonly string[] {
+    return this.editor.historyLines();
+  }
+
+  /** Closes the tab: the program ends without a word. */
+  dispose(): void {
+    this.generation++;
+    this.program?.close();
+    this.program = null;
+    this.state = 'ended';
+    this.sink = null;
+  }
+
+  private async launch(): Promise<void> {
+    const gen = ++this.generation;
+    this.state = 'starting';
+    const program = this.makeProgram((bytes) => {
+      if (gen === this.generation) this.programOutput(bytes);
+    }, this.cols);
+    this.program = program;
+    try {
+      await program.start();
+    } catch (e) {
+      this.failure(e);
+    }
+    if (gen !== this.generation) return;
+    this.showPrompt();
+  }
+
+  private drain(): void {
+    while (this.pending.length !== 0) {
+      if (this.state === 'ended') {
+        const key = this.pending.shift()!;
+        if (key.kind === 'enter') {
+          void this.launch();
+          return;
+        }
+        continue;
+      }
+      if (this.state !== 'prompt') return;
+      const event = this.editor.handle(this.pending.shift()!);
+      if (event === null) continue;
+      if (event.kind === 'submit') void this.run(event.line);
+      else if (event.kind === 'eof') void this.endOfInput();
+      else {
+        this.editor.finish('^C');
+        this.showPrompt();
+      }
+    }
+  }
+
+  private async run(line: string): Promise<void> {
+    const program = this.program!;
+    const gen = this.generation;
+    this.state = 'running';
+    let result: { history: boolean; exit?: number };
+    try {
+      result = await program.runLine(utf8ToBytes(line));
+    } catch (e) {
+      this.failure(e);
+      result = { history: true };
+    }
+    if (gen !== this.generation) return;
+    if (result.history) this.editor.addHistory(line);
+    if (result.exit !== undefined) this.ended(program.name);
+    else this.showPrompt();
+  }
+
+  private async endOfInput(): Promise<void> {
+    const program = this.program!;
+    const gen = this.generation;
+    this.editor.finish();
+    this.state = 'running';
+    const result = await program.endOfInput();
+    if (gen !== this.generation) return;
+    if (result.exit !== undefined) this.ended(program.name);
+    else this.showPrompt();
+  }
+
+  private interrupt(): void {
+    const program = this.program;
+    if (program === null) return;
+    if (program.interrupt() === 'exit') this.ended(program.name);
+  }
+
+  private showPrompt(): void {
+    // Like zsh and fish, start the prompt on a line of its own when output ended mid-line.
+    if (!this.endsWithNewline) this.display('\r\n');
+    this.state = 'prompt';
+    this.editor.start(terminalText(this.program!.prompt));
+    this.drain();
+  }
+
+  private ended(name: string): void {
+    this.generation++;
+    this.program?.close();
+    this.program = null;
+    this.state = 'ended';
+    if (!this.endsWithNewline) this.display('\r\n');
+    this.display(`\x1b[2m[${name} has ended: press Enter to start it again]\x1b[22m\r\n`);
+    this.drain();
+  }
+
+  private failure(e: unknown): void {
+    const message = e instanceof Error ? e.message : String(e);
+    this.display(`${this.endsWithNewline ? '' : '\r\n'}terminal: internal error: ${visibleControls(message)}\r\n`);
+  }
+
+  /** A program's bytes: made safe, except a whole clear-screen request, which is honoured. */
+  private programOutput(bytes: string): void {
+    if (bytes === '') return;
+    // Output that comes while the prompt waits (nothing does yet, but a
+    // program may print on its own) goes above the prompt, which follows it.
+    const atPrompt = this.state === 'prompt';
+    if (atPrompt) this.editor.hide();
+    if (isClearScreen(bytes)) this.display(CLEAR);
+    else this.display(terminalText(bytes));
+    if (atPrompt) {
+      if (!this.endsWithNewline) this.display('\r\n');
+      this.editor.show();
+    }
+  }
+
+  private display(text: string): void {
+    if (text === '') return;
+    // Whether the cursor is now at the start of a row.
+    this.endsWithNewline = text.endsWith('\n') || text.endsWith('\r') || text === CLEAR;
+    this.transcript.push(text);
+    this.transcriptChars += text.length;
+    if (this.transcriptChars > TRANSCRIPT_MAX_CHARS) this.trimTranscript();
+    this.sink?.(text);
+  }
+
+  /** Drops the oldest output, cutting only at a line end so no escape sequence is split. */
+  private trimTranscript(): void {
+    const all = this.transcript.join('');
+    const cut = all.indexOf('\n', all.length - TRANSCRIPT_MAX_CHARS / 2);
+    const kept = cut < 0 ? '' : all.slice(cut + 1);
+    this.transcript = [kept];
+    this.transcriptChars = kept.length;
+  }
+}

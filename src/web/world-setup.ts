@@ -1,0 +1,24 @@
+import { installRedisHost } from '../../emulator/programs/host-setup.js';
+import { World } from '../../emulator/sim/world.js';
+
+/** The machine that runs redis-server. */
+export const SERVER_HOST = 'redis';
+/** The machine the learner's clients run on. */
+export const CLIENT_HOST = 'app';
+export const SERVER_PORT = 6379;
+
+/**
+ * The sandbox's world: a Debian server "redis" with redis-server on 6379,
+ * and a client machine "app" next to it on a link as fast as localhost
+ * (the book's 0.015 ms), so commands feel local yet go through the
+ * network like any client's.
+ */
+export function buildSandboxWorld(seed = 1): World {
+  const world = new World({ seed });
+  world.addHost(SERVER_HOST, 'metal');
+  installRedisHost(world, SERVER_HOST);
+  world.startRedis(SERVER_HOST, { port: SERVER_PORT, config: { dir: '/var/lib/redis' } });
+  world.addHost(CLIENT_HOST, 'metal');
+  world.link(CLIENT_HOST, SERVER_HOST, 'localhost');
+  return world;
+}

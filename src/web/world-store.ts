@@ -1,0 +1,317 @@
+import { RealtimeDriver } from '../../emulator/sim/realtime.js';
+import type { World } from '../../emulator/sim/world.js';
+import { clusterView, type ClusterView } from './cluster/cluster-view.js';
+import { RedisCliProgram, ShellProgram } from './terminal/programs.js';
+import { TerminalSession } from './terminal/terminal-session.js';
+import type { WorldHost } from './world-host.js';
+import { buildSandboxWorld, CLIENT_HOST, SERVER_HOST, SERVER_PORT } from './world-setup.js';
+
+/** The virtual clock and the time controls, as the timeline shows them. */
+export interface ClockView {
+  /** Virtual time, us since the Unix epoch. */
+  readonly nowUs: number;
+  /** When the world began, us since the Unix epoch. */
+  readonly startUs: number;
+  readonly speed: number;
+  readonly paused: boolean;
+}
+
+export type TerminalChoice =
+  | { readonly kind: 'redis-cli'; readonly from: string; readonly to: string; readonly port: number }
+  | { readonly kind: 'shell'; readonly host: string };
+
+export interface TerminalInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly kind: TerminalChoice['kind'];
+}
+
+/**
+ * Everything the page shows, as one immutable value per version. Parts
+ * that did not change keep their identity, so a component that selects
+ * one re-renders only when it changes.
+ */
+export interface WorkbookSnapshot {
+  readonly version: number;
+  readonly clock: ClockView;
+  readonly cluster: ClusterView;
+  readonly terminals: readonly TerminalInfo[];
+  readonly activeTerminal: string | null;
+}
+
+/** How the store gets called again: once per animation frame, and soon after input. */
+export interface FrameScheduler {
+  frame(cb: () => void): void;
+  later(cb: () => void, ms: number): void;
+}
+
+export const browserScheduler: FrameScheduler = {
+  frame(cb) {
+    // A hidden tab gets no animation frames; the world still moves, slowly.
+    if (typeof requestAnimationFrame === 'function' && document.visibilityState !== 'hidden') requestAnimationFrame(() => cb());
+    else setTimeout(cb, 100);
+  },
+  later(cb, ms) {
+    setTimeout(cb, ms);
+  },
+};
+
+export interface WorldStoreOptions {
+  seed?: number;
+  /** The wall clock in ms (performance.now in the page). */
+  wallNowMs?: () => number;
+  scheduler?: FrameScheduler;
+  /** A world to host instead of the sandbox. */
+  world?: World;
+}
+
+/** Wall time the world may take per frame, so typing and scrolling stay smooth. */
+export const FRAME_BUDGET_MS = 8;
+/** The cluster panel is rebuilt at most this often while only the world's own events change it. */
+const CLUSTER_REFRESH_MS = 100;
+/** Virtual time one press of Step moves on by default. */
+export const DEFAULT_STEP_MS = 100;
+
+/**
+ * The page's world and everything the UI reads from it. The world runs
+ * outside React, driven by a RealtimeDriver from animation frames (at most
+ * FRAME_BUDGET_MS of work each); React reads snapshots through
+ * useSyncExternalStore and changes things only through the named actions
+ * below (terminals, time controls), never by touching the world.
+ *
+ *   const store = new WorldStore();
+ *   store.start();
+ *   const id = store.openTerminal({ kind: 'redis-cli', from: 'app', to: 'redis', port: 6379 });
+ *   store.sendLine(id, 'SET a 1');
+ */
+export class WorldStore implements WorldHost {
+  readonly world: World;
+  readonly driver: RealtimeDriver;
+  private readonly wallNowMs: () => number;
+  private readonly scheduler: FrameScheduler;
+  private readonly listeners = new Set<() => void>();
+  private readonly sessions = new Map<string, TerminalSession>();
+  private snapshot: WorkbookSnapshot;
+  private running = false;
+  private frameQueued = false;
+  private laterQueued = false;
+  /** Wall ms spent running the world in the current frame. */
+  private spentMs = 0;
+  /** The world changed since the cluster view was built; `urgent` when by an action. */
+  private worldDirty = false;
+  private urgent = false;
+  private clusterBuiltAt = -Infinity;
+  private terminalsDirty = false;
+  private terminalList: TerminalInfo[] = [];
+  private active: string | null = null;
+  private nextTerminal = 1;
+
+  constructor(opts: WorldStoreOptions = {}) {
+    this.wallNowMs = opts.wallNowMs ?? (() => performance.now());
+    this.scheduler = opts.scheduler ?? browserScheduler;
+    this.world = opts.world ?? buildSandboxWorld(opts.seed ?? 1);
+    // Paused until start(), so the time between building the page and
+    // showing it is not counted as virtual time.
+    this.driver = new RealtimeDriver(this.world.kernel, this.wallNowMs, { paused: true });
+    this.driver.maxTickMs = FRAME_BUDGET_MS;
+    this.snapshot = {
+      version: 0,
+      clock: this.clockView(),
+      cluster: clusterView(this.world),
+      terminals: [],
+      activeTerminal: null,
+    };
+  }
+
+  // ---- useSyncExternalStore ----
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): WorkbookSnapshot => this.snapshot;
+
+  // ---- the loop ----
+
+  /** Starts following the wall clock. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.driver.resume();
+    this.requestFrame();
+  }
+
+  /** Stops the loop (the page is going away, or a test is done). */
+  stop(): void {
+    this.running = false;
+    for (const s of this.sessions.values()) s.dispose();
+  }
+
+  input<T>(fn: () => T): T {
+    this.advance();
+    const result = fn();
+    this.worldDirty = true;
+    this.urgent = true;
+    this.requestFrame();
+    this.requestLater();
+    return result;
+  }
+
+  private requestFrame(): void {
+    if (this.frameQueued || !this.running) return;
+    this.frameQueued = true;
+    this.scheduler.frame(() => this.frame());
+  }
+
+  /**
+   * Input usually sets off events due within the frame (a command reaches
+   * the server in microseconds): run them as soon as they are due rather
+   * than at the next frame, so a pasted block of commands does not wait a
+   * frame per line. The frame's budget still bounds the work.
+   */
+  private requestLater(): void {
+    if (this.laterQueued || !this.running || this.driver.isPaused) return;
+    const wait = this.driver.nextWakeMs();
+    if (wait === null || wait > FRAME_BUDGET_MS) return;
+    this.laterQueued = true;
+    this.scheduler.later(() => {
+      this.laterQueued = false;
+      if (this.advance()) this.requestLater();
+    }, wait);
+  }
+
+  private frame(): void {
+    this.frameQueued = false;
+    if (!this.running) return;
+    this.spentMs = 0;
+    this.advance();
+    this.publish();
+    if (!this.driver.isPaused) this.requestFrame();
+  }
+
+  /** Runs the events due, within what is left of the frame's budget. Returns whether any ran. */
+  private advance(): boolean {
+    const left = FRAME_BUDGET_MS - this.spentMs;
+    if (left < 0.5) return false;
+    const k = this.world.kernel;
+    const before = k.eventsRun;
+    const started = this.wallNowMs();
+    this.driver.maxTickMs = left;
+    this.driver.tick();
+    this.spentMs += this.wallNowMs() - started;
+    if (k.eventsRun === before) return false;
+    this.worldDirty = true;
+    return true;
+  }
+
+  /** Builds the next snapshot if anything shown has changed, and tells the subscribers. Once per frame. */
+  private publish(): void {
+    const prev = this.snapshot;
+    let clock = prev.clock;
+    const k = this.world.kernel;
+    if (clock.nowUs !== k.now || clock.speed !== this.driver.speed || clock.paused !== this.driver.isPaused) clock = this.clockView();
+    let cluster = prev.cluster;
+    const wall = this.wallNowMs();
+    if (this.worldDirty && (this.urgent || wall - this.clusterBuiltAt >= CLUSTER_REFRESH_MS)) {
+      cluster = clusterView(this.world);
+      this.clusterBuiltAt = wall;
+      this.worldDirty = false;
+      this.urgent = false;
+    }
+    let terminals = prev.terminals;
+    if (this.terminalsDirty) {
+      terminals = [...this.terminalList];
+      this.terminalsDirty = false;
+    }
+    if (clock === prev.clock && cluster === prev.cluster && terminals === prev.terminals && this.active === prev.activeTerminal) return;
+    this.snapshot = { version: prev.version + 1, clock, cluster, terminals, activeTerminal: this.active };
+    for (const l of [...this.listeners]) l();
+  }
+
+  private clockView(): ClockView {
+    const k = this.world.kernel;
+    return { nowUs: k.now, startUs: k.startUs, speed: this.driver.speed, paused: this.driver.isPaused };
+  }
+
+  /** Something the UI shows changed outside the world: publish at the next frame even when paused. */
+  private changed(): void {
+    if (this.running) this.requestFrame();
+    else this.publish();
+  }
+
+  // ---- actions: time ----
+
+  setSpeed(speed: number): void {
+    this.driver.speed = speed;
+    this.changed();
+  }
+
+  pause(): void {
+    this.advance();
+    this.driver.pause();
+    this.changed();
+  }
+
+  resume(): void {
+    this.driver.resume();
+    this.changed();
+  }
+
+  /** Moves virtual time on by `ms` at once (meant for a paused world). */
+  step(ms = DEFAULT_STEP_MS): void {
+    this.driver.step(ms);
+    this.worldDirty = true;
+    this.urgent = true;
+    this.changed();
+  }
+
+  // ---- actions: terminals ----
+
+  /** Opens a terminal tab and makes it the active one; returns its id. */
+  openTerminal(choice: TerminalChoice = { kind: 'redis-cli', from: CLIENT_HOST, to: SERVER_HOST, port: SERVER_PORT }): string {
+    const id = `t${this.nextTerminal++}`;
+    const base = choice.kind === 'redis-cli' ? `redis-cli ${choice.to}:${choice.port}` : `root@${choice.host}`;
+    const same = this.terminalList.filter((t) => t.title === base || t.title.startsWith(base + ' #')).length;
+    const title = same === 0 ? base : `${base} #${same + 1}`;
+    const session = new TerminalSession(id, title, (write, columns) =>
+      choice.kind === 'redis-cli'
+        ? new RedisCliProgram(this, { from: choice.from, to: choice.to, shownHost: choice.to, port: choice.port }, write)
+        : new ShellProgram(this, choice.host, write, columns),
+    );
+    this.sessions.set(id, session);
+    this.terminalList.push({ id, title, kind: choice.kind });
+    this.terminalsDirty = true;
+    this.active = id;
+    session.start();
+    this.changed();
+    return id;
+  }
+
+  closeTerminal(id: string): void {
+    const session = this.sessions.get(id);
+    if (session === undefined) return;
+    session.dispose();
+    this.sessions.delete(id);
+    const at = this.terminalList.findIndex((t) => t.id === id);
+    this.terminalList.splice(at, 1);
+    this.terminalsDirty = true;
+    if (this.active === id) this.active = this.terminalList[Math.min(at, this.terminalList.length - 1)]?.id ?? null;
+    this.changed();
+  }
+
+  selectTerminal(id: string): void {
+    if (!this.sessions.has(id) || this.active === id) return;
+    this.active = id;
+    this.changed();
+  }
+
+  terminal(id: string): TerminalSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Runs a line in a terminal as if it were typed there, followed by Enter. */
+  sendLine(id: string, line: string): void {
+    this.sessions.get(id)?.sendLine(line);
+  }
+}
