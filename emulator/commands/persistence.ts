@@ -63,14 +63,8 @@ function bgsave(c: Client, argv: string[]): Reply {
     saveInMemory(c.server);
     return new StatusReply('Background saving started');
   }
-  if (engine.childActive) {
-    // One child at a time (the AOF rewrite's too).
-    if (schedule || c.inExec) {
-      engine.bgsaveScheduled = true;
-      return new StatusReply('Background saving scheduled');
-    }
-    return errorReply('Background save already in progress');
-  }
+  // A BGSAVE already running answers so even to SCHEDULE (src/rdb.c bgsaveCommand).
+  if (engine.childActive) return errorReply('Background save already in progress');
   if (c.inExec || c.server.aof?.childActive === true) {
     if (schedule || c.inExec) {
       engine.bgsaveScheduled = true;

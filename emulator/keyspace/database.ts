@@ -13,6 +13,8 @@ export interface KeyspaceHost {
   readonly lruClock: number;
   /** Whether expired keys found by lookups may be deleted (not on read-only replicas). */
   readonly mayDeleteExpired: boolean;
+  /** The dataset is being loaded (AOF replay): nothing expires until it is done (keyIsExpired). */
+  readonly loadingData?: boolean;
   /** Counters: keyspace_hits, keyspace_misses. */
   stats: { keyspaceHits: number; keyspaceMisses: number };
   /** A key was deleted because it expired. */
@@ -158,6 +160,7 @@ export class Database {
 
   /** Whether a key has a TTL in the past (does not delete it). */
   isExpired(key: string): boolean {
+    if (this.host.loadingData === true) return false;
     const when = this.expires.size === 0 ? undefined : this.expires.get(key);
     return when !== undefined && when < this.host.nowMs;
   }
@@ -170,6 +173,7 @@ export class Database {
   expireIfNeeded(key: string, forWrite = false): boolean {
     const when = this.expires.get(key);
     if (when === undefined || when >= this.host.nowMs) return false;
+    if (this.host.loadingData === true) return false;
     if (!this.host.mayDeleteExpired && !forWrite) return true;
     this.delete(key);
     this.host.keyExpired(this, key);

@@ -135,7 +135,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
    * the AOF for appending, and delete history files. The file work that
    * must be durable holds the thread until the disk is done.
    */
-  load(): { us: number; error?: string } | null {
+  load(): { us: number; error?: string; loadedLine?: string } | null {
     const files = this.files;
     const read = readManifestAtStart(this.p, files);
     if (typeof read === 'string') return { us: 0, error: read };
@@ -168,7 +168,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     this.subscribe();
     steps.push(deleteHistory);
     runSteps(steps);
-    return { us: loaded.us };
+    return { us: loaded.us, loadedLine: 'DB loaded from append only file' };
   }
 
   /** aofDelHistoryFiles: history files go, and the manifest forgets them. */

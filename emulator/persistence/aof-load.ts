@@ -127,7 +127,10 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
   };
 
   server.updateTime();
-  const r = loadAofFiles(
+  server.loadingData = true;
+  let r: ReturnType<typeof loadAofFiles>;
+  try {
+    r = loadAofFiles(
     manifest,
     open,
     {
@@ -140,6 +143,9 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
     },
     targetFor,
   );
+  } finally {
+    server.loadingData = false;
+  }
   for (const c of clients) server.disconnect(c);
 
   let us = 0;

@@ -94,6 +94,8 @@ export class RedisServer implements KeyspaceHost {
   maxmemory = 0;
   /** Whether lookups may delete expired keys (false on a read-only replica). */
   mayDeleteExpired = true;
+  /** Set while the AOF is replayed at start: keys do not expire meanwhile, as in Redis. */
+  loadingData = false;
   /** Whether the active expire cycle runs (DEBUG SET-ACTIVE-EXPIRE). */
   activeExpireEnabled = true;
   /** The database the next active expire cycle starts with. */

@@ -28,7 +28,7 @@ export interface ProcessModule {
    * on). Returns null when not responsible, else the loading time and, when
    * the data cannot be loaded, the log line the server exits with.
    */
-  load?(): { us: number; error?: string } | null;
+  load?(): { us: number; error?: string; loadedLine?: string } | null;
   /** After a pass's commands, before its replies leave (beforeSleep). May hold the thread. */
   beforeSleep?(): void;
   /** serverCron. */
@@ -120,6 +120,9 @@ export class RedisProcess extends SimProcess {
   private exiting = false;
   /** The client whose input the pass is running. */
   private currentConn: Conn | null = null;
+  /** Running the modules' beforeSleep; a hold made there flushes replies first on resume. */
+  private inBeforeSleep = false;
+  private holdInBeforeSleep = false;
   /** The client whose command holds the thread for I/O. */
   private heldConn: Conn | null = null;
   /** Set when held I/O completes: runs at the start of the next pass. */
@@ -225,7 +228,7 @@ export class RedisProcess extends SimProcess {
       // The directory's trouble shows when saving.
     }
     this.log('Server initialized', 'warning');
-    let loaded: { us: number; error?: string } | null = null;
+    let loaded: { us: number; error?: string; loadedLine?: string } | null = null;
     for (const m of this.modules) {
       loaded = m.load?.() ?? null;
       if (loaded !== null) break;
@@ -241,9 +244,10 @@ export class RedisProcess extends SimProcess {
       const p = this.server.stats.persistence;
       p.loading = true;
       const started = this.kernel.now;
+      const what = loaded.loadedLine ?? 'DB loaded from disk';
       this.kernel.after(loaded.us, () => {
         p.loading = false;
-        this.log(`DB loaded from disk: ${((this.kernel.now - started) / 1e6).toFixed(3)} seconds`);
+        this.log(`${what}: ${((this.kernel.now - started) / 1e6).toFixed(3)} seconds`);
       });
     }
     this.log(`Ready to accept connections`);
@@ -390,6 +394,7 @@ export class RedisProcess extends SimProcess {
   holdThreadForIo(): (after: () => void) => void {
     const server = this.server;
     server.threadBlocked = true;
+    if (this.inBeforeSleep) this.holdInBeforeSleep = true;
     // A hold started while finishing another (SAVE's directory sync after
     // its file sync) keeps the same client waiting.
     const conn = this.currentConn ?? this.heldConn;
@@ -438,7 +443,12 @@ export class RedisProcess extends SimProcess {
       if (this.ioResume !== null) {
         const resume = this.ioResume;
         this.ioResume = null;
+        const fromBeforeSleep = this.holdInBeforeSleep;
+        this.holdInBeforeSleep = false;
         resume();
+        // The replies that waited for the disk (appendfsync always) leave
+        // now, before any new input is read.
+        if (fromBeforeSleep && !server.threadBlocked) this.flushWrites();
       }
       if (server.threadBlocked) return;
       if (this.cronDue) {
@@ -482,29 +492,12 @@ export class RedisProcess extends SimProcess {
         this.cpuNow += server.stallUs;
         server.stallUs = 0;
       }
+      this.inBeforeSleep = true;
       for (const m of this.modules) m.beforeSleep?.();
+      this.inBeforeSleep = false;
       // appendfsync always: no reply leaves before the disk has the writes.
       if (server.threadBlocked) return;
-      if (this.writes.length !== 0) {
-        const writes = this.writes;
-        this.writes = this.spareWrites;
-        this.spareWrites = writes;
-        for (let i = 0; i < writes.length; i++) {
-          const c = writes[i]!;
-          c.writing = false;
-          if (c.out.length !== 0) {
-            this.cpuNow += costs.writeUs / speed;
-            c.transport.write(c.out, Math.round(this.cpuNow));
-            c.out = '';
-          }
-          if (c.closing) {
-            c.transport.end();
-            this.conns.delete(c);
-            if (c.socket !== null) this.sockets.delete(c.socket);
-          }
-        }
-        writes.length = 0;
-      }
+      this.flushWrites();
     } finally {
       this.inLoop = false;
       this.busyUntil = this.cpuNow;
@@ -516,6 +509,30 @@ export class RedisProcess extends SimProcess {
     }
     if (this.ready.length !== 0 || this.writes.length !== 0) this.wake();
     if (this.server.blocking.count !== 0 || this.timerAt !== Infinity) this.scheduleTimer();
+  }
+
+  /** Sends every pending reply (the end of a pass, Redis's beforeSleep writes). */
+  private flushWrites(): void {
+    if (this.writes.length === 0) return;
+    const writeUs = this.costs.writeUs / this.host.profile.cpuSpeed;
+    const writes = this.writes;
+    this.writes = this.spareWrites;
+    this.spareWrites = writes;
+    for (let i = 0; i < writes.length; i++) {
+      const c = writes[i]!;
+      c.writing = false;
+      if (c.out.length !== 0) {
+        this.cpuNow += writeUs;
+        c.transport.write(c.out, Math.round(this.cpuNow));
+        c.out = '';
+      }
+      if (c.closing) {
+        c.transport.end();
+        this.conns.delete(c);
+        if (c.socket !== null) this.sockets.delete(c.socket);
+      }
+    }
+    writes.length = 0;
   }
 
   /** The client's connection is gone: forget the client. */
