@@ -9,6 +9,7 @@ import type { Command, CommandContext, Job, JobHandlers, RedisCliTarget, ShellCo
 import { errnoText } from './shell/errors.js';
 import { cat, cp, join, mkdir, pwd, rm, rmdir, sync, touch } from './shell/files.js';
 import { hexdump } from './shell/hexdump.js';
+import { sha256sum } from './shell/sha256.js';
 import { kill } from './shell/kill.js';
 import { ls } from './shell/ls.js';
 import { falseCommand, poweroff, sleep, trueCommand } from './shell/misc.js';
@@ -611,6 +612,7 @@ const COMMANDS: Record<string, Command> = {
   ls,
   cat,
   hexdump,
+  sha256sum,
   cp,
   scp,
   rm,

@@ -98,7 +98,7 @@ export const clear: Command = (ctx) => {
 };
 
 export const HELP = `This is a shell on a simulated Linux machine. It runs one command per line:
-  ls [-l] [-a] [-h] [path...]   cat path...        hexdump [-C] path
+  ls [-l] [-a] [-h] [path...]   cat path...        hexdump [-C] path   sha256sum path...
   cp src dst                    rm [-rf] path...   mkdir [-p] dir    rmdir dir
   touch file                    sync               pwd    cd [dir]   echo text
   ps [-ef | aux]                kill [-9|-TERM|-INT] pid...          date    hostname
