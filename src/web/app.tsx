@@ -1,0 +1,32 @@
+import { useState } from 'react';
+import { ClusterPanel } from './cluster/cluster-panel.js';
+import { Splitter } from './layout/splitter.js';
+import { LessonPane } from './lesson/lesson-pane.js';
+import { TerminalArea } from './terminal/terminal-area.js';
+import { ThemeToggle } from './theme/theme-toggle.js';
+import { useTheme } from './theme/use-theme.js';
+import { TimelineBar } from './timeline/timeline-bar.js';
+
+/** The workbook: lesson (left), terminals (centre), cluster (right), time controls (bottom). */
+export function App() {
+  const { theme, toggle } = useTheme();
+  const [lessonWidth, setLessonWidth] = useState(300);
+  const [clusterWidth, setClusterWidth] = useState(340);
+  return (
+    <div className="workbook" style={{ gridTemplateColumns: `${lessonWidth}px auto minmax(320px, 1fr) auto ${clusterWidth}px` }}>
+      <header className="top-bar">
+        <h1 className="app-title">
+          <span className="logo" aria-hidden="true">◆</span> Redis workbook
+        </h1>
+        <span className="muted top-note">An emulated Redis 7.0 on simulated machines, in your browser.</span>
+        <ThemeToggle theme={theme} toggle={toggle} />
+      </header>
+      <LessonPane />
+      <Splitter label="Resize the lesson pane" className="lesson-splitter" value={lessonWidth} min={180} max={640} onChange={setLessonWidth} />
+      <TerminalArea theme={theme} />
+      <Splitter label="Resize the cluster pane" className="cluster-splitter" value={clusterWidth} min={220} max={720} onChange={setClusterWidth} paneOnRight />
+      <ClusterPanel />
+      <TimelineBar />
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { useStore, useWorkbook } from '../store-context.js';
+import { NewTerminalMenu } from './new-terminal-menu.js';
+import { TerminalView } from './terminal-view.js';
+
+/** The centre pane: a tab per terminal, the "+" menu, and the screens (hidden ones keep running). */
+export function TerminalArea({ theme }: { theme: 'light' | 'dark' }) {
+  const store = useStore();
+  const terminals = useWorkbook((s) => s.terminals);
+  const active = useWorkbook((s) => s.activeTerminal);
+
+  const onTabKey = (e: React.KeyboardEvent, index: number): void => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    const next = terminals[(index + (e.key === 'ArrowRight' ? 1 : terminals.length - 1)) % terminals.length];
+    if (next === undefined) return;
+    store.selectTerminal(next.id);
+    document.getElementById(`tab-${next.id}`)?.focus();
+  };
+
+  return (
+    <section className="pane terminal-pane" aria-label="Terminals">
+      <div className="tab-bar">
+        <div className="tabs" role="tablist" aria-label="Terminals">
+          {terminals.map((t, i) => (
+            <div key={t.id} className={t.id === active ? 'tab active' : 'tab'}>
+              <button
+                type="button"
+                role="tab"
+                id={`tab-${t.id}`}
+                aria-selected={t.id === active}
+                aria-controls={`panel-${t.id}`}
+                tabIndex={t.id === active ? 0 : -1}
+                className="tab-label"
+                onClick={() => store.selectTerminal(t.id)}
+                onKeyDown={(e) => onTabKey(e, i)}
+              >
+                <span className={`tab-kind kind-${t.kind}`} aria-hidden="true">
+                  {t.kind === 'shell' ? '#' : '>'}
+                </span>
+                {t.title}
+              </button>
+              <button type="button" className="tab-close" aria-label={`Close ${t.title}`} title="Close" onClick={() => store.closeTerminal(t.id)}>
+                <span aria-hidden="true">×</span>
+              </button>
+            </div>
+          ))}
+        </div>
+        <NewTerminalMenu />
+      </div>
+      <div className="screens">
+        {terminals.length === 0 ? <p className="muted empty-screens">No terminal open. Open one with +.</p> : null}
+        {terminals.map((t) => {
+          const session = store.terminal(t.id);
+          return session === undefined ? null : <TerminalView key={t.id} session={session} active={t.id === active} theme={theme} tabId={t.id} />;
+        })}
+      </div>
+    </section>
+  );
+}
