@@ -1,0 +1,228 @@
+/**
+ * The workbook in a real browser: the production build served from a
+ * local folder, driven in Debian's Chromium through playwright-core.
+ * Screenshots of the main view go to .tmp/e2e/; with UPDATE_SCREENSHOTS=1
+ * they replace the ones in docs/screenshots/.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_REQUIRED, chromiumSkipNotice, HAVE_CHROMIUM, type ServedApp } from './app-server.js';
+
+if (!HAVE_CHROMIUM) {
+  if (CHROMIUM_REQUIRED) throw new Error(`${CHROMIUM_PATH} is required here (CI) but was not found: apt-get install chromium`);
+  console.warn(`\n!!! ${chromiumSkipNotice()}\n`);
+}
+
+const root = join(import.meta.dirname, '../..');
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(root, 'docs/screenshots') : join(root, '.tmp/e2e');
+
+let app: ServedApp;
+let browser: Browser;
+
+interface Opened {
+  page: Page;
+  /** Console errors, page errors, dialogs and requests to anywhere but the app's origin. */
+  problems: string[];
+}
+
+async function openWorkbook(colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 800 }, colorScheme, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const origin = new URL(app.url).origin;
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('dialog', (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.origin !== origin && url.protocol !== 'data:') problems.push(`request leaving the origin: ${r.url()}`);
+  });
+  await page.goto(app.url);
+  await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('redis:6379>').waitFor();
+  return { page, problems };
+}
+
+/** The rows of the terminal shown now, as text, trailing blanks and empty rows dropped. */
+async function screenLines(page: Page): Promise<string[]> {
+  const text = await page.locator('.terminal-screen:not([hidden]) .xterm-rows').innerText();
+  const lines = text.replace(/\u00a0/g, ' ').split('\n').map((l) => l.trimEnd());
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** Types a line into the focused terminal and presses Enter. */
+async function typeLine(page: Page, line: string): Promise<void> {
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+}
+
+/** Colours set on terminal text: xterm.js's DOM renderer marks them with classes or inline styles. */
+async function colouredCells(page: Page): Promise<number> {
+  return page.locator('.xterm-rows span[class*="xterm-fg-"], .xterm-rows span[class*="xterm-bg-"], .xterm-rows span[style*="color"]').count();
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the workbook in Chromium', () => {
+  beforeAll(async () => {
+    app = await buildAndServe();
+    console.log('build: ' + app.files.map((f) => `${f.name} ${(f.bytes / 1024).toFixed(1)} KB`).join(', '));
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    await mkdir(SHOTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('loads with no console errors, no request leaving the origin, under a strict policy', async () => {
+    const { page, problems } = await openWorkbook();
+    const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(await page.getByRole('heading', { name: 'Lesson' }).isVisible()).toBe(true);
+    expect(await page.getByText('Lessons arrive here').isVisible()).toBe(true);
+    expect(await page.getByRole('tab', { name: /redis-cli redis:6379/ }).getAttribute('aria-selected')).toBe('true');
+    await page.waitForTimeout(300);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('prints exactly what redis-cli prints for SET and GET', async () => {
+    const { page, problems } = await openWorkbook();
+    await typeLine(page, 'SET a 1');
+    await typeLine(page, 'GET a');
+    await expect.poll(() => screenLines(page)).toEqual(['redis:6379> SET a 1', 'OK', 'redis:6379> GET a', '"1"', 'redis:6379>']);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('waits about a second of virtual time for BLPOP q 1, then prints (nil)', async () => {
+    const { page } = await openWorkbook();
+    await page.keyboard.type('BLPOP q 1');
+    const started = Date.now();
+    await page.keyboard.press('Enter');
+    await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('(nil)').waitFor({ timeout: 10_000 });
+    const waitedMs = Date.now() - started;
+    expect(waitedMs).toBeGreaterThan(800);
+    expect(waitedMs).toBeLessThan(5000);
+    const lines = await screenLines(page);
+    expect(lines.slice(0, 2)).toEqual(['redis:6379> BLPOP q 1', '(nil)']);
+    expect(lines[2]).toMatch(/^\(1\.\d\ds\)$/);
+    await page.context().close();
+  });
+
+  it('shows keys and values that look like markup or escape sequences as inert text, in the terminal and the cluster panel', async () => {
+    const { page, problems } = await openWorkbook();
+    await typeLine(page, 'SET "<img src=x onerror=alert(1)>" "\\x1b[31mred"');
+    await typeLine(page, 'GET "<img src=x onerror=alert(1)>"');
+    await expect.poll(() => screenLines(page)).toContain('"\\x1b[31mred"');
+    const key = page.locator('.cluster-pane .key').first();
+    await expect.poll(() => key.innerText()).toMatch(/"<img src=x onerror=alert\(1\)>"\s+string\s+"\\x1b\[31mred"/);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await colouredCells(page)).toBe(0);
+
+    // The shell prints data as it is, as cat and redis-cli --raw do: the escape shows in caret notation.
+    await page.getByRole('button', { name: 'New terminal' }).click();
+    await page.getByRole('menuitem', { name: /Shell on redis/ }).click();
+    await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('root@redis:~#').waitFor();
+    await typeLine(page, "redis-cli --raw GET '<img src=x onerror=alert(1)>'");
+    await typeLine(page, "echo -e '\\e[31mred\\e]0;title\\a'");
+    await expect.poll(() => screenLines(page)).toEqual([
+      "root@redis:~# redis-cli --raw GET '<img src=x onerror=alert(1)>'",
+      '^[[31mred',
+      "root@redis:~# echo -e '\\e[31mred\\e]0;title\\a'",
+      '^[[31mred^[]0;title^G',
+      'root@redis:~#',
+    ]);
+    expect(await colouredCells(page)).toBe(0);
+    expect(await page.title()).toBe('Redis workbook');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('puts the focus in the terminal and lets Tab move between the controls', async () => {
+    const { page } = await openWorkbook();
+    const inTerminal = (): Promise<boolean> => page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea') === true);
+    expect(await inTerminal()).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await inTerminal()).toBe(false);
+    const next = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
+    expect(next).toBe('Resize the cluster pane');
+    await page.keyboard.press('Shift+Tab');
+    expect(await inTerminal()).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('New terminal');
+    // The "+" menu works from the keyboard too.
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('menuitem');
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('New terminal');
+    await page.keyboard.press('Tab');
+    expect(await inTerminal()).toBe(true);
+    await typeLine(page, 'PING');
+    await expect.poll(() => screenLines(page)).toEqual(['redis:6379> PING', 'PONG', 'redis:6379>']);
+    // Every control of the page is reachable with Tab.
+    const reached = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      reached.add(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? ''));
+    }
+    for (const label of ['Pause virtual time', 'Switch to the dark theme', 'New terminal', 'Resize the lesson pane']) expect(reached).toContain(label);
+    await page.context().close();
+  });
+
+  it('pauses, steps and speeds up virtual time from the timeline', async () => {
+    const { page } = await openWorkbook();
+    const elapsed = async (): Promise<number> => {
+      const t = (await page.locator('.clock-elapsed').innerText()).replace('T+', '');
+      const [h, m, s] = t.split(':').map(Number);
+      return Math.round(((h! * 60 + m!) * 60 + s!) * 1000);
+    };
+    await page.getByRole('button', { name: 'Pause virtual time' }).click();
+    await page.getByText('paused', { exact: true }).waitFor();
+    const at = await elapsed();
+    await page.waitForTimeout(300);
+    expect(await elapsed()).toBe(at);
+    await page.getByRole('button', { name: 'Step' }).click();
+    await expect.poll(elapsed).toBe(at + 100);
+    await page.getByRole('button', { name: 'Run virtual time' }).click();
+    await page.getByRole('slider').fill('9');
+    await expect.poll(() => page.locator('.speed-value').innerText()).toBe('100×');
+    const before = await elapsed();
+    await page.waitForTimeout(500);
+    expect((await elapsed()) - before).toBeGreaterThan(10_000);
+    await page.context().close();
+  });
+
+  it('follows the system theme and switches with the toggle', async () => {
+    const { page } = await openWorkbook('dark');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const background = (): Promise<string> => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const dark = await background();
+    await page.getByRole('button', { name: 'Switch to the light theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    expect(await background()).not.toBe(dark);
+    await page.context().close();
+  });
+
+  it('takes screenshots of the main view in the light and dark themes', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const { page, problems } = await openWorkbook(scheme);
+      for (const line of ['SET greeting "hello world"', 'RPUSH queue job:1 job:2 job:3', 'HSET user:1 name Ada lang en', 'ZADD scores 10 alice 7 bob', 'MULTI', 'INCR visits', 'EXPIRE visits 60', 'EXEC', 'LRANGE queue 0 -1']) {
+        await typeLine(page, line);
+      }
+      await expect.poll(() => screenLines(page)).toContain('3) "job:3"');
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(SHOTS, `workbook-${scheme}.png`) });
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+  });
+});
