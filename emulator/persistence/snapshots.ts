@@ -36,6 +36,8 @@ const SAVE_US_PER_KB = 4;
 const LOAD_US_PER_KB = 6;
 /** Fork work that does not depend on memory: a small process's fork. */
 const FORK_BASE_US = 150;
+/** A memory page, the unit copy-on-write copies. */
+const PAGE_BYTES = 4096;
 /** CONFIG_BGSAVE_RETRY_DELAY: after a failed BGSAVE, the save rules wait this long. */
 const BGSAVE_RETRY_DELAY_S = 5;
 
@@ -52,6 +54,8 @@ export class Snapshots {
   private dirtyAtFork = 0;
   private forkStartedUs = 0;
   private lastBgsaveTryS = 0;
+  private childKeysTotal = 0;
+  private childCpuUs = 1;
   private childOutcome: { ok: boolean; signal: number | null } | null = null;
   bgsaveScheduled = false;
   /** Whether a child of another kind (the AOF rewrite's) runs: Redis runs one child at a time. */
@@ -227,6 +231,10 @@ export class Snapshots {
     this.dirtyAtFork = server.dirty;
     // The child sees the dataset as it was at the fork.
     const bytes = saveRdb(server);
+    let keys = 0;
+    for (const db of server.dbs) keys += db.dict.size;
+    this.childKeysTotal = keys;
+    this.childCpuUs = Math.max(1, ((bytes.length / 1024) * SAVE_US_PER_KB) / this.p.host.profile.cpuSpeed);
     const child = this.p.host.spawn(new RdbChild(this.p.host, server.port));
     this.child = child;
     this.childOutcome = null;
@@ -280,13 +288,40 @@ export class Snapshots {
     return 'started';
   }
 
+  /**
+   * What the child reports while it works (Redis's child info pipe): its
+   * progress through the keys, and the copy-on-write memory the parent's
+   * writes since the fork have cost, about one 4 KB page per change.
+   */
+  private reportProgress(): void {
+    const server = this.server;
+    const p = server.stats.persistence;
+    const elapsed = this.p.nowUs() - this.forkStartedUs;
+    const done = Math.min(1, elapsed / this.childCpuUs);
+    p.currentSaveKeysTotal = this.childKeysTotal;
+    p.currentSaveKeysProcessed = Math.floor(this.childKeysTotal * done);
+    p.currentForkPerc = this.childKeysTotal === 0 ? 0 : (p.currentSaveKeysProcessed / this.childKeysTotal) * 100;
+    const cow = Math.min(usedMemory(server), Math.max(0, server.dirty - this.dirtyAtFork) * PAGE_BYTES);
+    if (cow !== p.currentCowSize) p.currentCowSizeSinceUs = this.p.nowUs();
+    p.currentCowSize = cow;
+    if (cow > p.currentCowPeak) p.currentCowPeak = cow;
+  }
+
   /** serverCron's part: a finished child, a scheduled BGSAVE, the save rules. */
   cron(): void {
     const server = this.server;
     const p = server.stats.persistence;
     const nowS = Math.floor(this.p.nowUs() / 1e6);
+    if (this.child !== null && this.childOutcome === null) this.reportProgress();
     if (this.child !== null && this.childOutcome !== null) {
       const { ok, signal } = this.childOutcome;
+      this.reportProgress();
+      p.rdbLastCowSize = p.currentCowSize;
+      p.currentCowSize = 0;
+      p.currentCowPeak = 0;
+      p.currentForkPerc = 0;
+      p.currentSaveKeysProcessed = 0;
+      p.currentSaveKeysTotal = 0;
       this.child = null;
       p.rdbBgsaveInProgress = false;
       p.rdbLastBgsaveTimeS = nowS - p.rdbBgsaveStartUnixS;

@@ -348,12 +348,12 @@ function persistenceSection(server: RedisServer): string {
   let out =
     `loading:${p.loading ? 1 : 0}\r\n` +
     'async_loading:0\r\n' +
-    'current_cow_peak:0\r\n' +
-    'current_cow_size:0\r\n' +
-    'current_cow_size_age:0\r\n' +
-    'current_fork_perc:0.00\r\n' +
-    'current_save_keys_processed:0\r\n' +
-    'current_save_keys_total:0\r\n' +
+    `current_cow_peak:${p.currentCowPeak}\r\n` +
+    `current_cow_size:${p.currentCowSize}\r\n` +
+    `current_cow_size_age:${p.currentCowSize === 0 ? 0 : Math.floor((server.nowMs * 1000 - p.currentCowSizeSinceUs) / 1e6)}\r\n` +
+    `current_fork_perc:${printfFixed(p.currentForkPerc, 2)}\r\n` +
+    `current_save_keys_processed:${p.currentSaveKeysProcessed}\r\n` +
+    `current_save_keys_total:${p.currentSaveKeysTotal}\r\n` +
     `rdb_changes_since_last_save:${server.dirty}\r\n` +
     `rdb_bgsave_in_progress:${p.rdbBgsaveInProgress ? 1 : 0}\r\n` +
     `rdb_last_save_time:${lastSaveUnixS(server)}\r\n` +

@@ -113,6 +113,14 @@ export class PersistenceStats {
   /** Unix seconds when the running BGSAVE started, or -1. */
   rdbBgsaveStartUnixS = -1;
   rdbLastCowSize = 0;
+  /** While a child runs: its copy-on-write cost, peak, progress (INFO current_*). */
+  currentCowSize = 0;
+  currentCowPeak = 0;
+  /** When current_cow_size last changed (virtual us), for current_cow_size_age. */
+  currentCowSizeSinceUs = 0;
+  currentForkPerc = 0;
+  currentSaveKeysProcessed = 0;
+  currentSaveKeysTotal = 0;
   rdbLastLoadKeysExpired = 0;
   rdbLastLoadKeysLoaded = 0;
   loading = false;
