@@ -397,6 +397,7 @@ export class Snapshots {
     const p = server.stats.persistence;
     p.rdbLastLoadKeysExpired = contents.keysExpired;
     p.rdbLastLoadKeysLoaded = contents.keysLoaded;
+    this.p.log(`Done loading RDB, keys loaded: ${contents.keysLoaded}, keys expired: ${contents.keysExpired}.`);
     const us = ((bytes.length / 1024) * LOAD_US_PER_KB) / this.p.host.profile.cpuSpeed;
     return { us: Math.max(1, Math.round(us)) };
   }
