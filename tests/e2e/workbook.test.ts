@@ -103,6 +103,26 @@ describe.skipIf(!HAVE_CHROMIUM)('the workbook in Chromium', () => {
     await page.context().close();
   });
 
+  it('runs a pasted block line by line and recalls lines with Up', async () => {
+    const { page, problems } = await openWorkbook();
+    await page.locator('.terminal-screen:not([hidden]) .xterm-helper-textarea').evaluate((textarea) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', 'SET n 1\nINCR n\nINCR n\n');
+      textarea.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await expect.poll(() => screenLines(page)).toEqual(['redis:6379> SET n 1', 'OK', 'redis:6379> INCR n', '(integer) 2', 'redis:6379> INCR n', '(integer) 3', 'redis:6379>']);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('5');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await screenLines(page)).slice(-3)).toEqual(['redis:6379> SET n 5', 'OK', 'redis:6379>']);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('waits about a second of virtual time for BLPOP q 1, then prints (nil)', async () => {
     const { page } = await openWorkbook();
     await page.keyboard.type('BLPOP q 1');
