@@ -197,9 +197,17 @@ function debug(c: Client, argv: string[]): Reply {
       // Without persistence the save fails first (a plain -ERR), or the load does.
       return opts.save ? new ErrorReply('ERR') : errorReply('Error trying to load the RDB dump');
     }
-    case 'loadaof':
+    case 'loadaof': {
+      const aof = server.aof;
+      if (aof !== null) {
+        if (aof.debugLoadAof()) return OK;
+        // Redis exits when the files cannot be loaded.
+        if (server.shutdownHook !== null) server.shutdownHook({ nosave: true, save: false, now: true, force: true }, c);
+        return new FramesReply([]);
+      }
       if (debugPersistence.loadAof) return debugPersistence.loadAof(c);
       return errorReply('Error trying to load the AOF files');
+    }
     case 'drop-cluster-packet-filter':
       if (argc === 3) return parseInt64(argv[2]!) === null ? NOT_INTEGER : OK;
       break;

@@ -26,6 +26,8 @@ export interface AofCommands {
   /** An AOF rewrite child is running. */
   readonly childActive: boolean;
   bgrewriteaof(inExec: boolean): 'started' | 'scheduled' | 'in-progress' | 'error';
+  /** DEBUG LOADAOF: reload the AOF files into an emptied dataset; false when they cannot be loaded. */
+  debugLoadAof(): boolean;
 }
 
 /** shared.err: an error reply with no message. */

@@ -26,7 +26,7 @@ export interface AofProcess {
   stall(us: number): void;
   /** Holds the thread until the returned function is called. */
   holdThreadForIo(): (after: () => void) => void;
-  log(text: string): void;
+  log(text: string, level?: 'notice' | 'warning'): void;
   exit(code: number): void;
 }
 

@@ -1,3 +1,4 @@
+import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
 import type { AofCommands } from '../commands/persistence.js';
 import type { RedisServer } from '../server/server.js';
 import type { PersistenceStats } from '../server/stats.js';
@@ -127,6 +128,28 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
 
   exit(): void {
     this.unsubscribeWrites();
+  }
+
+  /**
+   * DEBUG LOADAOF (src/debug.c): write out the buffer, empty the dataset,
+   * read the manifest again and load the files, as at start. False when
+   * they cannot be loaded: redis-server then exits.
+   */
+  debugLoadAof(): boolean {
+    if (this.state !== 'off') this.writer.flush(true, () => {}, false);
+    const server = this.server;
+    for (const db of server.dbs) {
+      touchAllWatchedKeysInDb(db, null);
+      db.clear();
+    }
+    const read = readManifestAtStart(this.p, this.files);
+    if (typeof read === 'string') return false;
+    this.manifest = read;
+    const loaded = loadAofAtStart(this.p, this.files, this.manifest, (name) => this.files.path(name));
+    if (loaded.error !== undefined || (loaded.status !== 'ok' && loaded.status !== 'empty' && loaded.status !== 'truncated')) return false;
+    server.dirty = 0;
+    this.p.log('Append Only File loaded by DEBUG LOADAOF', 'warning');
+    return true;
   }
 
   /**

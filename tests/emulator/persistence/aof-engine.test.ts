@@ -528,3 +528,19 @@ describe('shutdown', () => {
     expect(disk.stat(INCR1).durableSize).toBe(disk.stat(INCR1).size);
   });
 });
+
+describe('DEBUG LOADAOF', () => {
+  it('empties the dataset and loads it back from the AOF files', async () => {
+    const { World } = await import('../../../emulator/sim/world.js');
+    const world = new World({ seed: 4 });
+    world.addHost('A', 'metal');
+    world.startRedis('A', { config: { appendonly: 'yes', save: '', 'enable-debug-command': 'yes' } });
+    const r = world.connect({ from: 'A', to: 'A:6379' });
+    await world.settle(r.set('a', '1'));
+    await world.settle(r.rpush('l', 'x', 'y'));
+    expect(await world.settle(r.call('DEBUG', 'LOADAOF'))).toBe('OK');
+    expect(await world.settle(r.get('a'))).toBe('1');
+    expect(await world.settle(r.lrange('l', 0, -1))).toEqual(['x', 'y']);
+    expect(world.trace.find('log', 'A').map((e) => e.text)).toContain('Append Only File loaded by DEBUG LOADAOF');
+  });
+});
