@@ -392,6 +392,12 @@ export class Snapshots {
       allowDuplicates: false,
     });
     if (contents instanceof RdbError) {
+      // A file that is not an RDB of a known version fails with EINVAL,
+      // which loadDataFromDisk reports before exiting.
+      if (contents.code === 'bad-magic' || contents.code === 'bad-version') {
+        this.p.log(contents.message, 'warning');
+        return { us: 0, error: 'Fatal error loading the DB: Invalid argument. Exiting.' };
+      }
       return { us: 0, error: contents.message };
     }
     const p = server.stats.persistence;

@@ -175,3 +175,20 @@ describe('BGSAVE progress in INFO', () => {
     expect(Number(/rdb_last_cow_size:(\d+)/.exec(after)![1])).toBeGreaterThanOrEqual(50 * 4096);
   });
 });
+
+describe('a foreign dump.rdb', () => {
+  it('a PNG named dump.rdb stops the server with redis-server 7.0.15 lines', () => {
+    const world = new World({ seed: 1 });
+    world.addHost('A', 'metal');
+    const disk = world.host('A').disk;
+    disk.mkdir('/var/lib/redis', { recursive: true });
+    disk.writeFile('/var/lib/redis/dump.rdb', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    const p = world.startRedis('A');
+    world.advance(10);
+    expect(p.alive).toBe(false);
+    expect(p.exitCode).toBe(1);
+    const log = world.trace.find('log', 'A').map((e) => e.text);
+    // What the real server logged for the same file.
+    expect(log.slice(-2)).toEqual(['Wrong signature trying to load DB from file', 'Fatal error loading the DB: Invalid argument. Exiting.']);
+  });
+});
