@@ -107,12 +107,24 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
    * and the file synced. The process exits right after, so the fsync is
    * left to the device: it completes even though no one waits for it.
    */
-  shutdown(): void {
+  shutdown(force = false): boolean {
+    if (this.state === 'off') {
+      if (this.rewriter.active) this.rewriter.kill();
+      return true;
+    }
     if (this.rewriter.active) {
-      this.log('There is a child rewriting the AOF. Killing it!');
+      // The AOF was just switched on and its first file is not written:
+      // exiting now would leave no AOF with the dataset.
+      if (this.state === 'wait-rewrite') {
+        if (!force) {
+          this.p.log("Writing initial AOF, can't exit.", 'warning');
+          return false;
+        }
+        this.p.log('Writing initial AOF. Exit anyway.', 'warning');
+      }
+      this.p.log('There is a child rewriting the AOF. Killing it!', 'warning');
       this.rewriter.kill();
     }
-    if (this.state === 'off') return;
     this.log('Calling fsync() on the AOF file.');
     const writer = this.writer;
     writer.flush(true, () => {}, false);
@@ -124,6 +136,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     } catch (e) {
       report(errorText(e));
     }
+    return true;
   }
 
   exit(): void {

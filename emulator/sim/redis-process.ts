@@ -33,8 +33,12 @@ export interface ProcessModule {
   beforeSleep?(): void;
   /** serverCron. */
   cron?(): void;
-  /** prepareForShutdown, after the saving child is stopped and before the final snapshot. */
-  shutdown?(): void;
+  /**
+   * prepareForShutdown, after the saving child is stopped and before the
+   * final snapshot. Returning false refuses the shutdown (the AOF's first
+   * rewrite is not written yet and FORCE was not given).
+   */
+  shutdown?(force: boolean): boolean | void;
   /** The process is gone. */
   exit?(): void;
 }
@@ -170,7 +174,9 @@ export class RedisProcess extends SimProcess {
   private prepareForShutdown(reason: string, flags: ShutdownFlags = NO_FLAGS, c: Client | null = null): boolean {
     this.log(reason, 'warning');
     this.snapshots.stopChild();
-    for (const m of this.modules) m.shutdown?.();
+    for (const m of this.modules) {
+      if (m.shutdown?.(flags.force) === false) return false;
+    }
     const wantSave = !flags.nosave && (flags.save || saveRules(this.server.config.get('save')).length > 0);
     if (!wantSave) {
       this.finishShutdown();

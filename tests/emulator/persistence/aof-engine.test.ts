@@ -544,3 +544,22 @@ describe('DEBUG LOADAOF', () => {
     expect(world.trace.find('log', 'A').map((e) => e.text)).toContain('Append Only File loaded by DEBUG LOADAOF');
   });
 });
+
+describe('SHUTDOWN while the first AOF is written', () => {
+  it('refuses without FORCE, exits with it', async () => {
+    const { World } = await import('../../../emulator/sim/world.js');
+    const world = new World({ seed: 4 });
+    world.addHost('A', 'core2duo');
+    const server = world.startRedis('A', { config: { save: '', 'enable-debug-command': 'yes', rdbcompression: 'no' } });
+    const r = world.connect({ from: 'A', to: 'A:6379' });
+    await world.settle(r.call('DEBUG', 'POPULATE', '100000', 'key', '100'));
+    expect(await world.settle(r.config('SET', 'appendonly', 'yes'))).toBe('OK');
+    const refused = await world.settle(r.call('SHUTDOWN').catch((e: Error) => e.message));
+    expect(refused).toBe('ERR Errors trying to SHUTDOWN. Check logs.');
+    expect(server.alive).toBe(true);
+    expect(world.trace.find('log', 'A').map((e) => e.text)).toContain("Writing initial AOF, can't exit.");
+    await world.settle(r.call('SHUTDOWN', 'NOSAVE', 'FORCE').catch(() => null));
+    await world.advanceAsync(50);
+    expect(server.alive).toBe(false);
+  });
+});
