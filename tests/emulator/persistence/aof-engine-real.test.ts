@@ -93,7 +93,8 @@ async function realSession(real: RealRedis, steps: Step[]): Promise<SessionResul
       for (const name of readdirSync(dir).sort()) files[name] = readFileSync(join(dir, name)).toString('latin1');
       snapshots.push(files);
     } else if (step === 'wait') {
-      for (let i = 0; i < 400 && !isDone((await c.command(['INFO', 'persistence'])) as string); i++) await new Promise((r) => setTimeout(r, 25));
+      // Up to 30 s: a loaded machine can make the real rewrite slow.
+      for (let i = 0; i < 1200 && !isDone((await c.command(['INFO', 'persistence'])) as string); i++) await new Promise((r) => setTimeout(r, 25));
     } else {
       replies.push(await c.commandRaw(step));
     }
@@ -101,7 +102,7 @@ async function realSession(real: RealRedis, steps: Step[]): Promise<SessionResul
   const digest = (await c.commandRaw(['DEBUG', 'DIGEST'])).slice(1, -2);
   // SHUTDOWN has no reply: the server logs its lines and exits.
   void c.command(['SHUTDOWN']);
-  for (let i = 0; i < 200 && real.process.exitCode === null; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 1000 && real.process.exitCode === null; i++) await new Promise((r) => setTimeout(r, 10));
   c.close();
   const log = readFileSync(join(real.dir, 'redis.log'), 'latin1')
     .split('\n')
