@@ -1,13 +1,12 @@
 import { ListValue } from '../keyspace/values.js';
-import { ErrorReply, NULL_ARRAY, errorReply, type Reply } from '../resp/reply.js';
+import { ErrorReply, NULL_ARRAY, type Reply } from '../resp/reply.js';
 import { BLOCKED, type ServeBlocked } from '../server/blocking.js';
 import type { Client } from '../server/client.js';
-import { opt } from './args.js';
 import { parseBlockTimeout } from './blocking-timeout.js';
 import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
 import { elementsRemoved, listEnd, moveGeneric, popElements } from './list.js';
-import { rangeLongArg } from './list-args.js';
 import type { Handler } from './table.js';
+import { isMpopArgs, parseMpopArgs } from './mpop-args.js';
 
 /**
  * BLPOP, BRPOP, BLMPOP, BLMOVE and BRPOPLPUSH (src/t_list.c). With data at
@@ -80,24 +79,9 @@ function brpop(c: Client, argv: string[]): Reply {
 
 /** BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count] */
 function blmpop(c: Client, argv: string[]): Reply {
-  const numkeys = rangeLongArg(argv[2]!, 1);
-  if (numkeys === null) return errorReply('numkeys should be greater than 0');
-  const whereIndex = 3 + numkeys;
-  if (whereIndex >= argv.length) return SYNTAX_ERROR;
-  const head = listEnd(argv[whereIndex]!);
-  if (head === null) return SYNTAX_ERROR;
-  let count = -1;
-  for (let j = whereIndex + 1; j < argv.length; j++) {
-    if (count === -1 && opt(argv[j]!) === 'count' && j < argv.length - 1) {
-      const v = rangeLongArg(argv[++j]!, 1);
-      if (v === null) return errorReply('count should be greater than 0');
-      count = v;
-    } else {
-      return SYNTAX_ERROR;
-    }
-  }
-  if (count === -1) count = 1;
-  return blockingPop(c, argv.slice(3, whereIndex), head, argv[1]!, count);
+  const args = parseMpopArgs(argv, 2, listEnd);
+  if (!isMpopArgs(args)) return args;
+  return blockingPop(c, args.keys, args.where, argv[1]!, args.count);
 }
 
 /**

@@ -5,8 +5,9 @@ import type { Client } from '../server/client.js';
 import { int64Arg, intArg, opt } from './args.js';
 import { NOT_INTEGER, NO_SUCH_KEY, OUT_OF_RANGE, SYNTAX_ERROR } from './errors.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
-import { positiveLongArg, rangeLongArg } from './list-args.js';
+import { positiveLongArg } from './list-args.js';
 import type { Handler } from './table.js';
+import { isMpopArgs, parseMpopArgs } from './mpop-args.js';
 
 /**
  * The list commands (src/t_list.c), except the blocking ones. A list is a
@@ -324,25 +325,10 @@ function rpoplpush(c: Client, argv: string[]): Reply {
 
 /** LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count] */
 function lmpop(c: Client, argv: string[]): Reply {
-  const numkeys = rangeLongArg(argv[1]!, 1);
-  if (numkeys === null) return errorReply('numkeys should be greater than 0');
-  const whereIndex = 2 + numkeys;
-  if (whereIndex >= argv.length) return SYNTAX_ERROR;
-  const head = listEnd(argv[whereIndex]!);
-  if (head === null) return SYNTAX_ERROR;
-  let count = -1;
-  for (let j = whereIndex + 1; j < argv.length; j++) {
-    if (count === -1 && opt(argv[j]!) === 'count' && j < argv.length - 1) {
-      const v = rangeLongArg(argv[++j]!, 1);
-      if (v === null) return errorReply('count should be greater than 0');
-      count = v;
-    } else {
-      return SYNTAX_ERROR;
-    }
-  }
-  if (count === -1) count = 1;
-  for (let j = 2; j < whereIndex; j++) {
-    const key = argv[j]!;
+  const args = parseMpopArgs(argv, 1, listEnd);
+  if (!isMpopArgs(args)) return args;
+  const { keys, where: head, count } = args;
+  for (const key of keys) {
     const list = writeTyped(c, key, 'list');
     if (list === undefined) continue;
     if (list instanceof ErrorReply) return list;

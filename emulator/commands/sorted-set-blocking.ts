@@ -1,12 +1,11 @@
-import { ErrorReply, NULL_ARRAY, errorReply, type Reply } from '../resp/reply.js';
+import { ErrorReply, NULL_ARRAY, type Reply } from '../resp/reply.js';
 import { BLOCKED, type ServeBlocked } from '../server/blocking.js';
 import type { Client } from '../server/client.js';
-import { opt } from './args.js';
 import { parseBlockTimeout } from './blocking-timeout.js';
-import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
-import { rangeLongArg } from './list-args.js';
+import { WRONGTYPE } from './errors.js';
 import { zpop } from './sorted-set-pop.js';
 import type { Handler } from './table.js';
+import { isMpopArgs, parseMpopArgs, zsetEnd } from './mpop-args.js';
 
 /**
  * BZPOPMIN, BZPOPMAX and BZMPOP (src/t_zset.c blockingGenericZpopCommand):
@@ -47,24 +46,9 @@ function blockingZpop(c: Client, keys: string[], max: boolean, timeoutArg: strin
 
 /** BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count] */
 function bzmpop(c: Client, argv: string[]): Reply {
-  const numkeys = rangeLongArg(argv[2]!, 1);
-  if (numkeys === null) return errorReply('numkeys should be greater than 0');
-  const whereIndex = 3 + numkeys;
-  if (whereIndex >= argv.length) return SYNTAX_ERROR;
-  const where = opt(argv[whereIndex]!);
-  if (where !== 'min' && where !== 'max') return SYNTAX_ERROR;
-  let count = -1;
-  for (let j = whereIndex + 1; j < argv.length; j++) {
-    if (count === -1 && opt(argv[j]!) === 'count' && j < argv.length - 1) {
-      const v = rangeLongArg(argv[++j]!, 1);
-      if (v === null) return errorReply('count should be greater than 0');
-      count = v;
-    } else {
-      return SYNTAX_ERROR;
-    }
-  }
-  if (count === -1) count = 1;
-  return blockingZpop(c, argv.slice(3, whereIndex), where === 'max', argv[1]!, count, true);
+  const args = parseMpopArgs(argv, 2, zsetEnd);
+  if (!isMpopArgs(args)) return args;
+  return blockingZpop(c, args.keys, args.where, argv[1]!, args.count, true);
 }
 
 export const sortedSetBlockingCommands: Record<string, Handler> = {

@@ -1,9 +1,10 @@
 import type { ZSetValue } from '../keyspace/values.js';
 import { DoubleReply, EMPTY_ARRAY, NULL_ARRAY, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
-import { int64Arg, opt } from './args.js';
+import { int64Arg } from './args.js';
 import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
 import type { Handler } from './table.js';
+import { isMpopArgs, parseMpopArgs, zsetEnd } from './mpop-args.js';
 
 /**
  * ZPOPMIN, ZPOPMAX and ZMPOP (genericZpopCommand). The blocking forms are
@@ -11,8 +12,6 @@ import type { Handler } from './table.js';
  */
 
 const MUST_BE_POSITIVE = errorReply('value is out of range, must be positive');
-const NUMKEYS = errorReply('numkeys should be greater than 0');
-const COUNT = errorReply('count should be greater than 0');
 
 /** What a pop did, for the callers that propagate or serve blocked clients. */
 export interface ZPopResult {
@@ -75,28 +74,12 @@ function zpopMinMax(c: Client, argv: string[], max: boolean): Reply {
 }
 
 function zmpop(c: Client, argv: string[]): Reply {
-  const nk = int64Arg(argv[1]!);
-  if (nk === null || nk < 1) return NUMKEYS;
-  const numkeys = typeof nk === 'bigint' ? Number.MAX_SAFE_INTEGER : nk;
-  const whereAt = 1 + numkeys + 1;
-  if (whereAt >= argv.length) return SYNTAX_ERROR;
-  const where = opt(argv[whereAt]!);
-  if (where !== 'min' && where !== 'max') return SYNTAX_ERROR;
-  let count = -1;
-  for (let j = whereAt + 1; j < argv.length; j++) {
-    if (count === -1 && opt(argv[j]!) === 'count' && j < argv.length - 1) {
-      j++;
-      const n = int64Arg(argv[j]!);
-      if (n === null || n < 1) return COUNT;
-      count = typeof n === 'bigint' ? Number.MAX_SAFE_INTEGER : n;
-    } else {
-      return SYNTAX_ERROR;
-    }
-  }
-  if (count === -1) count = 1;
-  const r = zpop(c, argv.slice(2, whereAt), where === 'max', count, true, true, true);
+  const args = parseMpopArgs(argv, 1, zsetEnd);
+  if (!isMpopArgs(args)) return args;
+  const max = args.where;
+  const r = zpop(c, args.keys, max, args.count, true, true, true);
   // ZMPOP goes to replicas and the AOF as the ZPOPMIN/ZPOPMAX it amounts to.
-  if (r.popped !== 0) c.propagateArgv = [where === 'max' ? 'ZPOPMAX' : 'ZPOPMIN', r.key, String(r.popped)];
+  if (r.popped !== 0) c.propagateArgv = [max ? 'ZPOPMAX' : 'ZPOPMIN', r.key, String(r.popped)];
   return r.reply;
 }
 
