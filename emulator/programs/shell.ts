@@ -195,6 +195,25 @@ export class HostShell {
   }
 
   /**
+   * Runs a line and resolves once its program, if it takes time, has
+   * ended: what a terminal waits for before showing the next prompt.
+   * `schedule` runs the line where the world's driver wants outside input.
+   */
+  runUntilIdle(line: string, schedule: (run: () => void) => void = (run) => run()): Promise<void> {
+    return new Promise((resolve) => {
+      schedule(() => this.run(line));
+      if (!this.busy) {
+        resolve();
+        return;
+      }
+      this.onIdle = () => {
+        this.onIdle = null;
+        resolve();
+      };
+    });
+  }
+
+  /**
    * Runs a line. While a program runs, the line waits for it to end, as
    * typed-ahead input does; `sim` lines run at once, since they act on the
    * world from outside it.

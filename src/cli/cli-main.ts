@@ -256,18 +256,7 @@ class WorldTerminal {
 
   /** Runs a shell line and waits until its program, if it takes time, has ended. */
   private runShell(line: string): Promise<void> {
-    const shell = this.shell;
-    return new Promise((resolve) => {
-      this.pump.input(() => shell.run(line));
-      if (!shell.busy) {
-        resolve();
-        return;
-      }
-      shell.onIdle = () => {
-        shell.onIdle = null;
-        resolve();
-      };
-    });
+    return this.shell.runUntilIdle(line, (run) => this.pump.input(run));
   }
 
   /** Ctrl-C while a shell program runs. */

@@ -214,18 +214,7 @@ export class ShellProgram implements TerminalProgram {
 
   /** Runs a shell line and waits until its program, if it takes time, has ended. */
   private runShellLine(line: string): Promise<void> {
-    const shell = this.shell;
-    return new Promise((resolve) => {
-      this.host.input(() => shell.run(line));
-      if (!shell.busy) {
-        resolve();
-        return;
-      }
-      shell.onIdle = () => {
-        shell.onIdle = null;
-        resolve();
-      };
-    });
+    return this.shell.runUntilIdle(line, (run) => this.host.input(run));
   }
 
   private openRedisCli(t: RedisCliTarget): boolean {
