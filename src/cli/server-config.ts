@@ -6,10 +6,10 @@
  * Arguments and file contents are byte strings, like everything the
  * emulator handles; paths go back to UTF-8 at the ConfigIO boundary.
  */
-import { repr } from '../../emulator/cli/format.js';
 import { splitArgs } from '../../emulator/resp/split-args.js';
 import { asciiLower } from '../../emulator/resp/bytes.js';
 import { MULTI_ARG_CONFIGS, REDIS_CONFIG_NAMES } from './redis-config-names.js';
+import { configFromCommandLine } from '../../emulator/server/command-line.js';
 
 export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
 
@@ -74,50 +74,12 @@ class FatalConfigError {
  *   parseServerArgs(['--port', '6380', '--save', ''], io, check)
  */
 export function parseServerArgs(args: readonly string[], io: ConfigIO, check: EmulatorConfigCheck): StartRequest {
-  let configFile: string | null = null;
-  let fromStdin = false;
-  let options = '';
   if (args.length >= 1) {
     const first = args[0]!;
     if (first === '-v' || first === '--version') return { kind: 'version' };
     if (first === '--help' || first === '-h') return { kind: 'usage' };
-    let j = 0;
-    if (first[0] !== '-') {
-      configFile = first;
-      j = 1;
-    }
-    // Whether the last option name already has its value (Redis's handled_last_config_arg).
-    let valueGiven = true;
-    for (; j < args.length; j++) {
-      const a = args[j]!;
-      const last = j === args.length - 1;
-      if (a === '-' && (j === 0 || last)) {
-        fromStdin = true;
-      } else if (valueGiven && a.startsWith('--')) {
-        if (options.length !== 0) options += '\n';
-        options += a.slice(2) + ' ';
-        const words = splitArgs(a) ?? [];
-        if (words.length === 1) {
-          valueGiven = false;
-          const next = args[j + 1];
-          const lower = asciiLower(a);
-          // `--save` followed by another option or by nothing means `save ""`,
-          // as pre-7.0 command lines built from empty arrays expect.
-          if (lower === '--save' && (last || next!.startsWith('--'))) {
-            options += '""';
-            valueGiven = !last;
-          } else if (lower === '--sentinel' && !last && next!.startsWith('--')) {
-            valueGiven = true;
-          }
-        } else {
-          valueGiven = true;
-        }
-      } else {
-        options += repr(a) + ' ';
-        valueGiven = true;
-      }
-    }
   }
+  const { configFile, options, fromStdin } = configFromCommandLine(args);
 
   const loader = new ConfigLoader(io, check);
   try {

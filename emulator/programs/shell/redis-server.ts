@@ -1,4 +1,3 @@
-import { repr } from '../../resp/bytes.js';
 import { bytesFromArray } from '../../resp/bytes.js';
 import { splitArgs } from '../../resp/split-args.js';
 import { asciiLower } from '../../resp/bytes.js';
@@ -7,6 +6,7 @@ import { CONF } from '../../server/config-params.js';
 import { lookupParam } from '../../server/config.js';
 import { normalizePath } from '../../sim/disk-path.js';
 import type { FileSystem } from '../../sim/disk-api.js';
+import { configFromCommandLine } from '../../server/command-line.js';
 import type { Command, CommandContext } from './context.js';
 import { strftime } from './dates.js';
 import { errnoText } from './errors.js';
@@ -122,48 +122,10 @@ class Fatal {
  * sdscatrepr.
  */
 function loadFromArgs(ctx: CommandContext, args: readonly string[]): LoadResult {
-  let configFile: string | null = null;
-  let k = 0;
-  if (args.length !== 0 && args[0]![0] !== '-') {
-    configFile = ctx.resolve(args[0]!);
-    k = 1;
-  }
-  let options = '';
-  let handledLast = true;
-  for (; k < args.length; k++) {
-    const a = args[k]!;
-    const last = k === args.length - 1;
-    if (a === '-' && (k === 0 || last)) {
-      // Standard input is the terminal, with nothing typed: no lines.
-      continue;
-    }
-    if (handledLast && a.startsWith('--')) {
-      if (options.length !== 0) options += '\n';
-      options += a.slice(2) + ' ';
-      const words = splitArgs(a) ?? [];
-      if (words.length === 1) {
-        handledLast = false;
-        const next = args[k + 1];
-        const isSave = asciiLower(a) === '--save';
-        const isSentinel = asciiLower(a) === '--sentinel';
-        // `--save` with no value means `save ""`, as command lines built
-        // from empty lists produced before 7.0.1.
-        if (isSave && !last && next!.startsWith('--')) {
-          options += '""';
-          handledLast = true;
-        } else if (isSave && last) {
-          options += '""';
-        } else if (isSentinel && !last && next!.startsWith('--')) {
-          handledLast = true;
-        }
-      } else {
-        handledLast = true;
-      }
-    } else {
-      options += repr(a) + ' ';
-      handledLast = true;
-    }
-  }
+  // Standard input is the terminal, with nothing typed: `-` adds no lines.
+  const parsed = configFromCommandLine(args);
+  const configFile = parsed.configFile === null ? null : ctx.resolve(parsed.configFile);
+  const options = parsed.options;
   const loader = new Loader(ctx.host.disk, ctx.cwd);
   try {
     let text = '';
