@@ -65,7 +65,7 @@ class AofCheck {
   toTimestamp = 0n;
   /** Where the check is, for the stack of a crash report. */
   frames: CrashFrames = 'old-style';
-  /** The state of the RDB check, once one has run: it then reports a crash of the process. */
+  /** The state of the RDB check, once one has run: a later crash report then includes it. */
   rdbState: CheckState | null = null;
 
   constructor(

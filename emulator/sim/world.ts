@@ -4,7 +4,7 @@ import { Host, HOST_PROFILES, type HostProfile, type HostProfileName } from './h
 import { Kernel, type KernelOptions } from './kernel.js';
 import { LINK_PROFILES, type LinkProfile, type LinkProfileName } from './links.js';
 import { Network } from './network.js';
-import { RedisProcess, type RedisProcessOptions } from './redis-process.js';
+import { RedisProcess, type RedisProcessOptions } from './redis-daemon.js';
 import { Session } from './session.js';
 
 /**

@@ -1,4 +1,4 @@
-import { RedisProcess } from '../../sim/redis-process.js';
+import { RedisProcess } from '../../sim/redis-daemon.js';
 import type { Command } from './context.js';
 
 /**

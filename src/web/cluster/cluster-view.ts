@@ -1,7 +1,7 @@
 import { repr } from '../../../emulator/cli/format.js';
 import { typeOf, stringOf, type TypeName, type Value } from '../../../emulator/keyspace/values.js';
 import { bytesToHuman, usedMemory } from '../../../emulator/server/info.js';
-import { RedisProcess } from '../../../emulator/sim/redis-process.js';
+import { RedisProcess } from '../../../emulator/sim/redis-daemon.js';
 import type { World } from '../../../emulator/sim/world.js';
 import { terminalText } from '../terminal/sanitize.js';
 
