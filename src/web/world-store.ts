@@ -85,8 +85,8 @@ export const DEFAULT_STEP_MS = 100;
  *   store.sendLine(id, 'SET a 1');
  */
 export class WorldStore implements WorldHost {
-  readonly world: World;
-  readonly driver: RealtimeDriver;
+  private currentWorld: World;
+  private currentDriver: RealtimeDriver;
   private readonly wallNowMs: () => number;
   private readonly scheduler: FrameScheduler;
   private readonly listeners = new Set<() => void>();
@@ -109,11 +109,10 @@ export class WorldStore implements WorldHost {
   constructor(opts: WorldStoreOptions = {}) {
     this.wallNowMs = opts.wallNowMs ?? (() => performance.now());
     this.scheduler = opts.scheduler ?? browserScheduler;
-    this.world = opts.world ?? buildSandboxWorld(opts.seed ?? 1);
+    this.currentWorld = opts.world ?? buildSandboxWorld(opts.seed ?? 1);
     // Paused until start(), so the time between building the page and
     // showing it is not counted as virtual time.
-    this.driver = new RealtimeDriver(this.world.kernel, this.wallNowMs, { paused: true });
-    this.driver.maxTickMs = FRAME_BUDGET_MS;
+    this.currentDriver = this.newDriver(this.currentWorld, true, 1);
     this.snapshot = {
       version: 0,
       clock: this.clockView(),
@@ -121,6 +120,39 @@ export class WorldStore implements WorldHost {
       terminals: [],
       activeTerminal: null,
     };
+  }
+
+  get world(): World {
+    return this.currentWorld;
+  }
+
+  get driver(): RealtimeDriver {
+    return this.currentDriver;
+  }
+
+  private newDriver(world: World, paused: boolean, speed: number): RealtimeDriver {
+    const driver = new RealtimeDriver(world.kernel, this.wallNowMs, { paused });
+    driver.maxTickMs = FRAME_BUDGET_MS;
+    driver.speed = speed;
+    return driver;
+  }
+
+  /**
+   * Hosts another world from now on (a lesson's start, a restored
+   * checkpoint, an imported session). The terminals of the old world are
+   * closed, since their connections belonged to it; the speed and the
+   * paused state carry over.
+   */
+  replaceWorld(world: World): void {
+    for (const id of [...this.sessions.keys()]) this.closeTerminal(id);
+    const old = this.currentDriver;
+    this.currentWorld = world;
+    this.currentDriver = this.newDriver(world, old.isPaused || !this.running, old.speed);
+    this.worldDirty = true;
+    this.urgent = true;
+    this.nextTerminal = 1;
+    this.changed();
+    this.requestFrame();
   }
 
   // ---- useSyncExternalStore ----

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { storeHarness } from './store-harness.js';
+import { buildSandboxWorld } from '../../src/web/world-setup.js';
 
 describe('the workbook world store', () => {
   it('runs redis-cli on a session of the world, printing exactly what redis-cli prints', async () => {
@@ -183,5 +184,26 @@ describe('the workbook world store', () => {
     await h.run(16);
     expect(h.store.getSnapshot().activeTerminal).toBe(a.id);
     expect(h.store.terminal(b.id)).toBeUndefined();
+  });
+});
+
+describe('replacing the world', () => {
+  it('closes the old terminals and runs the new world from its own start', async () => {
+    const h = storeHarness();
+    const t = h.open();
+    await h.run(50);
+    h.store.sendLine(t.id, 'SET a 1');
+    await h.run(100);
+    const next = buildSandboxWorld(2);
+    h.store.replaceWorld(next);
+    expect(h.store.world).toBe(next);
+    await h.run(20);
+    expect(h.store.getSnapshot().terminals).toEqual([]);
+    const u = h.open();
+    await h.run(100);
+    h.store.sendLine(u.id, 'GET a');
+    await h.run(100);
+    expect(u.lines()).toEqual(['redis:6379> GET a', '(nil)', 'redis:6379>']);
+    expect(h.store.getSnapshot().clock.startUs).toBe(next.kernel.startUs);
   });
 });
