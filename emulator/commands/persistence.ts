@@ -80,12 +80,24 @@ function bgsave(c: Client, argv: string[]): Reply {
 }
 
 /**
- * BGREWRITEAOF (src/aof.c): a server without a disk has no file to
- * rewrite, and answers as if it had started.
+ * A server without a disk has no file to rewrite: the rewrite is done the
+ * moment it starts, and INFO counts it as Redis would a finished one.
  */
+function rewriteInMemory(server: RedisServer): void {
+  const p = server.stats.persistence;
+  p.aofRewrites++;
+  p.aofLastRewriteTimeS = 0;
+  p.aofLastBgrewriteOk = true;
+  p.aofRewritesConsecutiveFailures = 0;
+}
+
+/** BGREWRITEAOF (src/aof.c). */
 function bgrewriteaof(c: Client): Reply {
   const engine = c.server.aof;
-  if (engine === null) return new StatusReply('Background append only file rewriting started');
+  if (engine === null) {
+    rewriteInMemory(c.server);
+    return new StatusReply('Background append only file rewriting started');
+  }
   switch (engine.bgrewriteaof(c.inExec)) {
     case 'in-progress':
       return errorReply('Background append only file rewriting already in progress');

@@ -104,12 +104,14 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
 
   /**
    * finishShutdown's AOF part: a rewrite child is killed, the buffer written
-   * and the file synced. The process exits right after, so the fsync is
-   * left to the device: it completes even though no one waits for it.
+   * and the file synced. Redis calls fsync on its main thread, so the
+   * shutdown goes on (and the process exits) only once the data is on the
+   * device: a power loss right after a clean exit loses nothing.
    */
-  shutdown(force = false): boolean {
+  shutdown(force: boolean, next: () => void): boolean {
     if (this.state === 'off') {
       if (this.rewriter.active) this.rewriter.kill();
+      next();
       return true;
     }
     if (this.rewriter.active) {
@@ -129,12 +131,21 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     const writer = this.writer;
     writer.flush(true, () => {}, false);
     const report = (text: string): void => this.log(`Fail to fsync the AOF file: ${text}.`);
+    if (writer.fd === null) {
+      next();
+      return true;
+    }
+    const release = this.p.holdThreadForIo();
     try {
-      this.files.disk.fsync(writer.fd ?? -1, (err) => {
-        if (err !== null) report(err.message);
+      this.files.disk.fsync(writer.fd, (err) => {
+        release(() => {
+          if (err !== null) report(err.message);
+          next();
+        });
       });
     } catch (e) {
       report(errorText(e));
+      release(next);
     }
     return true;
   }

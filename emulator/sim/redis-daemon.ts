@@ -36,9 +36,11 @@ export interface ProcessModule {
   /**
    * prepareForShutdown, after the saving child is stopped and before the
    * final snapshot. Returning false refuses the shutdown (the AOF's first
-   * rewrite is not written yet and FORCE was not given).
+   * rewrite is not written yet and FORCE was not given); otherwise the
+   * module calls `next` once its part is done, at once or when its I/O
+   * completes (the AOF's final fsync, which Redis waits for).
    */
-  shutdown?(force: boolean): boolean | void;
+  shutdown?(force: boolean, next: () => void): boolean;
   /** The process is gone. */
   exit?(): void;
 }
@@ -174,9 +176,34 @@ export class RedisProcess extends SimProcess {
   private prepareForShutdown(reason: string, flags: ShutdownFlags = NO_FLAGS, c: Client | null = null): boolean {
     this.log(reason, 'warning');
     this.snapshots.stopChild();
-    for (const m of this.modules) {
-      if (m.shutdown?.(flags.force) === false) return false;
+    return this.shutdownModules(0, flags, c, false);
+  }
+
+  /**
+   * The modules' parts of the shutdown, one after the other: a module whose
+   * part waits on the disk continues the chain when it is done. False when
+   * a module refuses at once. `deferred` when SHUTDOWN has already been
+   * told the shutdown goes on, so a later failure must answer it itself.
+   */
+  private shutdownModules(from: number, flags: ShutdownFlags, c: Client | null, deferred: boolean): boolean {
+    for (let i = from; i < this.modules.length; i++) {
+      const m = this.modules[i]!;
+      if (m.shutdown === undefined) continue;
+      let waiting = true;
+      let continued = false;
+      const ok = m.shutdown(flags.force, () => {
+        if (waiting) continued = true;
+        else this.shutdownModules(i + 1, flags, c, true);
+      });
+      waiting = false;
+      if (!ok) return false;
+      if (!continued) return true;
     }
+    return this.saveAndExit(flags, c, deferred);
+  }
+
+  /** The final snapshot (when save rules are set or SAVE is asked, unless NOSAVE), then the exit. */
+  private saveAndExit(flags: ShutdownFlags, c: Client | null, deferred: boolean): boolean {
     const wantSave = !flags.nosave && (flags.save || saveRules(this.server.config.get('save')).length > 0);
     if (!wantSave) {
       this.finishShutdown();
@@ -202,6 +229,11 @@ export class RedisProcess extends SimProcess {
       return true;
     }
     this.log("Error trying to save the DB, can't exit.", 'warning');
+    if (c !== null && deferred) {
+      // The refusal comes after a wait (the AOF's fsync): SHUTDOWN's reply is still owed.
+      c.onAsyncReply?.(errorReply('Errors trying to SHUTDOWN. Check logs.'));
+      c.onResume?.();
+    }
     return false;
   }
 

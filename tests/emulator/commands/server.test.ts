@@ -178,3 +178,16 @@ describe('DEBUG', () => {
     expect(text(setup({ 'enable-debug-command': 'yes' }).run('DEBUG', 'LOG', 'x'))).toBe('OK');
   });
 });
+
+describe('persistence on a server without a disk', () => {
+  it('BGREWRITEAOF finishes at once and INFO counts the rewrite', () => {
+    const { run } = setup();
+    expect(text(run('BGREWRITEAOF'))).toBe('Background append only file rewriting started');
+    expect(text(run('BGREWRITEAOF'))).toBe('Background append only file rewriting started');
+    const info = text(run('INFO', 'persistence'));
+    expect(info).toContain('aof_rewrites:2\r\n');
+    expect(info).toContain('aof_last_rewrite_time_sec:0\r\n');
+    expect(info).toContain('aof_last_bgrewrite_status:ok\r\n');
+    expect(info).toContain('aof_rewrite_in_progress:0\r\n');
+  });
+});

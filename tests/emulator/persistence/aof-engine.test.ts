@@ -527,6 +527,23 @@ describe('shutdown', () => {
     expect(logOf(world)).toContain('Calling fsync() on the AOF file.');
     expect(disk.stat(INCR1).durableSize).toBe(disk.stat(INCR1).size);
   });
+
+  it('the process exits only once the final fsync is done, so a power loss right after loses nothing', async () => {
+    const { world, r, disk, server } = setup({ appendfsync: 'no' }, { fsyncUs: 40_000 });
+    for (let i = 0; i < 20; i++) await world.settle(r.set(`k${i}`, String(i)));
+    const asked = world.kernel.now;
+    let exitedAt = -1;
+    server.exitListeners.push(() => (exitedAt = world.kernel.now));
+    void r.call('SHUTDOWN', 'NOSAVE').catch(() => null);
+    world.runUntil(() => exitedAt >= 0, { maxMs: 1000 });
+    expect(exitedAt - asked).toBeGreaterThanOrEqual(40_000);
+    world.powerOff('A');
+    world.powerOn('A');
+    const restarted = world.startRedis('A', { config: { save: '', appendonly: 'yes' } });
+    await world.advanceAsync(100);
+    expect(restarted.server.dbs[0]!.size).toBe(20);
+    expect(disk.stat(INCR1).durableSize).toBe(disk.stat(INCR1).size);
+  });
 });
 
 describe('DEBUG LOADAOF', () => {
