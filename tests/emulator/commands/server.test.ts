@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RedisServer } from '../../../emulator/server/server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
-import { ErrorReply, MapReply, SetReply, StatusReply, type Reply } from '../../../emulator/resp/reply.js';
+import { ErrorReply, MapReply, SetReply, StatusReply, VerbatimReply, type Reply } from '../../../emulator/resp/reply.js';
 import { COMMAND_SUMMARIES } from '../../../emulator/commands/summaries.js';
 import { commandFacts } from '../../../emulator/commands/table.js';
 import { sha1 } from '../../../emulator/commands/debug-digest.js';
@@ -184,7 +184,7 @@ describe('persistence on a server without a disk', () => {
     const { run } = setup();
     expect(text(run('BGREWRITEAOF'))).toBe('Background append only file rewriting started');
     expect(text(run('BGREWRITEAOF'))).toBe('Background append only file rewriting started');
-    const info = text(run('INFO', 'persistence'));
+    const info = (run('INFO', 'persistence') as VerbatimReply).text;
     expect(info).toContain('aof_rewrites:2\r\n');
     expect(info).toContain('aof_last_rewrite_time_sec:0\r\n');
     expect(info).toContain('aof_last_bgrewrite_status:ok\r\n');
