@@ -6,6 +6,7 @@ import { rememberSavedRdb } from '../persistence/rdb/debug-reload.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR } from './errors.js';
 import type { Handler } from './table.js';
+import { BLOCKED } from '../server/blocking.js';
 
 /**
  * SAVE, BGSAVE (src/rdb.c) and BGREWRITEAOF (src/aof.c). A server running as a process on a simulated
@@ -25,7 +26,11 @@ export interface SnapshotCommands {
 export interface AofCommands {
   /** An AOF rewrite child is running. */
   readonly childActive: boolean;
-  bgrewriteaof(inExec: boolean): 'started' | 'scheduled' | 'in-progress' | 'error';
+  /**
+   * 'pending' when starting waits for the disk: the outcome is given to
+   * `answer` once known.
+   */
+  bgrewriteaof(inExec: boolean, answer: (ok: boolean) => void): 'started' | 'pending' | 'scheduled' | 'in-progress' | 'error';
   /** DEBUG LOADAOF: reload the AOF files into an emptied dataset; false when they cannot be loaded. */
   debugLoadAof(): boolean;
 }
@@ -91,6 +96,9 @@ function rewriteInMemory(server: RedisServer): void {
   p.aofRewritesConsecutiveFailures = 0;
 }
 
+const REWRITE_STARTED = new StatusReply('Background append only file rewriting started');
+const REWRITE_FAILED = errorReply("Can't execute an AOF background rewriting. Please check the server logs for more information.");
+
 /** BGREWRITEAOF (src/aof.c). */
 function bgrewriteaof(c: Client): Reply {
   const engine = c.server.aof;
@@ -98,15 +106,21 @@ function bgrewriteaof(c: Client): Reply {
     rewriteInMemory(c.server);
     return new StatusReply('Background append only file rewriting started');
   }
-  switch (engine.bgrewriteaof(c.inExec)) {
+  const answer = (ok: boolean): void => {
+    c.onAsyncReply?.(ok ? REWRITE_STARTED : REWRITE_FAILED);
+    c.onResume?.();
+  };
+  switch (engine.bgrewriteaof(c.inExec, answer)) {
+    case 'pending':
+      return BLOCKED;
     case 'in-progress':
       return errorReply('Background append only file rewriting already in progress');
     case 'scheduled':
       return new StatusReply('Background append only file rewriting scheduled');
     case 'started':
-      return new StatusReply('Background append only file rewriting started');
+      return REWRITE_STARTED;
     case 'error':
-      return errorReply("Can't execute an AOF background rewriting. Please check the server logs for more information.");
+      return REWRITE_FAILED;
   }
 }
 

@@ -236,7 +236,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   // ---- commands and CONFIG SET appendonly -------------------------------------------
 
   /** BGREWRITEAOF. */
-  bgrewriteaof(inExec: boolean): 'started' | 'scheduled' | 'in-progress' | 'error' {
+  bgrewriteaof(inExec: boolean, answer: (ok: boolean) => void): 'started' | 'pending' | 'scheduled' | 'in-progress' | 'error' {
     if (this.rewriter.active) return 'in-progress';
     if (this.p.snapshots.childActive || inExec) {
       this.stats.aofRewriteScheduled = true;
@@ -244,7 +244,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
       this.stats.aofRewritesConsecutiveFailures = 0;
       return 'scheduled';
     }
-    return this.rewriter.start() ? 'started' : 'error';
+    return this.rewriter.start(answer);
   }
 
   private applyAppendonly(value: string): string | null {
@@ -275,7 +275,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
         this.log('AOF was enabled but there is already an AOF rewriting in background. Stopping background AOF and starting a rewrite now.');
         this.rewriter.kill();
       }
-      if (!this.rewriter.start()) {
+      if (this.rewriter.start() === 'error') {
         this.state = 'off';
         this.unsubscribeWrites();
         this.log(

@@ -97,29 +97,32 @@ export class AofRewriter {
   }
 
   /**
-   * rewriteAppendOnlyFileBackground. False when it fails at once; a failure
-   * found after the thread waited for the disk (syncing the manifest) is
-   * logged, as Redis does, but the caller has already answered.
+   * rewriteAppendOnlyFileBackground. When the start waits for the disk
+   * (syncing the new manifest, which Redis does on its main thread) it is
+   * 'pending' and `answer` is told the outcome later, so BGREWRITEAOF can
+   * still answer with the error.
    */
-  start(): boolean {
-    if (this.anyChildActive()) return false;
+  start(answer?: (ok: boolean) => void): 'started' | 'pending' | 'error' {
+    if (this.anyChildActive()) return 'error';
     const p = this.stats;
     const files = this.files;
     const dirErr = files.createDir();
     if (dirErr !== null) {
       this.log(`Can't open or create append-only dir ${files.dirName}: ${dirErr}`);
       p.aofLastBgrewriteOk = false;
-      return false;
+      return 'error';
     }
     const writer = this.host.writer;
     writer.feed.forgetSelectedDb();
     let returned = false;
     let failedAtOnce = false;
+    let startedAtOnce = false;
     writer.flush(true, () =>
       this.openNewIncr((opened) => {
         if (!opened) {
           p.aofLastBgrewriteOk = false;
           if (!returned) failedAtOnce = true;
+          else answer?.(false);
           return;
         }
         p.aofRewrites++;
@@ -133,10 +136,13 @@ export class AofRewriter {
         p.aofRewriteScheduled = false;
         p.aofRewriteInProgress = true;
         p.aofRewriteStartUnixS = this.unixtime();
+        if (returned) answer?.(true);
+        else startedAtOnce = true;
       }),
     );
     returned = true;
-    return !failedAtOnce;
+    if (failedAtOnce) return 'error';
+    return startedAtOnce ? 'started' : 'pending';
   }
 
   /**

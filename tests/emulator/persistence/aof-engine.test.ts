@@ -294,6 +294,18 @@ describe('BGREWRITEAOF', () => {
     expect(text(disk.readFile(MANIFEST))).toBe('file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n');
   });
 
+  it('a manifest that cannot be synced fails the command after the thread waited for the disk', async () => {
+    const { world, r, disk } = setup();
+    await world.advanceAsync(100);
+    disk.failNext('fsync', 1);
+    expect(await world.settle(r.call('BGREWRITEAOF').catch((e: Error) => e.message))).toBe(
+      "ERR Can't execute an AOF background rewriting. Please check the server logs for more information.",
+    );
+    expect(await infoField(world, r, 'aof_last_bgrewrite_status')).toBe('err');
+    expect(await infoField(world, r, 'aof_rewrite_in_progress')).toBe('0');
+    expect(await world.settle(r.call('BGREWRITEAOF'))).toBe('Background append only file rewriting started');
+  });
+
   it('a child that cannot write its file fails the rewrite; three failures in a row hold automatic ones back', async () => {
     const { world, r, disk } = setup({ appendonly: 'no' });
     await world.settle(r.set('a', '1'));
