@@ -52,6 +52,9 @@ export interface WorldCheckpoint {
   readonly complete: boolean;
 }
 
+/** Hears of an outside action before it runs (World.onAction). */
+export type ActionListener = (rec: RecordedAction, world: World) => void;
+
 /** A program that can be started by a recorded action (the host shell, tools). */
 export type ProgramHandler = (world: World, args: unknown) => void;
 
@@ -76,6 +79,9 @@ export class World {
   private readonly programs = new Map<string, ProgramHandler>();
   /** Nesting of apply(): only the outermost action is recorded. */
   private depth = 0;
+  private actionListeners: ActionListener[] = [];
+  /** The outermost action being applied. */
+  private acting: RecordedAction | null = null;
   /** Set once code outside the action log drives the world (connect()). */
   private unrecorded = false;
 
@@ -84,15 +90,59 @@ export class World {
     this.network = new Network(this.kernel, (name) => this.hosts.get(name));
   }
 
-  /** Runs an action from outside and records it. Errors are thrown to the caller as usual. */
+  /**
+   * Runs an action from outside and records it. Errors are thrown to the
+   * caller as usual. The action listeners hear of it first, while the
+   * world is still as it was before it (a checkpoint taken then leaves it
+   * out).
+   */
   apply(action: WorldAction): unknown {
-    if (this.depth === 0) this.actions.push({ n: this.kernel.eventsRun, t: this.kernel.now, action: structuredCloneData(action) });
+    if (this.depth === 0) {
+      const rec: RecordedAction = { n: this.kernel.eventsRun, t: this.kernel.now, action: structuredCloneData(action) };
+      for (const l of [...this.actionListeners]) l(rec, this);
+      this.actions.push(rec);
+      this.acting = rec;
+    }
     this.depth++;
     try {
       return this.run(action);
     } finally {
       this.depth--;
+      if (this.depth === 0) this.acting = null;
     }
+  }
+
+  /**
+   * Calls `listener` before every outside action (the outermost apply()),
+   * with the action as it will be recorded. Returns the unsubscribe.
+   *
+   *   world.onAction((rec) => { if (rec.action.kind === 'powerOff') saved = world.checkpoint(); });
+   */
+  onAction(listener: ActionListener): () => void {
+    this.actionListeners.push(listener);
+    return () => {
+      this.actionListeners = this.actionListeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** The outside action running now (trace entries added meanwhile are its doing), or null. */
+  get currentAction(): RecordedAction | null {
+    return this.acting;
+  }
+
+  /** How many actions have been recorded. */
+  get actionCount(): number {
+    return this.actions.length;
+  }
+
+  /**
+   * The recorded actions from index `start` on, without copying them (a
+   * checkpoint copies them all): for a saver that keeps what it has already
+   * written. The records are never changed after they are recorded; do not
+   * change them either.
+   */
+  actionsFrom(start: number): readonly RecordedAction[] {
+    return this.actions.slice(start);
   }
 
   private run(a: WorldAction): unknown {
@@ -202,27 +252,38 @@ export class World {
    * registered first (`setup`).
    */
   static restore(cp: WorldCheckpoint, setup?: (world: World) => void): World {
+    const replay = World.replay(cp, setup);
+    while (!replay.step(() => false));
+    return replay.world;
+  }
+
+  /**
+   * A restore that runs in steps, for a host that must not block for long
+   * (the page): call step() until it returns true, then use `world`.
+   *
+   *   const r = World.replay(cp, registerShellProgram);
+   *   const slice = () => (r.step(() => performance.now() > deadline) ? done(r.world) : requestAnimationFrame(slice));
+   */
+  static replay(cp: WorldCheckpoint, setup?: (world: World) => void): WorldReplay {
     if (cp.version !== 1) throw new Error(`unknown checkpoint version ${String(cp.version)}`);
     const world = new World({ seed: cp.seed, startUs: cp.startUs });
     setup?.(world);
-    const k = world.kernel;
-    for (const rec of cp.actions) {
-      world.replayTo(rec.n, rec.t);
-      try {
-        world.apply(rec.action);
-      } catch {
-        // It failed the same way the first time; the failure was the caller's to see.
-      }
-    }
-    world.replayTo(cp.eventsRun, cp.nowUs);
-    if (k.eventsRun !== cp.eventsRun || k.now !== cp.nowUs) throw new Error('the checkpoint does not replay to the same point');
-    return world;
+    return new WorldReplay(world, cp, (n, t, limit) => world.replayTo(n, t, limit));
   }
 
-  private replayTo(n: number, t: number): void {
+  /**
+   * Runs events until `n` have run, none later than `t`, then sets the
+   * clock to `t`. Returns false when `limit` said to stop first.
+   */
+  private replayTo(n: number, t: number, limit: () => boolean): boolean {
     const k = this.kernel;
-    while (k.eventsRun < n && k.step(t));
+    let count = 0;
+    while (k.eventsRun < n) {
+      if ((++count & 255) === 0 && limit()) return false;
+      if (!k.step(t)) break;
+    }
     if (t > k.now) k.now = t;
+    return true;
   }
 
   addHost(name: string, profile: HostProfileName | HostProfile = 'metal'): Host {
@@ -325,6 +386,60 @@ export class World {
 
   get trace() {
     return this.kernel.trace;
+  }
+}
+
+/**
+ * A restore in progress (World.replay): the new world replays the
+ * checkpoint's actions a slice at a time.
+ */
+export class WorldReplay {
+  private next = 0;
+  private finished = false;
+
+  constructor(
+    readonly world: World,
+    private readonly cp: WorldCheckpoint,
+    private readonly replayTo: (n: number, t: number, limit: () => boolean) => boolean,
+  ) {}
+
+  /** How far the replay has come, from 0 to 1, by events run. */
+  get progress(): number {
+    if (this.finished) return 1;
+    return this.cp.eventsRun === 0 ? this.next / Math.max(1, this.cp.actions.length) : Math.min(1, this.world.kernel.eventsRun / this.cp.eventsRun);
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /**
+   * Replays on until the end or until `limit()` returns true (asked every
+   * few hundred events and after each action). Returns whether the world
+   * has reached the checkpoint; throws if it does not replay to the same
+   * point.
+   */
+  step(limit: () => boolean): boolean {
+    const { cp, world } = this;
+    const k = world.kernel;
+    while (!this.finished) {
+      const rec = cp.actions[this.next];
+      if (rec === undefined) {
+        if (!this.replayTo(cp.eventsRun, cp.nowUs, limit)) return false;
+        if (k.eventsRun !== cp.eventsRun || k.now !== cp.nowUs) throw new Error('the checkpoint does not replay to the same point');
+        this.finished = true;
+        break;
+      }
+      if (!this.replayTo(rec.n, rec.t, limit)) return false;
+      this.next++;
+      try {
+        world.apply(rec.action);
+      } catch {
+        // It failed the same way the first time; the failure was the caller's to see.
+      }
+      if (limit()) return this.finished;
+    }
+    return true;
   }
 }
 
