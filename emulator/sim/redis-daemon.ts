@@ -383,7 +383,7 @@ export class RedisProcess extends SimProcess {
     sc.onExecuted = (argv, reply) => {
       this.commands++;
       const server = this.server;
-      if (trace.commands) trace.add(this.host.name, 'cmd', `${sc.client.id} ${traceArgs(argv)}`);
+      if (trace.commands) trace.add(this.host.name, 'cmd', `${sc.client.id} ${traceArgs(argv)}`, c.socket?.peer?.id);
       const speed = this.host.profile.cpuSpeed;
       let us = speed === Infinity ? 0 : commandCost(this.costs, argv, reply) / speed;
       if (server.stallUs !== 0) {

@@ -13,6 +13,12 @@ export interface TraceEntry {
   /** What kind of event: 'cmd', 'connect', 'reset', 'fsync', 'crash'... */
   readonly kind: string;
   readonly text: string;
+  /**
+   * For a command: the id of the client's end of the connection it came
+   * on (Socket.id), so a viewer can tell whose command it was. Not part of
+   * the text nor of the hash.
+   */
+  readonly socket?: number;
 }
 
 export type TraceListener = (entry: TraceEntry) => void;
@@ -30,8 +36,8 @@ export class Trace {
 
   constructor(private readonly elapsedUs: () => number) {}
 
-  add(source: string, kind: string, text: string): void {
-    const entry: TraceEntry = { t: this.elapsedUs(), source, kind, text };
+  add(source: string, kind: string, text: string, socket?: number): void {
+    const entry: TraceEntry = socket === undefined ? { t: this.elapsedUs(), source, kind, text } : { t: this.elapsedUs(), source, kind, text, socket };
     this.count++;
     this.mix(`${entry.t} ${source} ${kind} ${text}\n`);
     const entries = this.entries;
