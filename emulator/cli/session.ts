@@ -44,6 +44,24 @@ export interface LineResult {
 type StreamingMode = 'pubsub' | 'monitor';
 
 /**
+ * What redis-cli remembers between lines, as plain data: a terminal saved
+ * with its world takes up its connection again in the same state (the
+ * database in the prompt, "(TX)" inside MULTI).
+ */
+export interface CliState {
+  readonly output: OutputMode;
+  readonly resp3: boolean;
+  readonly dbnum: number;
+  readonly inputDbnum: number;
+  readonly inMulti: boolean;
+  readonly preMultiDbnum: number;
+  /** Whether a connection was open (the prompt shows "not connected>" otherwise). */
+  readonly connected: boolean;
+  /** Whether it was printing a pub/sub or MONITOR stream. */
+  readonly streaming: boolean;
+}
+
+/**
  * redis-cli 7.0's interactive loop (src/redis-cli.c repl, cliSendCommand,
  * cliReadReply) without the terminal: a line in, the exact output redis-cli
  * would print out, and the prompt to show next. The Node terminal and the
@@ -86,6 +104,35 @@ export class CliSession {
   /** Whether a command is running (Ctrl-C then interrupts it rather than the terminal). */
   get busy(): boolean {
     return this.streaming !== null;
+  }
+
+  /** The state to save; see adopt(). */
+  state(): CliState {
+    return {
+      output: this.output,
+      resp3: this.resp3,
+      dbnum: this.dbnum,
+      inputDbnum: this.inputDbnum,
+      inMulti: this.inMulti,
+      preMultiDbnum: this.preMultiDbnum,
+      connected: this.link !== null,
+      streaming: this.streaming !== null,
+    };
+  }
+
+  /**
+   * Takes up a connection that is already set up, in a saved state (a
+   * terminal restored with its world): nothing is sent. With a null link
+   * the session is not connected and connects at its next command.
+   */
+  adopt(link: CliLink | null, state: CliState): void {
+    this.link = link;
+    this.output = state.output;
+    this.resp3 = state.resp3;
+    this.dbnum = state.dbnum;
+    this.inputDbnum = state.inputDbnum;
+    this.inMulti = state.inMulti;
+    this.preMultiDbnum = state.preMultiDbnum;
   }
 
   /**

@@ -27,15 +27,28 @@ export class SessionLink implements CliLink {
   /** Why the connection ended, when it did not end cleanly (a reset, a refusal). */
   error: string | null = null;
 
+  /**
+   * Opens a new session from `from` to `to`, or, with `adopt`, takes up a
+   * session of the world that is already open (a terminal restored with
+   * its world): only what arrives from now on is read.
+   */
   constructor(
     private readonly world: World,
     from: string,
     to: string,
+    adopt?: Session,
   ) {
-    const n = (counters.get(world) ?? 0) + 1;
-    counters.set(world, n);
-    this.id = `terminal-${n}`;
-    this.session = world.openSession(this.id, from, to);
+    if (adopt !== undefined) {
+      this.id = adopt.id;
+      this.session = adopt;
+      SessionLink.continueNumbering(world, [adopt.id]);
+      if (adopt.closed) this.ended = true;
+    } else {
+      const n = (counters.get(world) ?? 0) + 1;
+      counters.set(world, n);
+      this.id = `terminal-${n}`;
+      this.session = world.openSession(this.id, from, to);
+    }
     this.session.subscribe((e) => {
       if (e.kind === 'reply') {
         const w = this.waiting.shift();
@@ -46,6 +59,19 @@ export class SessionLink implements CliLink {
         this.finish();
       }
     });
+  }
+
+  /**
+   * Numbers new links after the ids given, so that a world restored from a
+   * checkpoint never gives a new terminal the id of one in its history.
+   */
+  static continueNumbering(world: World, ids: Iterable<string>): void {
+    let n = counters.get(world) ?? 0;
+    for (const id of ids) {
+      const m = /^terminal-(\d+)$/.exec(id);
+      if (m !== null) n = Math.max(n, Number(m[1]));
+    }
+    counters.set(world, n);
   }
 
   get closed(): boolean {

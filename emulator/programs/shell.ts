@@ -135,7 +135,7 @@ export class HostShell {
     readonly world: World,
     hostName: string,
     write: ((text: string) => void) | null,
-    private readonly opts: HostShellOptions = {},
+    private opts: HostShellOptions = {},
   ) {
     world.host(hostName);
     registerShellProgram(world);
@@ -153,11 +153,17 @@ export class HostShell {
     return [...(registries.get(world)?.shells.values() ?? [])];
   }
 
-  /** Sends the output to `write` from now on; returns what was printed while nobody listened. */
-  attach(write: (text: string) => void): string {
+  /**
+   * Sends the output to `write` from now on; returns what was printed while
+   * nobody listened. A terminal taking up a replayed shell passes the
+   * options a shell made by a terminal gets (driver, exit, redis-cli);
+   * the width stays the one recorded.
+   */
+  attach(write: (text: string) => void, opts?: Omit<HostShellOptions, 'columns'>): string {
     const held = this.held;
     this.held = '';
     this.write = write;
+    if (opts !== undefined) this.opts = { ...opts, columns: this.columns };
     return held;
   }
 
