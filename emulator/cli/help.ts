@@ -10,7 +10,7 @@ import { asciiUpper } from '../resp/bytes.js';
  * DOCS says: the real server's facts, and our own summaries.
  */
 
-interface HelpEntry {
+export interface HelpEntry {
   /** "CONFIG GET" */
   full: string;
   words: string[];
@@ -23,6 +23,15 @@ interface HelpEntry {
 const VERSION = '7.0.15';
 
 let entries: HelpEntry[] | null = null;
+
+/**
+ * Every command and subcommand as redis-cli 7.0 builds its help table from
+ * COMMAND DOCS (cliInitHelp), sorted by full name: what `help`, Tab
+ * completion and the grey argument hints read.
+ */
+export function helpEntries(): readonly HelpEntry[] {
+  return allEntries();
+}
 
 function allEntries(): HelpEntry[] {
   if (entries !== null) return entries;
