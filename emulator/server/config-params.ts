@@ -39,6 +39,8 @@ export interface ConfigParam {
   readonly alias?: string;
   readonly flags: number;
   readonly kind: ParamKind;
+  /** The words an enum parameter takes ("always", "everysec", "no"), for the terminal's Tab completion. */
+  readonly choices?: readonly string[];
   /** The value CONFIG GET shows on a fresh server. */
   readonly default: string;
   /**
@@ -322,6 +324,7 @@ function enumeration(
     name,
     flags,
     kind: 'enum',
+    choices: table.map(([n]) => n),
     default: enumName(table, def, bitflags),
     parse(args) {
       let value = 0;
