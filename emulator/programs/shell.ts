@@ -668,3 +668,8 @@ const COMMANDS: Record<string, Command> = {
   true: trueCommand,
   false: falseCommand,
 };
+
+/** The names of the commands the shell runs, for Tab completion. */
+export function shellCommandNames(): string[] {
+  return Object.keys(COMMANDS).sort();
+}

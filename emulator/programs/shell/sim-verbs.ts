@@ -323,3 +323,8 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ') + '\n').join('');
 }
 
+
+/** The verbs `sim` takes, for Tab completion. */
+export function simVerbNames(): string[] {
+  return Object.keys(VERBS).sort();
+}
