@@ -1,0 +1,126 @@
+import { CliSession } from '../../emulator/cli/session.js';
+import { HostShell } from '../../emulator/programs/shell.js';
+import { SessionLink } from '../../emulator/programs/session-link.js';
+import type { Reply } from '../../emulator/resp/reply.js';
+import type { World } from '../../emulator/sim/world.js';
+import type { LessonHost } from './host.js';
+import { parseServerRef, type TerminalSpec } from './schema.js';
+import { TerminalReplies } from './terminal-replies.js';
+
+/** One terminal without a screen: redis-cli over a session of the world, or a host shell. */
+interface HeadlessTerminal {
+  readonly prompt: string;
+  run(line: string): Promise<void>;
+}
+
+/**
+ * A lesson's world on the kernel, driven by hand: no page, no wall clock.
+ * Each typed line runs until its reply or its program's end, and the
+ * terminals' screens are kept as one transcript, for tests and scripts.
+ *
+ *   const host = new HeadlessLessonHost();
+ *   const runner = new LessonRunner(lesson, host);
+ *   runner.start();
+ *   await runner.playSolution(0);
+ *   host.transcript;   // "[redis] A:6379> SET a 1\nOK\n..."
+ */
+export class HeadlessLessonHost implements LessonHost {
+  readonly driver = null;
+  private current: World | null = null;
+  private terminals = new Map<string, HeadlessTerminal>();
+  private replies: TerminalReplies | null = null;
+  /** Everything shown in every terminal, each line tagged with its terminal's name. */
+  transcript = '';
+
+  get world(): World {
+    if (this.current === null) throw new Error('no world yet: start the lesson first');
+    return this.current;
+  }
+
+  setWorld(world: World): void {
+    this.current = world;
+    this.terminals = new Map();
+    this.replies = new TerminalReplies(world);
+  }
+
+  openTerminals(specs: readonly TerminalSpec[]): void {
+    for (const spec of specs) this.terminals.set(spec.name, this.replies!.opening(spec, () => this.open(spec)));
+  }
+
+  private open(spec: TerminalSpec): HeadlessTerminal {
+    const world = this.world;
+    const print = (text: string) => this.print(spec.name, text);
+    if (spec.kind === 'shell') {
+      const shell = new HostShell(world, spec.host, print);
+      return {
+        get prompt() {
+          return shell.prompt;
+        },
+        run: (line) => {
+          shell.run(line);
+          world.runUntil(() => !shell.busy, { maxMs: 600_000 });
+          return Promise.resolve();
+        },
+      };
+    }
+    const { host, port } = parseServerRef(spec.server);
+    const cli = new CliSession({
+      connect: () => {
+        const link = new SessionLink(world, spec.from, `${host}:${port}`);
+        // A reply settles a promise redis-cli awaits: let world.settle run it at the reply's virtual time.
+        link.session.subscribe(() => {
+          world.kernel.promisesSettled = true;
+        });
+        return link;
+      },
+      host,
+      port,
+      output: 'tty',
+      showPushes: true,
+      write: print,
+      writeError: print,
+      nowMs: () => world.kernel.now / 1000,
+    });
+    // redis-cli connects before its first prompt; the connection is made at once.
+    void cli.connect();
+    return {
+      get prompt() {
+        return cli.prompt;
+      },
+      run: async (line) => {
+        await world.settle(cli.runLine(line), { maxMs: 600_000 });
+      },
+    };
+  }
+
+  async typeLine(terminal: string, line: string): Promise<void> {
+    const t = this.terminals.get(terminal);
+    if (t === undefined) throw new Error(`no terminal named ${terminal}`);
+    this.print(terminal, `${t.prompt}${line}\n`);
+    await t.run(line);
+  }
+
+  input<T>(fn: () => T): T {
+    return fn();
+  }
+
+  settleUntil(ready: () => boolean): Promise<void> {
+    this.world.runUntil(ready, { maxMs: 60_000 });
+    return Promise.resolve();
+  }
+
+  lastReply(terminal: string): Reply | null {
+    return this.replies?.lastReply(terminal) ?? null;
+  }
+
+  /** Adds a line of the lesson's own (events, checks) to the transcript. */
+  note(text: string): void {
+    this.print('lesson', text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  private print(name: string, text: string): void {
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    for (const l of lines) this.transcript += `[${name}] ${l}\n`;
+  }
+}

@@ -1,0 +1,37 @@
+import type { RealtimeDriver } from '../../emulator/sim/realtime.js';
+import type { World } from '../../emulator/sim/world.js';
+import type { Reply } from '../../emulator/resp/reply.js';
+import type { TerminalSpec } from './schema.js';
+
+/**
+ * Where a lesson runs: a world and its named terminals. Two kinds exist:
+ * HeadlessLessonHost (headless.ts: a World on the kernel, driven by hand,
+ * for tests and scripts) and the page's adapter over its WorldStore
+ * (src/web/lesson/store-host.ts). The runner does everything through this.
+ */
+export interface LessonHost {
+  /** The world the lesson acts on now. */
+  readonly world: World;
+  /** The driver when the world follows the wall clock (so `advance` steps it); null when driven by hand. */
+  readonly driver: RealtimeDriver | null;
+  /** Hosts another world; the old world's terminals are closed. */
+  setWorld(world: World): void;
+  /** Opens the lesson's terminals on the current world, in order; the first ends up active. */
+  openTerminals(specs: readonly TerminalSpec[]): void;
+  /**
+   * Types a line into a named terminal, followed by Enter. Headless, it
+   * resolves once the line has run; in the page, once it is typed (the
+   * world runs on its own there, and checks follow it).
+   */
+  typeLine(terminal: string, line: string): Promise<void>;
+  /** Runs outside input on the world (the page catches virtual time up first and wakes the world after). */
+  input<T>(fn: () => T): T;
+  /**
+   * Headless: runs the world until `ready` holds (at most a minute of
+   * virtual time), as a learner would wait for a server to start. The
+   * page does nothing: its world runs on its own.
+   */
+  settleUntil(ready: () => boolean): Promise<void>;
+  /** The last reply a redis-cli terminal received, or null. */
+  lastReply(terminal: string): Reply | null;
+}

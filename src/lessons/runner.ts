@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import { evaluateCheck, type CheckResult } from './checks.js';
+import { EventPlayer } from './events.js';
+import type { LessonHost } from './host.js';
+import { lessonCells, type CellBlock, type Lesson, type LessonStep } from './lesson.js';
+import { buildLessonWorld } from './world.js';
+
+/**
+ * Where a learner is in a lesson, as plain JSON for IndexedDB or an
+ * exported session. The world itself is saved apart (its checkpoint).
+ */
+export const lessonProgress = z.strictObject({
+  version: z.literal(1),
+  lesson: z.string(),
+  /** The step being worked on; steps.length once every step is done. */
+  step: z.number().int().min(0),
+  /** Per step: its checks have all passed once. */
+  done: z.array(z.boolean()),
+  /** Per step: how many hints have been shown. */
+  hints: z.array(z.number().int().min(0)),
+  /** Per step: the solution was revealed. */
+  solution: z.array(z.boolean()),
+  /** When the current step began, in us since the world began: trace checks count from there. */
+  stepStartUs: z.number(),
+});
+
+export type LessonProgress = z.infer<typeof lessonProgress>;
+
+/** The checks of the current step, as last evaluated. */
+export interface StepStatus {
+  readonly step: number;
+  readonly results: readonly CheckResult[];
+  /** Every check passes now. */
+  readonly passing: boolean;
+}
+
+export interface LessonRunnerOptions {
+  /**
+   * Runs a code cell to its end (the code-cell engine); needed only to
+   * play solutions that run cells. `source` is the cell's text as edited.
+   */
+  runCell?: (cell: CellBlock, source: string) => Promise<void>;
+}
+
+/**
+ * Runs a lesson over a LessonHost: builds its world, opens its terminals,
+ * types "run this" lines, plays scripted events, evaluates the current
+ * step's checks and keeps the learner's progress. Headless: the page's
+ * lesson pane and the tests drive the same runner.
+ *
+ *   const runner = new LessonRunner(lesson, host);
+ *   runner.start();                          // fresh world, step 0
+ *   await runner.runLines('redis', ['SET a 1']);
+ *   runner.evaluate().passing;               // after every command and event
+ *   runner.next();
+ *   localStorage.x = JSON.stringify(runner.progress());
+ *
+ * Listeners hear about every change of progress or status.
+ */
+export class LessonRunner {
+  private state: LessonProgress;
+  private player: EventPlayer;
+  private status: StepStatus;
+  private readonly listeners = new Set<() => void>();
+  /** The text of each code cell as the learner edited it. */
+  private readonly cellSources = new Map<string, string>();
+
+  constructor(
+    readonly lesson: Lesson,
+    readonly host: LessonHost,
+    private readonly opts: LessonRunnerOptions = {},
+  ) {
+    this.state = this.freshProgress(0);
+    this.player = new EventPlayer(host, lesson.meta.world);
+    this.status = { step: 0, results: [], passing: false };
+  }
+
+  get steps(): readonly LessonStep[] {
+    return this.lesson.steps;
+  }
+
+  /** The step being worked on (steps.length when the lesson is finished). */
+  get current(): number {
+    return this.state.step;
+  }
+
+  get finished(): boolean {
+    return this.state.step >= this.lesson.steps.length;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** Builds the lesson's world, hosts it, opens its terminals, and begins at step 0. */
+  start(): void {
+    const world = buildLessonWorld(this.lesson.meta.world);
+    this.host.setWorld(world);
+    this.host.openTerminals(this.lesson.meta.world.terminals);
+    this.state = this.freshProgress(this.nowUs());
+    this.cellSources.clear();
+    this.evaluate(true);
+  }
+
+  /** Starts over: a fresh world, no progress. */
+  reset(): void {
+    this.start();
+  }
+
+  /** Where the learner is, as JSON-safe data. */
+  progress(): LessonProgress {
+    return structuredClone(this.state);
+  }
+
+  /**
+   * Takes up saved progress over the world the host has now (restored
+   * from its checkpoint by whoever saved both). Throws on progress that
+   * is not this lesson's.
+   */
+  restoreProgress(json: unknown): void {
+    const p = lessonProgress.parse(json);
+    const n = this.lesson.steps.length;
+    if (p.lesson !== this.lesson.meta.id) throw new Error(`the progress is for lesson ${p.lesson}, not ${this.lesson.meta.id}`);
+    if (p.done.length !== n || p.hints.length !== n || p.solution.length !== n || p.step > n) {
+      throw new Error(`the progress does not fit lesson ${p.lesson}: it has ${p.done.length} steps, the lesson ${n}`);
+    }
+    this.state = structuredClone(p);
+    this.evaluate(true);
+  }
+
+  /** The current step's checks as last evaluated. */
+  get stepStatus(): StepStatus {
+    return this.status;
+  }
+
+  /**
+   * Evaluates the current step's checks against the world (without
+   * changing it); the step is done once they all pass, and stays done.
+   * Call after every command and event, or whenever the world has moved.
+   */
+  evaluate(force = false): StepStatus {
+    const i = this.state.step;
+    const step = this.lesson.steps[i];
+    if (step === undefined) {
+      if (force || this.status.step !== i) {
+        this.status = { step: i, results: [], passing: true };
+        this.changed();
+      }
+      return this.status;
+    }
+    const ctx = {
+      world: this.host.world,
+      stepStartUs: this.state.stepStartUs,
+      lastReply: (t: string) => this.host.lastReply(t),
+    };
+    const results = step.checks.map((c) => evaluateCheck(c, ctx));
+    const passing = results.every((r) => r.ok);
+    const same =
+      !force &&
+      this.status.step === i &&
+      this.status.results.length === results.length &&
+      this.status.results.every((r, k) => r.ok === results[k]!.ok && r.message === results[k]!.message && r.detail === results[k]!.detail);
+    if (same) return this.status;
+    this.status = { step: i, results, passing };
+    if (passing) this.state.done[i] = true;
+    this.changed();
+    return this.status;
+  }
+
+  /** Moves on to the next step (the current one need not be done: the learner may skip). */
+  next(): void {
+    if (this.finished) return;
+    this.goTo(this.state.step + 1);
+  }
+
+  /** Makes step `i` the current one; its trace checks count from now. */
+  goTo(i: number): void {
+    const n = this.lesson.steps.length;
+    const to = Math.max(0, Math.min(n, i));
+    if (to === this.state.step) return;
+    this.state.step = to;
+    this.state.stepStartUs = this.nowUs();
+    this.evaluate(true);
+  }
+
+  /** Shows the next hint of the current step; returns how many are shown. */
+  showHint(): number {
+    const i = this.state.step;
+    const step = this.lesson.steps[i];
+    if (step === undefined) return 0;
+    if (this.state.hints[i]! < step.hints.length) {
+      this.state.hints[i]!++;
+      this.changed();
+    }
+    return this.state.hints[i]!;
+  }
+
+  /** Reveals the current step's solution (after the learner confirmed). */
+  revealSolution(): void {
+    const i = this.state.step;
+    if (this.lesson.steps[i] === undefined || this.state.solution[i]) return;
+    this.state.solution[i] = true;
+    this.changed();
+  }
+
+  /** Types lines into a named terminal, one after the other, checking after each. */
+  async runLines(terminal: string, lines: readonly string[]): Promise<void> {
+    for (const line of lines) {
+      await this.host.typeLine(terminal, line);
+      this.evaluate();
+    }
+  }
+
+  /** Plays scripted events in order, checking after each; resolves with what their shells printed. */
+  async playEvents(lines: readonly string[]): Promise<string> {
+    let out = '';
+    for (const line of lines) {
+      out += await this.player.play(line);
+      this.evaluate();
+    }
+    return out;
+  }
+
+  /** The text of a code cell as edited (its lesson text until then). */
+  cellSource(id: string): string {
+    return this.cellSources.get(id) ?? lessonCells(this.lesson).get(id)?.source ?? '';
+  }
+
+  editCell(id: string, source: string): void {
+    this.cellSources.set(id, source);
+  }
+
+  /**
+   * Plays the reference solution of a step (the current one by default),
+   * entry by entry, checking after each. Lines go to their terminals,
+   * events to the event player, cells to the code-cell engine. Resolves
+   * with the events' output.
+   */
+  async playSolution(i = this.state.step): Promise<string> {
+    const step = this.lesson.steps[i];
+    if (step === undefined) return '';
+    let out = '';
+    const cells = lessonCells(this.lesson);
+    for (const entry of step.solution) {
+      if (entry.kind === 'line') {
+        await this.runLines(entry.terminal, [entry.line]);
+      } else if (entry.kind === 'event') {
+        out += await this.playEvents([entry.line]);
+      } else {
+        const cell = cells.get(entry.id)!;
+        if (this.opts.runCell === undefined) throw new Error(`the solution runs code cell ${entry.id}, and no code-cell engine was given`);
+        await this.opts.runCell(cell, this.cellSource(entry.id));
+        this.evaluate();
+      }
+    }
+    return out;
+  }
+
+  private freshProgress(stepStartUs: number): LessonProgress {
+    const n = this.lesson.steps.length;
+    return {
+      version: 1,
+      lesson: this.lesson.meta.id,
+      step: 0,
+      done: new Array<boolean>(n).fill(false),
+      hints: new Array<number>(n).fill(0),
+      solution: new Array<boolean>(n).fill(false),
+      stepStartUs,
+    };
+  }
+
+  private nowUs(): number {
+    const k = this.host.world.kernel;
+    return k.now - k.startUs;
+  }
+}
