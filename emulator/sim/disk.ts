@@ -371,6 +371,16 @@ export class Disk implements FileSystem {
     return this.full ? 0 : Math.max(0, this.profile.capacityBytes - this.used);
   }
 
+  /** Whether setFull(true) is in force: writes that need space fail with ENOSPC. */
+  get isFull(): boolean {
+    return this.full;
+  }
+
+  /** How many calls of each kind failNext() has yet to fail, for the panels. */
+  get pendingFailures(): Readonly<Record<FaultOp, number>> {
+    return { ...this.failures };
+  }
+
   /** What the file at `path` would hold after a power loss now; null when it would not exist. */
   readDurableFile(path: string): Uint8Array | null {
     const node = findNode(this.durableRoot, pathParts(path));
