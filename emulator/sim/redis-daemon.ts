@@ -61,6 +61,12 @@ export interface RedisProcessOptions {
   config?: Record<string, string>;
   seed?: number;
   costs?: ServerCpuCosts;
+  /**
+   * The command line a shell started this server with, and the directory
+   * it was typed in, so that it can be started again the same way (the
+   * cluster panel's start button). Absent when it was started directly.
+   */
+  commandLine?: { args: string[]; cwd: string };
 }
 
 /** Where a client's replies go: a simulated socket, or a real one (the Node server). */

@@ -77,6 +77,8 @@ export class World {
   readonly sessions = new Map<string, Session>();
   private readonly actions: RecordedAction[] = [];
   private readonly programs = new Map<string, ProgramHandler>();
+  /** How redis-server was last started on each host, by port (redisLaunches). */
+  private readonly launches = new Map<string, Map<number, RedisProcessOptions>>();
   /** Nesting of apply(): only the outermost action is recorded. */
   private depth = 0;
   private actionListeners: ActionListener[] = [];
@@ -334,7 +336,18 @@ export class World {
       host.reap(proc, 1, 'exited');
       throw new Error(`${hostName}:${opts.port ?? 6379}: Address already in use`);
     }
+    let ports = this.launches.get(hostName);
+    if (ports === undefined) this.launches.set(hostName, (ports = new Map()));
+    ports.set(proc.port, structuredCloneData(opts));
     return proc;
+  }
+
+  /**
+   * How each redis-server of a host was last started, by port, whether it
+   * still runs or not, so that a panel can start it again the same way.
+   */
+  redisLaunches(hostName: string): ReadonlyMap<number, RedisProcessOptions> {
+    return this.launches.get(hostName) ?? new Map();
   }
 
   /** The running redis-server listening on `host:port`, if any. */

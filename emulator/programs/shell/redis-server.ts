@@ -7,6 +7,7 @@ import { lookupParam } from '../../server/config.js';
 import { normalizePath } from '../../sim/disk-path.js';
 import type { FileSystem } from '../../sim/disk-api.js';
 import { configFromCommandLine } from '../../server/command-line.js';
+import type { World } from '../../sim/world.js';
 import type { Command, CommandContext } from './context.js';
 import { strftime } from './dates.js';
 import { errnoText } from './errors.js';
@@ -48,19 +49,14 @@ export const redisServer: Command = (ctx, args) => {
     new TerminalProcess(ctx.host, 'redis-server', ['redis-server', ...args], ttyOf(ctx), ctx.shell.shellPid, ctx.world.kernel.now),
   );
   try {
-    const loaded = loadFromArgs(ctx, args);
+    const loaded = loadFromArgs(ctx.host.disk, ctx.cwd, args);
     if ('fatal' in loaded) {
       if (loaded.logged) ctx.out(logLine(proc.pid, ctx.world.kernel.now, loaded.fatal));
       else ctx.err(loaded.fatal);
       proc.exit(1);
       return 1;
     }
-    try {
-      ctx.world.startRedis(ctx.host.name, { port: loaded.port, unixSocket: loaded.unixSocket, config: loaded.config });
-    } catch {
-      // A daemon that cannot bind its port logs why (the trace has the
-      // line) and exits; its parent has already returned success.
-    }
+    startDaemon(ctx.world, ctx.host.name, loaded, args, ctx.cwd);
     proc.exit(0);
     return 0;
   } catch (e) {
@@ -68,6 +64,33 @@ export const redisServer: Command = (ctx, args) => {
     throw e;
   }
 };
+
+/**
+ * Starts redis-server on a host as if `redis-server <args>` were typed in a
+ * shell whose working directory is `cwd`: the config file is read again,
+ * as it is now. Returns null once the server is started (or has failed
+ * the way a daemon fails, in its log), else the fatal error the command
+ * would print.
+ *
+ *   startRedisFromCommandLine(world, 'redis', ['/etc/redis/redis.conf', '--port', '6380'], '/root');
+ */
+export function startRedisFromCommandLine(world: World, hostName: string, args: readonly string[], cwd: string): string | null {
+  const host = world.host(hostName);
+  if (!host.powered) return `${hostName} is powered off`;
+  const loaded = loadFromArgs(host.disk, cwd, args);
+  if ('fatal' in loaded) return loaded.fatal;
+  startDaemon(world, hostName, loaded, args, cwd);
+  return null;
+}
+
+function startDaemon(world: World, hostName: string, loaded: LoadedConfig, args: readonly string[], cwd: string): void {
+  try {
+    world.startRedis(hostName, { port: loaded.port, unixSocket: loaded.unixSocket, config: loaded.config, commandLine: { args: [...args], cwd } });
+  } catch {
+    // A daemon that cannot bind its port logs why (the trace has the
+    // line) and exits; its parent has already returned success.
+  }
+}
 
 function ttyOf(ctx: CommandContext): string {
   const shell = ctx.host.process(ctx.shell.shellPid);
@@ -121,12 +144,12 @@ class Fatal {
  * `--name value...` option as a line of its own, values quoted with
  * sdscatrepr.
  */
-function loadFromArgs(ctx: CommandContext, args: readonly string[]): LoadResult {
+function loadFromArgs(disk: FileSystem, cwd: string, args: readonly string[]): LoadResult {
   // Standard input is the terminal, with nothing typed: `-` adds no lines.
   const parsed = configFromCommandLine(args);
-  const configFile = parsed.configFile === null ? null : ctx.resolve(parsed.configFile);
+  const configFile = parsed.configFile === null ? null : normalizePath(parsed.configFile.startsWith('/') ? parsed.configFile : join(cwd, parsed.configFile));
   const options = parsed.options;
-  const loader = new Loader(ctx.host.disk, ctx.cwd);
+  const loader = new Loader(disk, cwd);
   try {
     let text = '';
     if (configFile !== null) text += loader.readConfig(configFile);
