@@ -5,7 +5,9 @@
  */
 export type Key =
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'enter' | 'backspace' | 'delete' | 'left' | 'right' | 'up' | 'down' | 'home' | 'end' | 'wordLeft' | 'wordRight' | 'wordRubout' | 'ignored' }
+  | {
+      readonly kind: 'enter' | 'backspace' | 'delete' | 'left' | 'right' | 'up' | 'down' | 'home' | 'end' | 'wordLeft' | 'wordRight' | 'wordRubout' | 'tab' | 'escape' | 'ignored';
+    }
   /** Ctrl and a letter, lower case ('a' for Ctrl-A). */
   | { readonly kind: 'ctrl'; readonly letter: string };
 
@@ -27,8 +29,18 @@ const CSI_KEYS: Record<string, Key['kind']> = {
   '1;3D': 'wordLeft',
 };
 
-/** Splits what xterm.js reported into keys, in order. */
+/** Whether text has no control character (C0, DEL, C1): what may go into the line as typed text. */
+export function isPlainText(text: string): boolean {
+  return !/[\x00-\x1f\x7f-\x9f]/.test(text);
+}
+
+/**
+ * Splits what xterm.js reported into keys, in order. A Tab alone is the
+ * Tab key (completion); a tab inside pasted text is a blank. An Escape
+ * alone is the Escape key; followed by a key, it is Alt with that key.
+ */
 export function parseKeys(data: string): Key[] {
+  if (data === '\t') return [{ kind: 'tab' }];
   const keys: Key[] = [];
   let i = 0;
   while (i < data.length) {
@@ -51,10 +63,13 @@ export function parseKeys(data: string): Key[] {
       } else if (next === '\x7f') {
         keys.push({ kind: 'wordRubout' });
         i += 2;
+      } else if (next === undefined) {
+        keys.push({ kind: 'escape' });
+        i++;
       } else {
-        // A lone Escape, or Alt with a key the editor has no use for.
+        // Alt with a key the editor has no use for.
         keys.push({ kind: 'ignored' });
-        i += next === undefined ? 1 : 2;
+        i += 2;
       }
     } else if (c === 0x0d || c === 0x0a) {
       keys.push({ kind: 'enter' });

@@ -1,19 +1,54 @@
 import { charWidth, textWidth } from './char-width.js';
-import type { Key } from './key-input.js';
+import { choiceColumns } from './choice-columns.js';
+import { isPlainText, type Key } from './key-input.js';
+import type { Completion, LineAssist } from './line-assist.js';
+import { LineHistory, type HistoryMatch, type HistoryRules } from './line-history.js';
+import { visibleControls } from './sanitize.js';
 
 /** What a key did that the terminal must act on. */
 export type EditorEvent = { readonly kind: 'submit'; readonly line: string } | { readonly kind: 'eof' } | { readonly kind: 'interrupt' };
 
-/** How many lines a terminal's history keeps, as linenoise (redis-cli's line editor) does. */
-export const HISTORY_MAX_LINES = 100;
+/** The line and the cursor, kept to come back to. */
+interface Saved {
+  readonly chars: readonly string[];
+  readonly pos: number;
+}
+
+/** Tab pressed on a redis-cli line: the whole lines offered, and which one is shown (lines.length: the line as typed). */
+interface Cycling {
+  readonly kind: 'cycle';
+  readonly lines: readonly string[];
+  index: number;
+  readonly original: Saved;
+}
+
+/** Ctrl-R: the text searched for and the history line found. */
+interface Searching {
+  readonly kind: 'search';
+  query: string;
+  match: HistoryMatch | null;
+  failed: boolean;
+  readonly original: Saved;
+}
+
+type Mode = { readonly kind: 'edit' } | Cycling | Searching;
+
+const EDIT: Mode = { kind: 'edit' };
+
+/** redis-cli's hint colour (linenoise's "\e[0;90;49m": bright black on the default background), then a reset. */
+const HINT_ON = '\x1b[0;90;49m';
+const HINT_OFF = '\x1b[0m';
+const BELL = '\x07';
 
 /**
- * The prompt's line editor, in the manner of linenoise and readline:
- * insertion anywhere, Backspace and Delete, the arrows, Home and End, a
- * history browsed with Up and Down, and the Emacs control keys (Ctrl-A,
- * E, B, F, K, U, W, L, P, N; Ctrl-C; Ctrl-D). It draws by rewriting the
- * prompt and the line from the prompt's first row, so a line longer than
- * the terminal is wide wraps and edits correctly.
+ * The prompt's line editor, in the manner of linenoise (redis-cli's) and
+ * readline: insertion anywhere, Backspace and Delete, the arrows, Home and
+ * End, the Emacs control keys (Ctrl-A, E, B, F, K, U, W, T, L, P, N;
+ * Ctrl-C; Ctrl-D), a history browsed with Up and Down, reverse search
+ * with Ctrl-R, and with a program's LineAssist, Tab completion and a grey
+ * hint after the line. It draws by rewriting the prompt and the line from
+ * the prompt's first row, so a line longer than the terminal is wide wraps
+ * and edits correctly.
  *
  *   const editor = new LineEditor((s) => term.write(s), term.cols);
  *   editor.start('127.0.0.1:6379> ');
@@ -24,14 +59,21 @@ export class LineEditor {
   private chars: string[] = [];
   private pos = 0;
   private prompt = '';
-  private promptWidth = 0;
   /** Rows from the prompt's first row down to the cursor, as last drawn. */
   private cursorRow = 0;
-  private readonly history: string[] = [];
-  /** The history entry shown while browsing, or null on the line being typed. */
+  private readonly history = new LineHistory();
+  /** The history line shown while browsing, or null on the line being typed. */
   private historyIndex: number | null = null;
   /** The line being typed, kept while the history is browsed. */
   private draft = '';
+  /** History lines edited while browsing: the edits last until the next prompt, as in readline. */
+  private edits = new Map<number, string>();
+  private mode: Mode = EDIT;
+  /** Whether the last key was Tab: a second Tab lists the choices. */
+  private afterTab = false;
+  /** The text of the last reverse search, which Ctrl-R Ctrl-R searches again. */
+  private lastSearch = '';
+  private assist: LineAssist | null = null;
   private active = false;
 
   constructor(
@@ -49,17 +91,34 @@ export class LineEditor {
     return this.active;
   }
 
+  /** Whether Tab means something now: there is a line to complete, or a completion or search under way. */
+  get wantsTab(): boolean {
+    return this.active && (this.chars.length !== 0 || this.mode.kind !== 'edit');
+  }
+
   /** Shows a prompt (display text, already safe for the terminal) and waits for a line. */
   start(prompt: string): void {
     this.prompt = prompt;
-    this.promptWidth = textWidth(prompt);
     this.chars = [];
     this.pos = 0;
     this.cursorRow = 0;
     this.historyIndex = null;
     this.draft = '';
+    this.edits = new Map();
+    this.mode = EDIT;
+    this.afterTab = false;
     this.active = true;
     this.refresh();
+  }
+
+  /** The program's completion and hints (null: none). */
+  setAssist(assist: LineAssist | null): void {
+    this.assist = assist;
+  }
+
+  /** Draws the line again where it is, for a hint that can be shown now. */
+  update(): void {
+    if (this.active) this.refresh();
   }
 
   /** The terminal's new width: xterm.js has re-wrapped the rows, so only the cursor's row is recomputed. */
@@ -67,25 +126,40 @@ export class LineEditor {
     if (cols < 1 || cols === this.cols) return;
     this.cols = cols;
     if (!this.active) return;
-    this.cursorRow = Math.floor((this.promptWidth + this.widthBefore(this.pos)) / cols);
+    this.cursorRow = Math.floor((textWidth(this.shownPrompt()) + this.widthBefore(this.pos)) / cols);
     this.refresh();
   }
 
-  /** Adds a line to the history (not blank lines, nor the same line twice in a row). */
-  addHistory(line: string): void {
-    if (line.trim() === '' || this.history[this.history.length - 1] === line) return;
-    this.history.push(line);
-    if (this.history.length > HISTORY_MAX_LINES) this.history.shift();
+  /** Adds a line that was run to the history; returns whether the history changed. */
+  addHistory(line: string): boolean {
+    return this.history.add(line);
   }
 
   /** The lines kept, oldest first. */
   historyLines(): readonly string[] {
-    return this.history;
+    return this.history.lines();
+  }
+
+  /** Replaces the history (a saved one coming back). */
+  setHistory(lines: readonly string[]): void {
+    this.history.set(lines);
+  }
+
+  /** What the history keeps, by the program's rules. */
+  setHistoryRules(rules: HistoryRules): void {
+    this.history.setRules(rules);
   }
 
   /** Acts on one key; returns what the terminal must do, if anything. */
   handle(key: Key): EditorEvent | null {
     if (!this.active) return null;
+    const afterTab = this.afterTab;
+    this.afterTab = key.kind === 'tab';
+    if (this.mode.kind === 'cycle' && this.cycleKey(this.mode, key)) return null;
+    if (this.mode.kind === 'search') {
+      const r = this.searchKey(this.mode, key);
+      if (r !== 'pass') return r;
+    }
     switch (key.kind) {
       case 'text':
         this.insert(key.text);
@@ -114,26 +188,25 @@ export class LineEditor {
         return this.browse(-1);
       case 'down':
         return this.browse(1);
+      case 'tab':
+        return this.complete(afterTab);
       case 'ctrl':
         return this.control(key.letter);
+      case 'escape':
       case 'ignored':
         return null;
     }
   }
 
   /**
-   * Leaves the line as it is drawn, the cursor after its end, and ends the
-   * row with `suffix` (Ctrl-C's "^C"). The prompt is then inactive.
+   * Leaves the line as it is drawn, without its hint, the cursor after its
+   * end, and ends the row with `suffix` (Ctrl-C's "^C"). The prompt is then
+   * inactive.
    */
   finish(suffix = ''): void {
     if (!this.active) return;
+    this.leaveLine(suffix);
     this.active = false;
-    this.pos = this.chars.length;
-    const total = this.promptWidth + this.widthBefore(this.pos);
-    this.refresh();
-    // The refresh has already moved to a new row when the text filled the last one exactly.
-    const atRowStart = total > 0 && total % this.cols === 0;
-    this.out(suffix + (atRowStart && suffix === '' ? '' : '\r\n'));
   }
 
   /** Draws the prompt and the line again on a cleared screen (Ctrl-L). */
@@ -170,10 +243,14 @@ export class LineEditor {
         return this.killBack(0);
       case 'w':
         return this.killBack(this.wordStart(/\s/));
+      case 't':
+        return this.transpose();
       case 'p':
         return this.browse(-1);
       case 'n':
         return this.browse(1);
+      case 'r':
+        return this.startSearch();
       case 'l':
         this.out('\x1b[H\x1b[2J');
         this.redraw();
@@ -225,6 +302,16 @@ export class LineEditor {
     return null;
   }
 
+  /** Ctrl-T as linenoise does it: swaps the characters before and under the cursor, and moves on unless at the last one. */
+  private transpose(): null {
+    const p = this.pos;
+    if (p === 0 || p >= this.chars.length) return null;
+    [this.chars[p - 1], this.chars[p]] = [this.chars[p]!, this.chars[p - 1]!];
+    if (p !== this.chars.length - 1) this.pos++;
+    this.refresh();
+    return null;
+  }
+
   /** Where the word before the cursor starts: separators are `sep` (by default anything not a letter or digit). */
   private wordStart(sep: RegExp = /[^\p{L}\p{N}_]/u): number {
     let i = this.pos;
@@ -241,25 +328,221 @@ export class LineEditor {
     return i;
   }
 
+  /** Up and Down: another history line, the edits made to the one left kept until the next prompt. */
   private browse(step: -1 | 1): null {
-    if (this.history.length === 0) return null;
+    const count = this.history.length;
+    if (count === 0) return null;
+    let next: number;
     if (this.historyIndex === null) {
       if (step === 1) return null;
       this.draft = this.line;
-      this.historyIndex = this.history.length;
+      next = count - 1;
+    } else {
+      this.edits.set(this.historyIndex, this.line);
+      next = this.historyIndex + step;
+      if (next < 0) return null;
     }
-    const next = this.historyIndex + step;
-    if (next < 0) return null;
-    if (next >= this.history.length) {
+    if (next >= count) {
       this.historyIndex = null;
-      this.chars = Array.from(this.draft);
+      this.setLine(this.draft);
     } else {
       this.historyIndex = next;
-      this.chars = Array.from(this.history[next]!);
+      this.setLine(this.edits.get(next) ?? this.history.at(next)!);
     }
-    this.pos = this.chars.length;
     this.refresh();
     return null;
+  }
+
+  private setLine(text: string, pos?: number): void {
+    this.chars = Array.from(text);
+    this.pos = pos ?? this.chars.length;
+  }
+
+  private saved(): Saved {
+    return { chars: [...this.chars], pos: this.pos };
+  }
+
+  private restore(s: Saved): void {
+    this.chars = [...s.chars];
+    this.pos = s.pos;
+  }
+
+  // ---- Tab ----
+
+  private complete(afterTab: boolean): null {
+    const assist = this.assist;
+    if (assist === null) return null;
+    const cursor = this.chars.slice(0, this.pos).join('').length;
+    const offer: Completion = assist.complete(this.line, cursor);
+    if (offer.kind === 'lines') {
+      const lines = offer.lines.filter(isPlainText);
+      if (lines.length === 0) return this.beep();
+      this.mode = { kind: 'cycle', lines, index: 0, original: this.saved() };
+      this.setLine(lines[0]!);
+      this.refresh();
+      return null;
+    }
+    const matches = offer.matches.filter((m) => isPlainText(m.text));
+    if (matches.length === 0) return this.beep();
+    const start = Array.from(this.line.slice(0, offer.start)).length;
+    const typed = this.chars.slice(start, this.pos).join('');
+    if (matches.length === 1) {
+      const m = matches[0]!;
+      this.replaceWord(start, m.text + (m.final ? ' ' : ''));
+      return null;
+    }
+    const common = commonPrefix(matches.map((m) => m.text));
+    if (common.length > typed.length && common.startsWith(typed)) {
+      this.replaceWord(start, common);
+      return null;
+    }
+    if (!afterTab) return this.beep();
+    this.leaveLine('');
+    this.out(choiceColumns(matches.map((m) => visibleControls(m.display)), this.cols) + '\r\n');
+    this.cursorRow = 0;
+    this.refresh();
+    return null;
+  }
+
+  private replaceWord(start: number, text: string): void {
+    const add = Array.from(text);
+    this.chars.splice(start, this.pos - start, ...add);
+    this.pos = start + add.length;
+    this.refresh();
+  }
+
+  /**
+   * A key while Tab cycles through whole lines, as linenoise takes it: Tab
+   * shows the next line (after the last, the line as typed, with a beep),
+   * Escape goes back to the line as typed; any other key keeps the line
+   * shown and then does what it does. Returns whether the key was used up.
+   */
+  private cycleKey(c: Cycling, key: Key): boolean {
+    if (key.kind === 'tab') {
+      c.index = (c.index + 1) % (c.lines.length + 1);
+      if (c.index === c.lines.length) {
+        this.restore(c.original);
+        this.out(BELL);
+      } else {
+        this.setLine(c.lines[c.index]!);
+      }
+      this.refresh();
+      return true;
+    }
+    this.mode = EDIT;
+    if (key.kind === 'escape') {
+      this.restore(c.original);
+      this.refresh();
+      return true;
+    }
+    return false;
+  }
+
+  // ---- Ctrl-R ----
+
+  private startSearch(): null {
+    this.mode = { kind: 'search', query: '', match: null, failed: false, original: this.saved() };
+    this.refresh();
+    return null;
+  }
+
+  /**
+   * A key during a reverse search, as readline's reverse-i-search takes it:
+   * typed text narrows the search, Backspace widens it, Ctrl-R finds an
+   * older line (or, with nothing typed, searches again for the last text),
+   * Escape and Ctrl-G give up and bring back the line as it was. Enter runs
+   * the line found; any other key keeps it for editing and then does what
+   * it does. Returns 'pass' for a key the editor must then handle.
+   */
+  private searchKey(s: Searching, key: Key): EditorEvent | null | 'pass' {
+    switch (key.kind) {
+      case 'text':
+        s.query += key.text;
+        this.findFrom(s, s.match?.index ?? this.history.length - 1);
+        return null;
+      case 'backspace':
+        if (s.query === '') return null;
+        s.query = Array.from(s.query).slice(0, -1).join('');
+        if (s.query === '') {
+          s.failed = false;
+          this.refresh();
+        } else {
+          this.findFrom(s, this.history.length - 1);
+        }
+        return null;
+      case 'escape':
+        this.endSearch(s, true);
+        return null;
+      case 'ignored':
+        return null;
+      case 'ctrl':
+        if (key.letter === 'r') {
+          if (s.query === '') {
+            if (this.lastSearch === '') return null;
+            s.query = this.lastSearch;
+            this.findFrom(s, this.history.length - 1);
+          } else {
+            this.findFrom(s, (s.match?.index ?? this.history.length) - 1);
+          }
+          return null;
+        }
+        if (key.letter === 'g') {
+          this.endSearch(s, true);
+          return null;
+        }
+        if (key.letter === 'l') {
+          this.out('\x1b[H\x1b[2J');
+          this.redraw();
+          return null;
+        }
+        this.endSearch(s, key.letter === 'c');
+        return 'pass';
+      default:
+        this.endSearch(s, false);
+        return 'pass';
+    }
+  }
+
+  /** Looks for the query from history line `from` back; on failure the line found before stays, with a beep. */
+  private findFrom(s: Searching, from: number): void {
+    const found = this.history.searchBack(s.query, from);
+    if (found === null) {
+      s.failed = true;
+      this.out(BELL);
+    } else {
+      s.failed = false;
+      s.match = found;
+      const line = this.history.at(found.index)!;
+      this.setLine(line, Array.from(line.slice(0, found.at)).length);
+    }
+    this.refresh();
+  }
+
+  /** Back to editing: with the line found (browsing goes on from it), or the line as it was. */
+  private endSearch(s: Searching, giveUp: boolean): void {
+    this.mode = EDIT;
+    if (s.query !== '') this.lastSearch = s.query;
+    if (giveUp || s.match === null) {
+      this.restore(s.original);
+    } else {
+      this.draft = s.original.chars.join('');
+      this.historyIndex = s.match.index;
+    }
+    this.refresh();
+  }
+
+  // ---- drawing ----
+
+  private beep(): null {
+    this.out(BELL);
+    return null;
+  }
+
+  /** The prompt as shown now: the program's, or the reverse search's. */
+  private shownPrompt(): string {
+    const m = this.mode;
+    if (m.kind !== 'search') return this.prompt;
+    return `${m.failed ? '(failed reverse-i-search)' : '(reverse-i-search)'}\`${m.query}': `;
   }
 
   private widthBefore(pos: number): number {
@@ -268,20 +551,54 @@ export class LineEditor {
     return w;
   }
 
+  /** Draws the line without its hint, puts the cursor after its end, and ends the row with `suffix`. */
+  private leaveLine(suffix: string): void {
+    this.pos = this.chars.length;
+    const total = textWidth(this.shownPrompt()) + this.widthBefore(this.pos);
+    this.refresh(false);
+    // The refresh has already moved to a new row when the text filled the last one exactly.
+    const atRowStart = total > 0 && total % this.cols === 0;
+    this.out(suffix + (atRowStart && suffix === '' ? '' : '\r\n'));
+    this.cursorRow = 0;
+  }
+
+  /**
+   * The grey hint for the line, cut to the room left on the prompt's row,
+   * as linenoise shows it: none once the line reaches the row's end.
+   */
+  private hintText(lineEnd: number): string {
+    if (this.assist === null || this.mode.kind === 'search' || lineEnd >= this.cols) return '';
+    const hint = this.assist.hint(this.line);
+    if (hint === null || hint === '') return '';
+    let room = this.cols - lineEnd;
+    let out = '';
+    for (const ch of visibleControls(hint)) {
+      const w = charWidth(ch);
+      if (w > room) break;
+      out += ch;
+      room -= w;
+    }
+    return out;
+  }
+
   /**
    * Rewrites prompt and line from the prompt's first row, then puts the
    * cursor at its column. xterm.js leaves the cursor on the last column
    * when text fills a row exactly; a new row is started by hand then, so
-   * the arithmetic below holds.
+   * the arithmetic below holds. A hint never wraps: it is cut to the row.
    */
-  private refresh(): void {
+  private refresh(withHint = true): void {
     const cols = this.cols;
+    const prompt = this.shownPrompt();
+    const promptWidth = textWidth(prompt);
     let s = this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : '';
-    s += '\r\x1b[J' + this.prompt + this.line;
-    const total = this.promptWidth + this.widthBefore(this.chars.length);
-    if (total > 0 && total % cols === 0) s += '\r\n';
+    s += '\r\x1b[J' + prompt + this.line;
+    const total = promptWidth + this.widthBefore(this.chars.length);
+    const hint = withHint ? this.hintText(total) : '';
+    if (hint !== '') s += HINT_ON + hint + HINT_OFF;
+    else if (total > 0 && total % cols === 0) s += '\r\n';
     const endRow = Math.floor(total / cols);
-    const target = this.promptWidth + this.widthBefore(this.pos);
+    const target = promptWidth + this.widthBefore(this.pos);
     const row = Math.floor(target / cols);
     const col = target % cols;
     if (endRow > row) s += `\x1b[${endRow - row}A`;
@@ -289,4 +606,15 @@ export class LineEditor {
     this.cursorRow = row;
     this.out(s);
   }
+}
+
+/** The longest start the texts share. */
+function commonPrefix(texts: readonly string[]): string {
+  let prefix = texts[0] ?? '';
+  for (const t of texts) {
+    let i = 0;
+    while (i < prefix.length && i < t.length && prefix[i] === t[i]) i++;
+    prefix = prefix.slice(0, i);
+  }
+  return prefix;
 }

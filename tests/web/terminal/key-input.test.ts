@@ -27,4 +27,11 @@ describe('terminal key input', () => {
   it('keeps non-ASCII text whole', () => {
     expect(kinds('SET café ☕')).toEqual(['text:SET café ☕']);
   });
+
+  it('reads a Tab alone as the Tab key and an Escape alone as the Escape key', () => {
+    expect(kinds('\t')).toEqual(['tab']);
+    expect(kinds('\x1b')).toEqual(['escape']);
+    expect(kinds('\x1bx')).toEqual(['ignored']);
+    expect(kinds('\x12\x07\x14')).toEqual(['ctrl:r', 'ctrl:g', 'ctrl:t']);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseKeys } from '../../../src/web/terminal/key-input.js';
-import { LineEditor, type EditorEvent, HISTORY_MAX_LINES } from '../../../src/web/terminal/line-editor.js';
+import { LineEditor, type EditorEvent } from '../../../src/web/terminal/line-editor.js';
+import { REDIS_CLI_HISTORY } from '../../../src/web/terminal/line-history.js';
 import { Screen } from './screen.js';
 
 function setup(cols = 40, prompt = '127.0.0.1:6379> ') {
@@ -92,10 +93,11 @@ describe('line editor', () => {
     expect(editor.line).toBe('GET a');
   });
 
-  it('keeps at most HISTORY_MAX_LINES lines', () => {
+  it("keeps at most linenoise's 100 lines", () => {
     const { editor } = setup();
-    for (let i = 0; i < HISTORY_MAX_LINES + 5; i++) editor.addHistory(`INCR n${i}`);
-    expect(editor.historyLines()).toHaveLength(HISTORY_MAX_LINES);
+    expect(REDIS_CLI_HISTORY.maxLines).toBe(100);
+    for (let i = 0; i < 105; i++) editor.addHistory(`INCR n${i}`);
+    expect(editor.historyLines()).toHaveLength(100);
     expect(editor.historyLines()[0]).toBe('INCR n5');
   });
 

@@ -3,13 +3,20 @@
  * tests: printable text with xterm's deferred wrap at the last column,
  * CR, LF (as CR LF: the terminal runs with convertEol), cursor up, down,
  * forward and back (CSI A/B/C/D), erase below (CSI J), home and erase
- * screen (CSI H, CSI 2J, CSI 3J); colours (SGR) are ignored.
+ * screen (CSI H, CSI 2J, CSI 3J). Colours (SGR) are ignored, but the
+ * cells written in redis-cli's hint colour (SGR 90) are marked, so grey()
+ * reads the hint on the screen; the bell is counted.
  */
 export class Screen {
   rows: string[][] = [[]];
+  /** How many times the bell rang. */
+  bells = 0;
   row = 0;
   col = 0;
   private pendingWrap = false;
+  private inGrey = false;
+  /** Cells ("row,col") written in the hint colour. */
+  private greyCells = new Set<string>();
 
   constructor(readonly cols: number) {}
 
@@ -28,6 +35,9 @@ export class Screen {
         this.col = 0;
         this.down();
         this.pendingWrap = false;
+      } else if (ch < ' ') {
+        // The bell and other control characters print nothing.
+        if (ch === '\x07') this.bells++;
       } else {
         if (this.pendingWrap) {
           this.col = 0;
@@ -35,6 +45,8 @@ export class Screen {
           this.pendingWrap = false;
         }
         this.line()[this.col] = ch;
+        if (this.inGrey) this.greyCells.add(`${this.row},${this.col}`);
+        else this.greyCells.delete(`${this.row},${this.col}`);
         if (this.col === this.cols - 1) this.pendingWrap = true;
         else this.col++;
       }
@@ -48,7 +60,21 @@ export class Screen {
     return out;
   }
 
+  /** The text written in the hint colour that is still on the screen, in reading order. */
+  grey(): string {
+    let out = '';
+    this.rows.forEach((r, row) => r.forEach((ch, col) => (out += this.greyCells.has(`${row},${col}`) ? ch : '')));
+    return out;
+  }
+
   private csi(params: string, final: string): void {
+    if (final === 'm') {
+      // Colours do not move the cursor, nor end a pending wrap.
+      const codes = params.split(';');
+      if (codes.includes('90')) this.inGrey = true;
+      else if (codes.includes('0') || params === '' || codes.includes('39')) this.inGrey = false;
+      return;
+    }
     const n = params === '' ? 1 : Number(params);
     this.pendingWrap = false;
     switch (final) {
@@ -69,7 +95,12 @@ export class Screen {
         if (params === '' || params === '0') {
           this.line().length = Math.min(this.line().length, this.col);
           this.rows.length = this.row + 1;
+          for (const cell of this.greyCells) {
+            const [r, c] = cell.split(',').map(Number);
+            if (r! > this.row || (r === this.row && c! >= this.col)) this.greyCells.delete(cell);
+          }
         } else {
+          this.greyCells.clear();
           this.rows = [[]];
           this.row = 0;
           this.col = 0;
