@@ -77,6 +77,8 @@ export class CliSession {
   private readonly host: string;
   private readonly port: number;
   output: OutputMode;
+  /** Whether the terminal shows grey argument hints (`:set hints`, `:set nohints`; on by default). */
+  hints = true;
   private resp3: boolean;
   /** The database the prompt shows (config.dbnum) and the one to select on connect (input_dbnum). */
   private dbnum = 0;
@@ -236,7 +238,8 @@ export class CliSession {
   private preference(argv: string[]): void {
     if (lower(argv[0]!) === ':set' && argv.length >= 2) {
       const p = lower(argv[1]!);
-      if (p !== 'hints' && p !== 'nohints') this.opts.write(`unknown redis-cli preference '${cString(argv[1]!)}'\n`);
+      if (p === 'hints' || p === 'nohints') this.hints = p === 'hints';
+      else this.opts.write(`unknown redis-cli preference '${cString(argv[1]!)}'\n`);
       return;
     }
     this.opts.write(`unknown redis-cli internal command '${cString(argv[0]!)}'\n`);
