@@ -11,6 +11,14 @@ import { parseServerRef, type WorldSpec } from './schema.js';
  *   stop A[:PORT]    kill PID    (SIGTERM: redis-server shuts down, saving if it should)
  *   kill A[:PORT]    kill -9 PID (the process dies at once)
  *
+ * and one to type any line into a root shell on a host, for what an
+ * operator or a client does in the middle of the events:
+ *
+ *   shell app redis-cli -h A SET flag:last 1
+ *
+ * The lines of a block happen back to back in virtual time: each starts
+ * as soon as the one before has ended (a shell line's program included).
+ *
  * Each line is checked when the lesson is read, so a typo in a lesson
  * fails its validation instead of a learner's click.
  */
@@ -39,7 +47,7 @@ const SIM_VERBS: Record<string, [number, number]> = {
 };
 
 /** Every verb a ```sim block may use. */
-export const EVENT_VERBS: readonly string[] = [...Object.keys(SIM_VERBS), ...SERVER_VERBS];
+export const EVENT_VERBS: readonly string[] = [...Object.keys(SIM_VERBS), ...SERVER_VERBS, 'shell'];
 
 /** Reads one event line; throws an Error saying what is wrong with it. */
 export function parseEventLine(line: string, world: WorldSpec): EventLine {
@@ -52,6 +60,13 @@ export function parseEventLine(line: string, world: WorldSpec): EventLine {
     if (h === undefined || !hosts.has(h)) throw new Error(`"${line}": no host named ${JSON.stringify(h ?? '')} in the lesson's world`);
     return h;
   };
+  if (verb === 'shell') {
+    const at = line.trim().slice('shell'.length).trim();
+    const host = /^\S+/.exec(at)?.[0];
+    const rest = host === undefined ? '' : at.slice(host.length).trim();
+    if (rest === '') throw new Error(`"${line}": shell takes a host and the line to type there`);
+    return { verb, args: [needHost(host), rest], host: host! };
+  }
   if (SERVER_VERBS.has(verb)) {
     if (args.length !== 1) throw new Error(`"${line}": ${verb} takes one server, HOST or HOST:PORT`);
     const { host, port } = parseServerRef(args[0]!);

@@ -32,14 +32,17 @@ export class EventPlayer {
     const previous = this.writers.get(shell);
     this.writers.set(shell, (t) => (output += t));
     try {
+      const prompt = shell.prompt;
       this.host.input(() => shell.run(command));
-      // A server that starts reads its files over virtual time; headless,
-      // let it finish, as a learner in the page would wait for it.
+      output = prompt + command + '\n' + output;
+      // The next event follows as soon as this one has ended: a program the
+      // line started has finished, a server has loaded its data.
+      if (shell.busy) await this.host.settleUntil(() => !shell.busy);
       if (ev.verb === 'start') await this.host.settleUntil(() => serverReady(this.host.world, ev.args[0]!));
     } finally {
       this.writers.set(shell, previous ?? null);
     }
-    return `$ ${command}\n${output}`;
+    return output;
   }
 
   private readonly writers = new Map<HostShell, ((t: string) => void) | null>();
@@ -53,6 +56,7 @@ export class EventPlayer {
       if (p === null) return { note: `(no redis-server is running on ${host}:${port}: nothing to ${verb})\n` };
       return verb === 'kill' ? `kill -9 ${p.pid}` : `kill ${p.pid}`;
     }
+    if (verb === 'shell') return args[1]!;
     return `sim ${[verb, ...args].join(' ')}`;
   }
 

@@ -32,6 +32,9 @@ export class HeadlessLessonHost implements LessonHost {
   /** Everything shown in every terminal, each line tagged with its terminal's name. */
   transcript = '';
 
+  /** @param thinkMs virtual time a learner takes before each line or block of events. */
+  constructor(readonly thinkMs = 2000) {}
+
   get world(): World {
     if (this.current === null) throw new Error('no world yet: start the lesson first');
     return this.current;
@@ -109,6 +112,20 @@ export class HeadlessLessonHost implements LessonHost {
     return Promise.resolve();
   }
 
+  think(): Promise<void> {
+    this.world.advance(this.thinkMs);
+    return Promise.resolve();
+  }
+
+  eventsPlayed(output: string): void {
+    this.print('events', output);
+  }
+
+  /** The world here only moves when told to: nothing to hold. */
+  holdingTime<T>(fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+
   lastReply(terminal: string): Reply | null {
     return this.replies?.lastReply(terminal) ?? null;
   }
@@ -119,7 +136,7 @@ export class HeadlessLessonHost implements LessonHost {
   }
 
   private print(name: string, text: string): void {
-    const lines = text.split('\n');
+    const lines = text.replace(/\r/g, '').split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
     for (const l of lines) this.transcript += `[${name}] ${l}\n`;
   }

@@ -32,6 +32,20 @@ export interface LessonHost {
    * page does nothing: its world runs on its own.
    */
   settleUntil(ready: () => boolean): Promise<void>;
+  /**
+   * Headless: lets the time a learner takes to read and type pass (a
+   * reference solution played without it would do everything in one
+   * instant, which no learner does). The page does nothing.
+   */
+  think(): Promise<void>;
+  /** What the shells printed while playing a block of events (the headless transcript keeps it). */
+  eventsPlayed(output: string): void;
+  /**
+   * Runs a block of events with the world's clock held, so nothing but
+   * the events happens between them however fast the page's clock runs;
+   * the clock goes on as before afterwards.
+   */
+  holdingTime<T>(fn: () => Promise<T>): Promise<T>;
   /** The last reply a redis-cli terminal received, or null. */
   lastReply(terminal: string): Reply | null;
 }

@@ -218,11 +218,15 @@ export class LessonRunner {
 
   /** Plays scripted events in order, checking after each; resolves with what their shells printed. */
   async playEvents(lines: readonly string[]): Promise<string> {
-    let out = '';
-    for (const line of lines) {
-      out += await this.player.play(line);
-      this.evaluate();
-    }
+    const out = await this.host.holdingTime(async () => {
+      let text = '';
+      for (const line of lines) {
+        text += await this.player.play(line);
+        this.evaluate();
+      }
+      return text;
+    });
+    this.host.eventsPlayed(out);
     return out;
   }
 
@@ -246,11 +250,17 @@ export class LessonRunner {
     if (step === undefined) return '';
     let out = '';
     const cells = lessonCells(this.lesson);
-    for (const entry of step.solution) {
+    const entries = step.solution;
+    for (let k = 0; k < entries.length; k++) {
+      const entry = entries[k]!;
+      // A learner reads and types between lines; the events of one block follow each other at once.
+      await this.host.think();
       if (entry.kind === 'line') {
         await this.runLines(entry.terminal, [entry.line]);
       } else if (entry.kind === 'event') {
-        out += await this.playEvents([entry.line]);
+        const block = [entry.line];
+        while (entries[k + 1]?.kind === 'event') block.push((entries[++k] as { line: string }).line);
+        out += await this.playEvents(block);
       } else {
         const cell = cells.get(entry.id)!;
         if (this.opts.runCell === undefined) throw new Error(`the solution runs code cell ${entry.id}, and no code-cell engine was given`);

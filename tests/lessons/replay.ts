@@ -1,0 +1,41 @@
+import { HeadlessLessonHost } from '../../src/lessons/headless.js';
+import type { Lesson } from '../../src/lessons/lesson.js';
+import { LessonRunner } from '../../src/lessons/runner.js';
+
+export interface StepReplay {
+  readonly title: string;
+  /** The step's checks when it began: at least one fails. */
+  readonly atStart: readonly { ok: boolean; message: string }[];
+  /** After its reference solution: all pass. */
+  readonly afterSolution: readonly { ok: boolean; message: string }[];
+}
+
+export interface Replay {
+  readonly steps: readonly StepReplay[];
+  /** Every terminal's screen, the events' output and each step's check results, in order. */
+  readonly transcript: string;
+  readonly traceHash: string;
+}
+
+/**
+ * Plays a lesson as a learner who follows its reference solution would:
+ * a fresh world, then each step's solution in turn, noting the checks
+ * before and after.
+ */
+export async function replayLesson(lesson: Lesson): Promise<Replay> {
+  const host = new HeadlessLessonHost();
+  const runner = new LessonRunner(lesson, host);
+  runner.start();
+  const steps: StepReplay[] = [];
+  for (let i = 0; i < lesson.steps.length; i++) {
+    const title = lesson.steps[i]!.title;
+    host.note(`=== step ${i + 1}: ${title}`);
+    const atStart = runner.evaluate().results.map((r) => ({ ok: r.ok, message: r.message }));
+    await runner.playSolution(i);
+    const afterSolution = runner.evaluate().results.map((r) => ({ ok: r.ok, message: r.message }));
+    for (const r of afterSolution) host.note(`${r.ok ? 'PASS' : 'FAIL'} ${r.message}`);
+    steps.push({ title, atStart, afterSolution });
+    runner.next();
+  }
+  return { steps, transcript: host.transcript, traceHash: host.world.trace.hash() };
+}
