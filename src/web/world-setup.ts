@@ -1,5 +1,6 @@
 import { installRedisHost } from '../../emulator/programs/host-setup.js';
 import { World } from '../../emulator/sim/world.js';
+import { installWorkbookPrograms } from './world-programs.js';
 
 /** The machine that runs redis-server. */
 export const SERVER_HOST = 'redis';
@@ -15,6 +16,7 @@ export const SERVER_PORT = 6379;
  */
 export function buildSandboxWorld(seed = 1): World {
   const world = new World({ seed });
+  installWorkbookPrograms(world);
   world.addHost(SERVER_HOST, 'metal');
   installRedisHost(world, SERVER_HOST);
   world.startRedis(SERVER_HOST, { port: SERVER_PORT, config: { dir: '/var/lib/redis' } });
