@@ -1,8 +1,13 @@
 import { repr } from '../../../emulator/cli/format.js';
 import { typeOf, stringOf, type TypeName, type Value } from '../../../emulator/keyspace/values.js';
-import { bytesToHuman, usedMemory } from '../../../emulator/server/info.js';
-import { RedisProcess } from '../../../emulator/sim/redis-daemon.js';
+import { bytesToHuman, infoText, usedMemory } from '../../../emulator/server/info.js';
+import { Disk, type FaultOp } from '../../../emulator/sim/disk.js';
+import type { Host } from '../../../emulator/sim/host.js';
+import type { LinkProfile } from '../../../emulator/sim/links.js';
+import type { Link } from '../../../emulator/sim/network.js';
+import { RedisProcess, type RedisProcessOptions } from '../../../emulator/sim/redis-daemon.js';
 import type { World } from '../../../emulator/sim/world.js';
+import { diskFiles, type DiskFilesView } from '../disk/disk-view.js';
 import { terminalText } from '../terminal/sanitize.js';
 
 /**
@@ -14,6 +19,10 @@ import { terminalText } from '../terminal/sanitize.js';
  */
 export interface ClusterView {
   readonly hosts: readonly HostView[];
+  /** Every pair of hosts, with the path between them. */
+  readonly links: readonly LinkView[];
+  /** Virtual time when the view was built (us since the Unix epoch). */
+  readonly nowUs: number;
 }
 
 export interface HostView {
@@ -23,6 +32,37 @@ export interface HostView {
   readonly powered: boolean;
   readonly processes: readonly ProcessView[];
   readonly servers: readonly ServerView[];
+  /** Servers started on this host before that do not run now: they can be started again. */
+  readonly stopped: readonly StoppedServerView[];
+  readonly disk: DiskStateView;
+  /** The host's files, for the disk view. */
+  readonly files: DiskFilesView;
+}
+
+export interface StoppedServerView {
+  readonly port: number;
+  /** How it was started: the command line as typed, or the options it was given. */
+  readonly commandLine: string;
+}
+
+export interface DiskStateView {
+  /** 'ssd', 'hdd', 'nvme', or 'real' for a folder of the real machine. */
+  readonly kind: string;
+  readonly usedBytes: number;
+  /** Writes that need space fail with ENOSPC. */
+  readonly full: boolean;
+  /** Calls of each kind that will fail with EIO. */
+  readonly failing: Readonly<Record<FaultOp, number>>;
+}
+
+export interface LinkView {
+  readonly a: string;
+  readonly b: string;
+  readonly profile: string;
+  readonly rttUs: number;
+  readonly bandwidthBps: number;
+  /** Which directions are cut: none, both, or only one ("a->b" means a's packets do not reach b). */
+  readonly cut: 'none' | 'both' | 'a->b' | 'b->a';
 }
 
 export interface ProcessView {
@@ -41,6 +81,41 @@ export interface ServerView {
   readonly usedMemoryHuman: string;
   /** The databases that hold keys. */
   readonly dbs: readonly DbView[];
+  readonly persistence: PersistenceView;
+  readonly replication: ReplicationView;
+}
+
+export interface PersistenceView {
+  /** Loading the dataset at start: clients get -LOADING. */
+  readonly loading: boolean;
+  readonly bgsaveInProgress: boolean;
+  /** A running BGSAVE's progress through the keys (INFO current_save_keys_*). */
+  readonly bgsaveKeysProcessed: number;
+  readonly bgsaveKeysTotal: number;
+  /** Unix seconds of the last successful save, or null when none since the start. */
+  readonly lastSaveUnixS: number | null;
+  readonly lastBgsaveOk: boolean;
+  readonly changesSinceSave: number;
+  /** The save rules ("3600 1 300 100"), empty when none. */
+  readonly saveRules: string;
+  readonly aofEnabled: boolean;
+  /** appendfsync: always, everysec or no. */
+  readonly appendfsync: string;
+  readonly aofRewriteInProgress: boolean;
+  readonly aofLastWriteOk: boolean;
+  /** The MISCONF error writes get now, when a disk error stops them. */
+  readonly writesRefused: string | null;
+}
+
+/** INFO replication, as the server reports it. */
+export interface ReplicationView {
+  /** 'master' or 'slave', as INFO says. */
+  readonly role: string;
+  readonly connectedReplicas: number;
+  readonly offset: number;
+  /** A replica's primary ("10.0.0.1:6379") and link state ("up", "down"); null on a primary. */
+  readonly primary: string | null;
+  readonly linkStatus: string | null;
 }
 
 export interface DbView {
@@ -66,17 +141,68 @@ export const PREVIEW_CHARS = 48;
 
 export function clusterView(world: World): ClusterView {
   const hosts: HostView[] = [];
+  const nowUs = world.kernel.now;
   for (const host of world.hosts.values()) {
     const processes: ProcessView[] = [];
     const servers: ServerView[] = [];
     for (const p of host.processes.values()) {
       processes.push({ pid: p.pid, name: terminalText(p.name), command: terminalText(p.argv.join(' ')) });
-      if (p instanceof RedisProcess && p.alive) servers.push(serverView(p, world.kernel.now));
+      if (p instanceof RedisProcess && p.alive) servers.push(serverView(p, nowUs));
     }
     processes.sort((a, b) => a.pid - b.pid);
-    hosts.push({ name: host.name, profile: host.profile.name, ip: host.ip, powered: host.powered, processes, servers });
+    servers.sort((a, b) => a.port - b.port);
+    const stopped: StoppedServerView[] = [];
+    for (const [port, opts] of world.redisLaunches(host.name)) {
+      if (!servers.some((s) => s.port === port)) stopped.push({ port, commandLine: launchText(port, opts) });
+    }
+    hosts.push({
+      name: host.name,
+      profile: host.profile.name,
+      ip: host.ip,
+      powered: host.powered,
+      processes,
+      servers,
+      stopped,
+      disk: diskState(host),
+      files: diskFiles(host.disk),
+    });
   }
-  return { hosts };
+  return { hosts, links: linkViews(world), nowUs };
+}
+
+/** The command line a stopped server was started with, as a learner would type it again. */
+function launchText(port: number, opts: RedisProcessOptions): string {
+  const words = opts.commandLine !== undefined ? ['redis-server', ...opts.commandLine.args] : ['redis-server', '--port', String(port), ...Object.entries(opts.config ?? {}).flatMap(([k, v]) => [`--${k}`, v])];
+  return terminalText(words.map((w) => (w === '' || /[\s'"\\]/.test(w) ? repr(w) : w)).join(' '));
+}
+
+function diskState(host: Host): DiskStateView {
+  const disk = host.disk;
+  if (!(disk instanceof Disk)) return { kind: 'real', usedBytes: disk.usedBytes, full: false, failing: { write: 0, fsync: 0, rename: 0 } };
+  return { kind: disk.profile.kind, usedBytes: disk.usedBytes, full: disk.isFull, failing: disk.pendingFailures };
+}
+
+/**
+ * Every pair of hosts, linked or not yet: a pair that never talked has the
+ * network's default path, and reading it must not create it (that would
+ * change the world), so links are looked up, never made.
+ */
+function linkViews(world: World): LinkView[] {
+  const net = world.network;
+  const made = new Map<string, Link>();
+  for (const l of net.allLinks()) if (l.a !== l.b) made.set(`${l.a}\u0000${l.b}`, l);
+  const names = [...world.hosts.keys()];
+  const out: LinkView[] = [];
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) {
+      const [a, b] = names[i]! < names[j]! ? [names[i]!, names[j]!] : [names[j]!, names[i]!];
+      const l = made.get(`${a}\u0000${b}`);
+      const profile: LinkProfile = l?.profile ?? net.defaultProfile;
+      const cut = l === undefined ? 'none' : l.ab.cut && l.ba.cut ? 'both' : l.ab.cut ? 'a->b' : l.ba.cut ? 'b->a' : 'none';
+      out.push({ a, b, profile: profile.name, rttUs: profile.rttUs, bandwidthBps: profile.bandwidthBps, cut });
+    }
+  }
+  return out;
 }
 
 function serverView(p: RedisProcess, nowUs: number): ServerView {
@@ -96,7 +222,55 @@ function serverView(p: RedisProcess, nowUs: number): ServerView {
     }
     dbs.push({ index: db.id, keys: db.dict.size, expires: db.expires.size, sample });
   }
-  return { pid: p.pid, port: p.port, clients: server.clients.size, usedMemoryBytes: used, usedMemoryHuman: bytesToHuman(used), dbs };
+  const ps = server.stats.persistence;
+  const config = server.config;
+  const persistence: PersistenceView = {
+    loading: ps.loading,
+    bgsaveInProgress: ps.rdbBgsaveInProgress,
+    bgsaveKeysProcessed: ps.currentSaveKeysProcessed,
+    bgsaveKeysTotal: ps.currentSaveKeysTotal,
+    lastSaveUnixS: ps.lastSaveUnixS,
+    lastBgsaveOk: ps.rdbLastBgsaveOk,
+    changesSinceSave: server.dirty,
+    saveRules: config.get('save').trim(),
+    aofEnabled: config.getBool('appendonly'),
+    appendfsync: config.get('appendfsync'),
+    aofRewriteInProgress: ps.aofRewriteInProgress,
+    aofLastWriteOk: ps.aofLastWriteOk,
+    writesRefused: ps.diskErrorReply(server),
+  };
+  return {
+    pid: p.pid,
+    port: p.port,
+    clients: server.clients.size,
+    usedMemoryBytes: used,
+    usedMemoryHuman: bytesToHuman(used),
+    dbs,
+    persistence,
+    replication: replicationView(infoText(server, ['replication'])),
+  };
+}
+
+/**
+ * The replication state as INFO replication reports it, so the panel shows
+ * whatever the server's replication engine says, and nothing it does not.
+ */
+export function replicationView(info: string): ReplicationView {
+  const fields = new Map<string, string>();
+  for (const line of info.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && !line.startsWith('#')) fields.set(line.slice(0, colon), line.slice(colon + 1));
+  }
+  const role = fields.get('role') ?? 'master';
+  const replica = role === 'slave';
+  const host = fields.get('master_host');
+  return {
+    role,
+    connectedReplicas: Number(fields.get('connected_slaves') ?? 0),
+    offset: Number((replica ? fields.get('slave_repl_offset') : undefined) ?? fields.get('master_repl_offset') ?? 0),
+    primary: replica && host !== undefined ? `${host}:${fields.get('master_port') ?? '6379'}` : null,
+    linkStatus: replica ? (fields.get('master_link_status') ?? null) : null,
+  };
 }
 
 /** A byte string quoted as redis-cli quotes it, cut to PREVIEW_CHARS. */
