@@ -214,35 +214,39 @@ export class Pipeline {
     return this.argvs.length;
   }
 
-  async exec(): Promise<PipelineResult | null> {
+  exec(): Promise<PipelineResult | null> {
     const commands = this.argvs;
     this.argvs = [];
-    if (!this.transaction) {
-      const promises = this.owner.sendFlight(
-        commands,
-        commands.map(() => false),
-      );
-      return Promise.all(promises.map((p) => p.then((v): [Error | null, ClientValue] => [null, v], (e: Error): [Error | null, ClientValue] => [e, null])));
-    }
-    const argvs = [['MULTI'], ...commands, ['EXEC']];
-    const promises = this.owner.sendFlight(
-      argvs,
-      argvs.map(() => true),
-    );
-    const replies = (await Promise.all(promises.map((p) => p.catch((e: Error) => e)))) as unknown as Array<Reply | Error>;
-    const exec = replies[replies.length - 1]!;
-    if (exec instanceof Error) throw exec;
-    if (exec instanceof ErrorReply) {
-      const err = new ReplyError(exec.message);
-      (err as ReplyError & { previousErrors?: ReplyError[] }).previousErrors = replies
-        .slice(1, -1)
-        .filter((r): r is ErrorReply => r instanceof ErrorReply)
-        .map((r) => new ReplyError(r.message));
-      throw err;
-    }
-    if (!Array.isArray(exec)) return null;
-    return exec.map((r): [Error | null, ClientValue] => (r instanceof ErrorReply ? [new ReplyError(r.message), null] : [null, replyToValue(r)]));
+    return execFlight(this.owner, commands, this.transaction);
   }
+}
+
+/**
+ * Sends commands already encoded as byte strings in one flight: a plain
+ * pipeline, or wrapped in MULTI/EXEC when `transaction` is set. Resolves
+ * as Pipeline.exec does. The world's recorded clients (World.clientSend)
+ * use it, since their commands are kept as bytes in the action log.
+ */
+export async function execFlight(owner: Redis, commands: string[][], transaction: boolean): Promise<PipelineResult | null> {
+  if (!transaction) {
+    const promises = owner.sendFlight(commands, commands.map(() => false));
+    return Promise.all(promises.map((p) => p.then((v): [Error | null, ClientValue] => [null, v], (e: Error): [Error | null, ClientValue] => [e, null])));
+  }
+  const argvs = [['MULTI'], ...commands, ['EXEC']];
+  const promises = owner.sendFlight(argvs, argvs.map(() => true));
+  const replies = (await Promise.all(promises.map((p) => p.catch((e: Error) => e)))) as unknown as Array<Reply | Error>;
+  const exec = replies[replies.length - 1]!;
+  if (exec instanceof Error) throw exec;
+  if (exec instanceof ErrorReply) {
+    const err = new ReplyError(exec.message);
+    (err as ReplyError & { previousErrors?: ReplyError[] }).previousErrors = replies
+      .slice(1, -1)
+      .filter((r): r is ErrorReply => r instanceof ErrorReply)
+      .map((r) => new ReplyError(r.message));
+    throw err;
+  }
+  if (!Array.isArray(exec)) return null;
+  return exec.map((r): [Error | null, ClientValue] => (r instanceof ErrorReply ? [new ReplyError(r.message), null] : [null, replyToValue(r)]));
 }
 
 /** ioredis gives a method per command; so do we. */

@@ -1,4 +1,5 @@
-import { Redis } from '../client/redis.js';
+import { execFlight, Redis, type PipelineResult } from '../client/redis.js';
+import type { ClientValue } from '../client/values.js';
 import { CLIENT_CPU, type ClientCpuCosts, type ClientCpuName } from './cpu.js';
 import { Host, HOST_PROFILES, type HostProfile, type HostProfileName } from './host.js';
 import { Kernel, type KernelOptions } from './kernel.js';
@@ -26,7 +27,19 @@ export type WorldAction =
   | { kind: 'openSession'; id: string; from: string; to: string }
   | { kind: 'send'; id: string; argv: string[] }
   | { kind: 'closeSession'; id: string }
+  | { kind: 'openClient'; id: string; from: string; to: string; client: ClientCpuName | ClientCpuCosts }
+  | { kind: 'clientSend'; id: string; argvs: string[][]; flight: ClientFlight }
+  | { kind: 'closeClient'; id: string }
   | { kind: 'program'; name: string; args: unknown };
+
+/**
+ * How a recorded client sends its commands: one command, a plain pipeline,
+ * or a MULTI/EXEC transaction (each pipeline in one flight, as ioredis does).
+ */
+export type ClientFlight = 'command' | 'pipeline' | 'multi';
+
+/** What World.clientSend resolves: a command's value, or a flight's [error, value] pairs (null: EXEC aborted by WATCH). */
+export type ClientSendResult = ClientValue | PipelineResult | null;
 
 export interface RecordedAction {
   /** Kernel events run before it. */
@@ -75,6 +88,8 @@ export class World {
   readonly network: Network;
   readonly hosts = new Map<string, Host>();
   readonly sessions = new Map<string, Session>();
+  /** Client-library connections opened by recorded actions (openClient), by id. */
+  readonly clients = new Map<string, Redis>();
   private readonly actions: RecordedAction[] = [];
   private readonly programs = new Map<string, ProgramHandler>();
   /** How redis-server was last started on each host, by port (redisLaunches). */
@@ -100,7 +115,7 @@ export class World {
    */
   apply(action: WorldAction): unknown {
     if (this.depth === 0) {
-      const rec: RecordedAction = { n: this.kernel.eventsRun, t: this.kernel.now, action: structuredCloneData(action) };
+      const rec: RecordedAction = { n: this.kernel.eventsRun, t: this.kernel.now, action: copyAction(action) };
       for (const l of [...this.actionListeners]) l(rec, this);
       this.actions.push(rec);
       this.acting = rec;
@@ -183,6 +198,22 @@ export class World {
         this.sessions.delete(a.id);
         return undefined;
       }
+      case 'openClient':
+        return this.openClientNow(a.id, a.from, a.to, a.client);
+      case 'clientSend': {
+        const c = this.clients.get(a.id);
+        if (c === undefined) throw new Error(`no client ${a.id}`);
+        const p: Promise<ClientSendResult> = a.flight === 'command' ? c.sendFlight(a.argvs.slice(0, 1), [false])[0]! : execFlight(c, a.argvs, a.flight === 'multi');
+        // A replayed send has no one waiting on it; its failure is not an error of the replay.
+        p.catch(() => {});
+        return p;
+      }
+      case 'closeClient': {
+        const c = this.clients.get(a.id);
+        this.clients.delete(a.id);
+        c?.disconnect();
+        return undefined;
+      }
       case 'program': {
         const handler = this.programs.get(a.name);
         if (handler === undefined) throw new Error(`no program named ${a.name}`);
@@ -224,6 +255,40 @@ export class World {
 
   signal(host: string, pid: number, sig: 'TERM' | 'KILL' | 'INT'): void {
     this.apply({ kind: 'signal', host, pid, sig });
+  }
+
+  /**
+   * A client-library connection (the ioredis-shaped Redis, with its CPU
+   * costs) whose every command is a recorded action, so a checkpoint holds
+   * what it did, unlike connect(). The workbook's code cells use it.
+   *
+   *   world.openClient('c1', { from: 'app', to: 'redis:6379', client: 'python' });
+   *   await world.settle(world.clientSend('c1', [['SET', 'k', 'v']]));            // 'OK'
+   *   await world.settle(world.clientSend('c1', [['INCR', 'n'], ['GET', 'n']], 'pipeline'));   // [[null, 1], [null, '1']]
+   */
+  openClient(id: string, opts: { from: string; to: string; client?: ClientCpuName | ClientCpuCosts }): Redis {
+    return this.apply({ kind: 'openClient', id, from: opts.from, to: opts.to, client: opts.client ?? 'node' }) as Redis;
+  }
+
+  /** Sends commands (byte-string argvs) on a recorded client: one command, or all of them in one flight. */
+  clientSend(id: string, argvs: string[][], flight: ClientFlight = 'command'): Promise<ClientSendResult> {
+    return this.apply({ kind: 'clientSend', id, argvs, flight }) as Promise<ClientSendResult>;
+  }
+
+  /** Closes a recorded client's connection now. */
+  closeClient(id: string): void {
+    this.apply({ kind: 'closeClient', id });
+  }
+
+  private openClientNow(id: string, from: string, to: string, client: ClientCpuName | ClientCpuCosts): Redis {
+    if (this.clients.has(id)) throw new Error(`client ${id} already exists`);
+    const fromHost = this.host(from);
+    const { host, port } = this.target(to, from);
+    const costs = typeof client === 'object' ? client : CLIENT_CPU[client];
+    if (costs === undefined) throw new Error(`unknown client profile: ${String(client)}`);
+    const r = new Redis(this.kernel, this.network.connect(fromHost, host, port), { costs, cpuSpeed: fromHost.profile.cpuSpeed });
+    this.clients.set(id, r);
+    return r;
   }
 
   private openSessionNow(id: string, from: string, to: string): Session {
@@ -454,6 +519,17 @@ export class WorldReplay {
     }
     return true;
   }
+}
+
+/**
+ * A copy of an action for the log. Commands are the bulk of a busy log (a
+ * client's benchmark sends thousands a second), and their argument lists
+ * hold only strings, so they are copied directly.
+ */
+function copyAction(a: WorldAction): WorldAction {
+  if (a.kind === 'send') return { kind: 'send', id: a.id, argv: a.argv.slice() };
+  if (a.kind === 'clientSend') return { kind: 'clientSend', id: a.id, argvs: a.argvs.map((argv) => argv.slice()), flight: a.flight };
+  return structuredCloneData(a);
 }
 
 /** A deep copy of plain data (actions hold only JSON-like values). */
