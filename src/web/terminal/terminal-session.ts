@@ -36,6 +36,9 @@ export class TerminalSession {
   private transcript: string[] = [];
   private transcriptChars = 0;
   private endsWithNewline = true;
+  /** Characters ever shown, and that count when the prompt now shown began: a saved screen ends there. */
+  private shownChars = 0;
+  private promptAt = 0;
   /** Bumped when the program is replaced or dropped, so late results of the old one are ignored. */
   private generation = 0;
   private cols = 80;
@@ -51,6 +54,35 @@ export class TerminalSession {
   /** Starts the program; its first prompt follows. */
   start(): void {
     void this.launch();
+  }
+
+  /**
+   * Starts a terminal saved earlier (a reload, a rewind): the screen as it
+   * was, then the program (which the factory makes taking up its saved
+   * state) and its prompt, or, if it had ended, the offer to start it again.
+   */
+  resume(screen: string, ended: boolean): void {
+    this.transcript = screen === '' ? [] : [screen];
+    this.transcriptChars = screen.length;
+    this.shownChars = this.promptAt = screen.length;
+    this.endsWithNewline = screen === '' || screen.endsWith('\n') || screen.endsWith('\r');
+    if (ended) this.state = 'ended';
+    else void this.launch();
+  }
+
+  /**
+   * What to save of the screen: what was shown, without the prompt and
+   * the line being edited when the terminal waits at its prompt (resume()
+   * draws them again), and whether the program has ended. With
+   * `beforeRunningLine`, a line that is running is left out too, with its
+   * prompt and output so far: the screen as it was before it was typed.
+   */
+  screen(opts: { beforeRunningLine?: boolean } = {}): { text: string; ended: boolean } {
+    const all = this.transcript.join('');
+    this.transcript = all === '' ? [] : [all];
+    const cut = this.state === 'prompt' || (this.state === 'running' && opts.beforeRunningLine === true);
+    if (!cut) return { text: all, ended: this.state === 'ended' };
+    return { text: all.slice(0, Math.max(0, all.length - (this.shownChars - this.promptAt))), ended: false };
   }
 
   /** Shows the terminal on a screen: what was shown so far is drawn first. */
@@ -73,7 +105,8 @@ export class TerminalSession {
 
   /** What was typed or pasted, as xterm.js reports it. */
   input(data: string): void {
-    if (this.state === 'running' && data.includes('\x03')) {
+    // A restored program may be waiting for a reply before its first prompt: Ctrl-C reaches it too.
+    if ((this.state === 'running' || this.state === 'starting') && data.includes('\x03')) {
       this.pending = [];
       this.interrupt();
       return;
@@ -177,6 +210,7 @@ export class TerminalSession {
     // Like zsh and fish, start the prompt on a line of its own when output ended mid-line.
     if (!this.endsWithNewline) this.display('\r\n');
     this.state = 'prompt';
+    this.promptAt = this.shownChars;
     this.editor.start(terminalText(this.program!.prompt));
     this.drain();
   }
@@ -207,6 +241,7 @@ export class TerminalSession {
     else this.display(terminalText(bytes));
     if (atPrompt) {
       if (!this.endsWithNewline) this.display('\r\n');
+      this.promptAt = this.shownChars;
       this.editor.show();
     }
   }
@@ -217,6 +252,7 @@ export class TerminalSession {
     this.endsWithNewline = text.endsWith('\n') || text.endsWith('\r') || text === CLEAR;
     this.transcript.push(text);
     this.transcriptChars += text.length;
+    this.shownChars += text.length;
     if (this.transcriptChars > TRANSCRIPT_MAX_CHARS) this.trimTranscript();
     this.sink?.(text);
   }
