@@ -1,7 +1,7 @@
 import { RealtimeDriver } from '../../emulator/sim/realtime.js';
 import type { World } from '../../emulator/sim/world.js';
 import { clusterView, type ClusterView } from './cluster/cluster-view.js';
-import { RedisCliProgram, ShellProgram } from './terminal/programs.js';
+import { RedisCliProgram, ShellProgram, type ProgramState, type TerminalProgram } from './terminal/programs.js';
 import { TerminalSession } from './terminal/terminal-session.js';
 import type { WorldHost } from './world-host.js';
 import { buildSandboxWorld, CLIENT_HOST, SERVER_HOST, SERVER_PORT } from './world-setup.js';
@@ -24,6 +24,34 @@ export interface TerminalInfo {
   readonly id: string;
   readonly title: string;
   readonly kind: TerminalChoice['kind'];
+  readonly choice: TerminalChoice;
+}
+
+/**
+ * A terminal as plain data, to take up again later in a world restored
+ * to the same point (a reload, a rewind): WorldStore.saveTerminal and
+ * openTerminal's `restore`.
+ */
+export interface SavedTerminal {
+  readonly id: string;
+  readonly title: string;
+  readonly choice: TerminalChoice;
+  /** What the screen showed, without the prompt it was waiting at. */
+  readonly screen: string;
+  /** Whether its program had ended (Enter starts it again). */
+  readonly ended: boolean;
+  readonly history: readonly string[];
+  /** The program's state and the world session or shell it ran on; null once ended. */
+  readonly program: ProgramState | null;
+  /** Every session and shell of the world the terminal has used, so events in the trace name it. */
+  readonly worldIds: readonly string[];
+}
+
+export interface OpenTerminalOptions {
+  /** The tab's title instead of one made from the choice ("Frank"). */
+  readonly title?: string;
+  /** A saved terminal to take up in the world now hosted, with its id, screen, history and connection. */
+  readonly restore?: SavedTerminal;
 }
 
 /**
@@ -91,6 +119,10 @@ export class WorldStore implements WorldHost {
   private readonly scheduler: FrameScheduler;
   private readonly listeners = new Set<() => void>();
   private readonly sessions = new Map<string, TerminalSession>();
+  /** Each terminal's program now, and the world sessions and shells each has used. */
+  private readonly programs = new Map<string, TerminalProgram | null>();
+  private readonly worldIds = new Map<string, string[]>();
+  private readonly worldListeners = new Set<(world: World) => void>();
   private snapshot: WorkbookSnapshot;
   private running = false;
   private frameQueued = false;
@@ -153,6 +185,13 @@ export class WorldStore implements WorldHost {
     this.nextTerminal = 1;
     this.changed();
     this.requestFrame();
+    for (const l of [...this.worldListeners]) l(world);
+  }
+
+  /** Calls `listener` with each world hosted from now on (replaceWorld). Returns the unsubscribe. */
+  onWorldChange(listener: (world: World) => void): () => void {
+    this.worldListeners.add(listener);
+    return () => this.worldListeners.delete(listener);
   }
 
   // ---- useSyncExternalStore ----
@@ -300,24 +339,95 @@ export class WorldStore implements WorldHost {
 
   // ---- actions: terminals ----
 
-  /** Opens a terminal tab and makes it the active one; returns its id. */
-  openTerminal(choice: TerminalChoice = { kind: 'redis-cli', from: CLIENT_HOST, to: SERVER_HOST, port: SERVER_PORT }): string {
-    const id = `t${this.nextTerminal++}`;
+  /**
+   * Opens a terminal tab and makes it the active one; returns its id. With
+   * `restore`, the saved terminal comes back under its own id, attached
+   * to its session or shell in the world now hosted.
+   */
+  openTerminal(choice: TerminalChoice = { kind: 'redis-cli', from: CLIENT_HOST, to: SERVER_HOST, port: SERVER_PORT }, opts: OpenTerminalOptions = {}): string {
+    const saved = opts.restore;
+    const id = saved?.id ?? `t${this.nextTerminal++}`;
+    if (this.sessions.has(id)) throw new Error(`terminal ${id} is already open`);
+    const numbered = /^t(\d+)$/.exec(id);
+    if (numbered !== null) this.nextTerminal = Math.max(this.nextTerminal, Number(numbered[1]) + 1);
     const base = choice.kind === 'redis-cli' ? `redis-cli ${choice.to}:${choice.port}` : `root@${choice.host}`;
     const same = this.terminalList.filter((t) => t.title === base || t.title.startsWith(base + ' #')).length;
-    const title = same === 0 ? base : `${base} #${same + 1}`;
-    const session = new TerminalSession(id, title, (write, columns) =>
-      choice.kind === 'redis-cli'
-        ? new RedisCliProgram(this, { from: choice.from, to: choice.to, shownHost: choice.to, port: choice.port }, write)
-        : new ShellProgram(this, choice.host, write, columns),
-    );
+    const title = saved?.title ?? opts.title ?? (same === 0 ? base : `${base} #${same + 1}`);
+    const ids: string[] = [...(saved?.worldIds ?? [])];
+    this.worldIds.set(id, ids);
+    const bind = (worldId: string): void => {
+      if (!ids.includes(worldId)) ids.push(worldId);
+    };
+    // The saved state is taken up by the first program only; after it ends, Enter starts a fresh one.
+    let state = saved?.program ?? undefined;
+    const session = new TerminalSession(id, title, (write, columns) => {
+      const restore = state;
+      state = undefined;
+      const program =
+        choice.kind === 'redis-cli'
+          ? new RedisCliProgram(
+              this,
+              { from: choice.from, to: choice.to, shownHost: choice.to, port: choice.port },
+              write,
+              restore?.kind === 'redis-cli' ? restore.cli : undefined,
+              bind,
+            )
+          : new ShellProgram(this, choice.host, write, columns, restore?.kind === 'shell' ? restore.shell : undefined, bind);
+      this.programs.set(id, program);
+      return program;
+    });
     this.sessions.set(id, session);
-    this.terminalList.push({ id, title, kind: choice.kind });
+    this.programs.set(id, null);
+    this.terminalList.push({ id, title, kind: choice.kind, choice });
     this.terminalsDirty = true;
     this.active = id;
-    session.start();
+    if (saved === undefined) session.start();
+    else {
+      // Put back the history where the terminal offers it.
+      (session as Partial<{ setHistory(lines: readonly string[]): void }>).setHistory?.(saved.history);
+      session.resume(saved.screen, saved.ended);
+    }
     this.changed();
     return id;
+  }
+
+  /** The terminal tabs now, in order (the snapshot has them as of the last frame). */
+  listTerminals(): readonly TerminalInfo[] {
+    return [...this.terminalList];
+  }
+
+  /** The terminal tab shown now. */
+  get activeTerminalId(): string | null {
+    return this.active;
+  }
+
+  /**
+   * A terminal as plain data (see SavedTerminal), or undefined if there is
+   * no such tab. `beforeRunningLine` saves the screen as it was before the
+   * line running now was typed (a checkpoint taken just before that line acts).
+   */
+  saveTerminal(id: string, opts: { beforeRunningLine?: boolean } = {}): SavedTerminal | undefined {
+    const session = this.sessions.get(id);
+    const info = this.terminalList.find((t) => t.id === id);
+    if (session === undefined || info === undefined) return undefined;
+    const { text, ended } = session.screen(opts);
+    const program = ended ? null : (this.programs.get(id) ?? null);
+    return {
+      id,
+      title: info.title,
+      choice: info.choice,
+      screen: text,
+      ended,
+      history: [...session.history()],
+      program: program?.saveState() ?? null,
+      worldIds: [...(this.worldIds.get(id) ?? [])],
+    };
+  }
+
+  /** The terminal that opened a session or a shell of the world ("terminal-3", "shell-1"), if it is still open. */
+  terminalOfWorldId(worldId: string): string | null {
+    for (const [id, ids] of this.worldIds) if (ids.includes(worldId)) return id;
+    return null;
   }
 
   closeTerminal(id: string): void {
@@ -325,6 +435,8 @@ export class WorldStore implements WorldHost {
     if (session === undefined) return;
     session.dispose();
     this.sessions.delete(id);
+    this.programs.delete(id);
+    this.worldIds.delete(id);
     const at = this.terminalList.findIndex((t) => t.id === id);
     this.terminalList.splice(at, 1);
     this.terminalsDirty = true;

@@ -1,5 +1,6 @@
-import { CliSession, type LineResult } from '../../../emulator/cli/session.js';
-import type { CliLink } from '../../../emulator/cli/link.js';
+import { CliSession, type CliState, type LineResult } from '../../../emulator/cli/session.js';
+import { CLOSED, type CliLink } from '../../../emulator/cli/link.js';
+import { formatReply } from '../../../emulator/cli/format.js';
 import { HostShell, type RedisCliTarget } from '../../../emulator/programs/shell.js';
 import { SessionLink } from '../../../emulator/programs/session-link.js';
 import type { WorldHost } from '../world-host.js';
@@ -27,7 +28,28 @@ export interface TerminalProgram {
   interrupt(): 'continue' | 'exit';
   /** The tab is closed or the program has ended: drop connections, print nothing more. */
   close(): void;
+  /** What to save to take the program up again in a restored world (see the constructors' `restore`). */
+  saveState(): ProgramState;
 }
+
+/** A program's state as plain data, with the ids of the world's session or shell it runs on. */
+export type ProgramState = { readonly kind: 'redis-cli'; readonly cli: RedisCliState } | { readonly kind: 'shell'; readonly shell: ShellState };
+
+export interface RedisCliState {
+  /** The world session it was connected on ("terminal-3"), or null. */
+  readonly session: string | null;
+  readonly cli: CliState;
+}
+
+export interface ShellState {
+  /** The world's shell ("shell-2"). */
+  readonly shell: string;
+  /** The redis-cli started in the shell and running when it was saved. */
+  readonly nested: { readonly spec: RedisCliSpec; readonly state: RedisCliState } | null;
+}
+
+/** Told of each session or shell of the world a program opens or takes up, by its id. */
+export type WorldIdListener = (worldId: string) => void;
 
 export interface RedisCliSpec {
   /** The host redis-cli runs on. */
@@ -44,18 +66,25 @@ export interface RedisCliSpec {
 
 /**
  * redis-cli 7.0 in a tab: the emulator's CliSession (the same loop and
- * formatting as `npm run cli`) over a session of the world.
+ * formatting as `npm run cli`) over a session of the world. With
+ * `restore`, it takes up a session of a restored world in its saved state
+ * (inside MULTI, on another database) without sending anything.
  */
 export class RedisCliProgram implements TerminalProgram {
   readonly name = 'redis-cli';
   private readonly session: CliSession;
   private readonly links: SessionLink[] = [];
   private closed = false;
+  /** Replies the restored session still owes to commands sent before it was saved. */
+  private owed = 0;
+  private restored = false;
 
   constructor(
     private readonly host: WorldHost,
     private readonly spec: RedisCliSpec,
     private readonly write: (bytes: string) => void,
+    restore?: RedisCliState,
+    private readonly onWorldId?: WorldIdListener,
   ) {
     const port = spec.port;
     this.session = new CliSession({
@@ -71,6 +100,7 @@ export class RedisCliProgram implements TerminalProgram {
       // redis-cli times a slow command by the clock of the machine it runs on.
       nowMs: () => host.world.kernel.now / 1000,
     });
+    if (restore !== undefined) this.takeUp(restore);
   }
 
   get prompt(): string {
@@ -78,7 +108,30 @@ export class RedisCliProgram implements TerminalProgram {
   }
 
   async start(): Promise<void> {
-    await this.session.connect();
+    if (!this.restored) {
+      await this.session.connect();
+      return;
+    }
+    // A command was running when the terminal was saved: its replies come
+    // now, printed as redis-cli prints them, before the next prompt.
+    const link = this.links[this.links.length - 1];
+    const output = this.session.state().output;
+    for (; this.owed > 0 && link !== undefined; this.owed--) {
+      const r = await link.read();
+      if (r === CLOSED) break;
+      this.out(formatReply(r, output, false));
+    }
+  }
+
+  saveState(): ProgramState {
+    return { kind: 'redis-cli', cli: this.cliState() };
+  }
+
+  /** The connection and redis-cli's state between lines. */
+  cliState(): RedisCliState {
+    const cli = this.session.state();
+    const link = this.links[this.links.length - 1];
+    return { session: cli.connected && link !== undefined ? link.id : null, cli };
   }
 
   runLine(line: string): Promise<LineResult> {
@@ -106,11 +159,40 @@ export class RedisCliProgram implements TerminalProgram {
     if (!this.closed) this.write(bytes);
   }
 
+  /** Adopts the saved session, if the restored world has it, in the saved state. */
+  private takeUp(saved: RedisCliState): void {
+    this.restored = true;
+    const { from, to, port } = this.spec;
+    const session = saved.session === null ? undefined : this.host.world.sessions.get(saved.session);
+    if (session === undefined || !saved.cli.connected) {
+      this.session.adopt(null, { ...saved.cli, connected: false });
+      return;
+    }
+    const l = new SessionLink(this.host.world, from, `${to}:${port}`, session);
+    this.links.push(l);
+    this.onWorldId?.(l.id);
+    if (saved.cli.streaming) {
+      // A pub/sub or MONITOR stream cannot be picked up halfway: as after
+      // Ctrl-C, redis-cli drops that connection and opens a new one.
+      this.host.input(() => l.close());
+      this.session.adopt(null, { ...saved.cli, dbnum: 0, inMulti: false, connected: false });
+      this.restored = false;
+      return;
+    }
+    this.owed = session.pending;
+    this.session.adopt(this.wrap(l), saved.cli);
+  }
+
   /** A connection through the simulated network; what it sends wakes the world at once. */
   private link(): CliLink {
     const { from, to, port } = this.spec;
     const l = this.host.input(() => new SessionLink(this.host.world, from, `${to}:${port}`));
     this.links.push(l);
+    this.onWorldId?.(l.id);
+    return this.wrap(l);
+  }
+
+  private wrap(l: SessionLink): CliLink {
     const host = this.host;
     return {
       send: (argv) => host.input(() => l.send(argv)),
@@ -132,37 +214,66 @@ export class ShellProgram implements TerminalProgram {
   readonly name = 'bash';
   private readonly shell: HostShell;
   private nested: RedisCliProgram | null = null;
+  private nestedSpec: RedisCliSpec | null = null;
   /** Ends the line a nested redis-cli runs when Ctrl-C kills it. */
   private cancelNested: (() => void) | null = null;
   private exitAsked = false;
   private closed = false;
 
+  /**
+   * Opens a shell on `hostName`, or with `restore` takes up the shell of a
+   * restored world (and the redis-cli running in it), whose output while
+   * it was replayed is already on the saved screen.
+   */
   constructor(
     private readonly host: WorldHost,
     hostName: string,
     private readonly write: (bytes: string) => void,
     columns: number,
+    restore?: ShellState,
+    private readonly onWorldId?: WorldIdListener,
   ) {
-    this.shell = host.input(
-      () =>
-        new HostShell(host.world, hostName, (text) => this.out(text), {
-          driver: host.driver,
-          columns,
-          onExit: () => {
-            this.exitAsked = true;
-            return true;
-          },
-          onRedisCli: (target) => this.openRedisCli(target),
-        }),
-    );
+    const opts = {
+      driver: host.driver,
+      onExit: () => {
+        this.exitAsked = true;
+        return true;
+      },
+      onRedisCli: (target: RedisCliTarget) => this.openRedisCli(target),
+    };
+    const replayed = restore === undefined ? undefined : HostShell.all(host.world).find((s) => s.id === restore.shell);
+    if (replayed !== undefined) {
+      replayed.attach((text) => this.out(text), opts);
+      this.shell = replayed;
+      if (restore?.nested) {
+        this.nestedSpec = restore.nested.spec;
+        this.nested = new RedisCliProgram(host, restore.nested.spec, (bytes) => this.out(bytes), restore.nested.state, onWorldId);
+      }
+    } else {
+      this.shell = host.input(() => new HostShell(host.world, hostName, (text) => this.out(text), { ...opts, columns }));
+    }
+    onWorldId?.(this.shell.id);
   }
 
   get prompt(): string {
     return this.nested?.prompt ?? this.shell.prompt;
   }
 
+  /** A restored shell may be running a program, or its redis-cli a command: the prompt waits for it. */
   start(): Promise<void> {
-    return Promise.resolve();
+    if (this.nested !== null) return this.nested.start();
+    if (!this.shell.busy) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.shell.onIdle = () => {
+        this.shell.onIdle = null;
+        resolve();
+      };
+    });
+  }
+
+  saveState(): ProgramState {
+    const nested = this.nested !== null && this.nestedSpec !== null ? { spec: this.nestedSpec, state: this.nested.cliState() } : null;
+    return { kind: 'shell', shell: { shell: this.shell.id, nested } };
   }
 
   async runLine(line: string): Promise<LineResult> {
@@ -218,16 +329,14 @@ export class ShellProgram implements TerminalProgram {
   }
 
   private openRedisCli(t: RedisCliTarget): boolean {
-    this.nested = new RedisCliProgram(
-      this.host,
-      { from: this.shell.hostName, to: t.host, shownHost: t.shownHost, port: t.port, db: t.db, resp3: t.resp3, raw: t.raw },
-      (bytes) => this.out(bytes),
-    );
+    this.nestedSpec = { from: this.shell.hostName, to: t.host, shownHost: t.shownHost, port: t.port, db: t.db, resp3: t.resp3, raw: t.raw };
+    this.nested = new RedisCliProgram(this.host, this.nestedSpec, (bytes) => this.out(bytes), undefined, this.onWorldId);
     return true;
   }
 
   private leaveRedisCli(): void {
     this.nested?.close();
     this.nested = null;
+    this.nestedSpec = null;
   }
 }
