@@ -182,7 +182,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
    * the AOF for appending, and delete history files. The file work that
    * must be durable holds the thread until the disk is done.
    */
-  load(): { us: number; error?: string; loadedLine?: string } | null {
+  load(): { us: number; error?: string; loadedLine?: string | null } | null {
     const files = this.files;
     const read = readManifestAtStart(this.p, files);
     if (typeof read === 'string') return { us: 0, error: read };
@@ -204,6 +204,9 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
       this.stats.aofCurrentSize = loaded.totalBytes;
       this.stats.aofBaseSize = loaded.baseBytes;
     }
+    // loadDataFromDisk reports the whole loading before the incr file is opened for appending.
+    const loadedUs = loaded.status === 'ok' || loaded.status === 'truncated' ? loaded.us : 0;
+    if (loaded.status !== 'not-exist') this.log(`DB loaded from append only file: ${(loadedUs / 1e6).toFixed(3)} seconds`);
     const opened = openAtStart(this.p, files, this.manifest, steps, die);
     if (typeof opened === 'string') return { us: 0, error: opened };
     this.manifest = opened.manifest;
@@ -215,7 +218,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     this.subscribe();
     steps.push(deleteHistory);
     runSteps(steps);
-    return { us: loaded.us, loadedLine: 'DB loaded from append only file' };
+    return { us: loaded.us, loadedLine: null };
   }
 
   /** aofDelHistoryFiles: history files go, and the manifest forgets them. */

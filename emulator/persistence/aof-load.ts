@@ -8,6 +8,7 @@ import type { AofOpenFailure, AofReplayTarget } from './aof/reader.js';
 import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
 import { RdbError } from './rdb/errors.js';
 import { readRdb } from './rdb/file-reader.js';
+import { auxLogLine } from './rdb/aux-log.js';
 import { placeLoadedKeys, valueReadOptions } from './rdb/server-dataset.js';
 
 /**
@@ -55,6 +56,8 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
   const work = new Map<string, FileWork>();
   const clients: Client[] = [];
   let rdbError: RdbError | null = null;
+  /** What the RDB loader logs while it reads a base file, printed after the AOF loader's "Reading RDB base file" line. */
+  const rdbLines: string[] = [];
 
   const costUs = (w: FileWork): number =>
     ((w.rdbBytes / 1024) * RDB_LOAD_US_PER_KB + ((w.bytes - w.rdbBytes) / 1024) * REPLAY_US_PER_KB + w.commands * REPLAY_US_PER_COMMAND) / cpuSpeed;
@@ -103,6 +106,10 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
           // A preamble keeps keys that have expired: the commands after it may still touch them.
           dropExpired: false,
           allowDuplicates: false,
+          onAux: (key, value) => {
+            const line = auxLogLine(key, value, Math.floor(p.nowUs() / 1e6));
+            if (line !== null) rdbLines.push(line);
+          },
         });
         if (contents instanceof RdbError) {
           rdbError = contents;
@@ -112,6 +119,7 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
         const stats = server.stats.persistence;
         stats.rdbLastLoadKeysExpired = contents.keysExpired;
         stats.rdbLastLoadKeysLoaded = contents.keysLoaded;
+        rdbLines.push(`Done loading RDB, keys loaded: ${contents.keysLoaded}, keys expired: ${contents.keysExpired}.`);
         w.rdbBytes = contents.length;
         return { ok: true, length: contents.length };
       },
@@ -154,10 +162,11 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
   const out: AofLoadOutcome = { status: r.status, us, totalBytes: r.totalBytes, baseBytes: r.baseBytes };
   const failed = r.status === 'failed' || r.status === 'open-error';
   const lines = r.log.map((e) => e.text);
+  const readingRdb = lines.findIndex((l) => l.startsWith('Reading RDB'));
+  if (readingRdb >= 0) lines.splice(readingRdb + 1, 0, ...rdbLines);
   if (rdbError !== null) {
     // A real 7.0.15 stops inside its RDB loader on a damaged base: nothing the AOF loader would add after it is printed.
-    const at = lines.findIndex((l) => l.startsWith('Reading RDB'));
-    for (const l of lines.slice(0, at + 1)) p.log(l);
+    for (const l of lines.slice(0, readingRdb + 1 + rdbLines.length)) p.log(l);
     out.error = (rdbError as RdbError).message;
     return out;
   }

@@ -1,4 +1,7 @@
 import { RdbError } from './rdb/errors.js';
+import { auxLogLine } from './rdb/aux-log.js';
+import { checkRdb } from '../programs/rdb-check/check.js';
+import { serverLogLine } from '../programs/server-log-line.js';
 import { loadRdbIntoServer, saveRdb, valueReadOptions } from './rdb/server-dataset.js';
 import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
@@ -29,7 +32,16 @@ export interface SnapshotHost {
   /** Holds the thread until the returned function is called. */
   holdThreadForIo(): (after: () => void) => void;
   log(text: string, level?: 'notice' | 'warning'): void;
+  /** Writes to the process's standard output (where redis-check-rdb's report goes when the server runs it). */
+  stdout(text: string): void;
 }
+
+/**
+ * The lines of rdb.c that report a CRC mismatch and a short read in
+ * 7.0.15, as its log shows them ("function at rdb.c:3225 -> RDB CRC error").
+ */
+const RDB_C_LINE_CRC = 3225;
+const RDB_C_LINE_EOF = 3249;
 
 /** Reference microseconds of CPU to serialize or load a kilobyte of RDB (cpu.ts scale). */
 const SAVE_US_PER_KB = 4;
@@ -368,10 +380,10 @@ export class Snapshots {
 
   /**
    * Loads dbfilename at start (rdbLoad). Returns the loading time in
-   * microseconds, 0 when there is no file, or an error line for the log when
-   * the file cannot be loaded (the server then refuses to start).
+   * microseconds, 0 when there is no file, or how the server ends when the
+   * file cannot be loaded: a last log line, and the exit code.
    */
-  loadAtStart(): { us: number; error?: string } {
+  loadAtStart(): { us: number; error?: string; exitCode?: number } {
     const { file } = this.paths();
     let bytes: Uint8Array;
     try {
@@ -382,30 +394,62 @@ export class Snapshots {
     }
     const server = this.server;
     const cfg = server.config;
+    const nowUs = this.p.nowUs();
     const contents = loadRdbIntoServer(server, bytes, {
       ...valueReadOptions(server),
       deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
       databases: server.dbs.length,
       verifyChecksum: cfg.getBool('rdbchecksum'),
-      nowMs: Math.floor(this.p.nowUs() / 1000),
+      nowMs: Math.floor(nowUs / 1000),
       dropExpired: true,
       allowDuplicates: false,
+      onAux: (key, value) => {
+        const line = auxLogLine(key, value, Math.floor(nowUs / 1e6));
+        if (line !== null) this.p.log(line);
+      },
     });
-    if (contents instanceof RdbError) {
-      // A file that is not an RDB of a known version fails with EINVAL,
-      // which loadDataFromDisk reports before exiting.
-      if (contents.code === 'bad-magic' || contents.code === 'bad-version') {
-        this.p.log(contents.message, 'warning');
-        return { us: 0, error: 'Fatal error loading the DB: Invalid argument. Exiting.' };
-      }
-      return { us: 0, error: contents.message };
-    }
+    if (contents instanceof RdbError) return this.loadFailed(contents, bytes, Math.floor(nowUs / 1000));
     const p = server.stats.persistence;
     p.rdbLastLoadKeysExpired = contents.keysExpired;
     p.rdbLastLoadKeysLoaded = contents.keysLoaded;
     this.p.log(`Done loading RDB, keys loaded: ${contents.keysLoaded}, keys expired: ${contents.keysExpired}.`);
     const us = ((bytes.length / 1024) * LOAD_US_PER_KB) / this.p.host.profile.cpuSpeed;
     return { us: Math.max(1, Math.round(us)) };
+  }
+
+  /**
+   * A dump.rdb that cannot be loaded. A file that is not an RDB of a known
+   * version fails with EINVAL, which loadDataFromDisk reports. A damaged
+   * one goes through rdbReportError: the loader's line, then the server
+   * runs redis-check-rdb on the file (its report on standard output) and
+   * exits with the check's code.
+   */
+  private loadFailed(e: RdbError, bytes: Uint8Array, nowMs: number): { us: number; error?: string; exitCode?: number } {
+    if (e.code === 'bad-magic' || e.code === 'bad-version') {
+      this.p.log(e.message, 'warning');
+      return { us: 0, error: 'Fatal error loading the DB: Invalid argument. Exiting.' };
+    }
+    if (e.code !== 'checksum' && e.code !== 'short-read' && e.code !== 'corrupt' && e.code !== 'unknown-type') return { us: 0, error: e.message };
+    const report: string[] = [];
+    const name = this.server.config.get('dbfilename');
+    const check = checkRdb(bytes, name, {
+      out: (text) => report.push(text),
+      logWarning: (text) => report.push(serverLogLine(this.p.pid(), nowMs, 'warning', text)),
+      nowMs,
+    });
+    if (e.code === 'checksum') {
+      this.p.log(e.detail, 'warning');
+      this.p.log(`Internal error in RDB reading offset 0, function at rdb.c:${RDB_C_LINE_CRC} -> ${e.message}`, 'warning');
+    } else if (e.code === 'short-read') {
+      this.p.log('Short read or OOM loading DB. Unrecoverable error, aborting now.', 'warning');
+      this.p.log(`Internal error in RDB reading offset 0, function at rdb.c:${RDB_C_LINE_EOF} -> ${e.message}`, 'warning');
+    } else {
+      // The check runs the same loader and meets the same damage: it knows which line of rdb.c reports it.
+      const c = check.state.corruption;
+      this.p.log(`Internal error in RDB reading offset 0, function at rdb.c:${c?.line ?? RDB_C_LINE_EOF} -> ${c?.message ?? e.message}`, 'warning');
+    }
+    this.p.stdout(report.join(''));
+    return { us: 0, exitCode: check.outcome === 'ok' ? 0 : 1 };
   }
 }
 

@@ -34,6 +34,11 @@ function civilDate(days: number): [number, number, number] {
 }
 
 export function serverLogLine(pid: number, nowMs: number, level: ServerLogLevel, text: string): string {
+  return serverLogLineAs(pid, 'C', nowMs, level, text);
+}
+
+/** The same line for a process with a role: 'M' for a running server (a primary), 'S' a replica, 'C' a child or a tool. */
+export function serverLogLineAs(pid: number, role: 'C' | 'M' | 'S', nowMs: number, level: ServerLogLevel, text: string): string {
   const ms = Math.floor(nowMs);
   const days = Math.floor(ms / 86_400_000);
   const inDay = ms - days * 86_400_000;
@@ -42,5 +47,5 @@ export function serverLogLine(pid: number, nowMs: number, level: ServerLogLevel,
   const mm = Math.floor(inDay / 60_000) % 60;
   const ss = Math.floor(inDay / 1000) % 60;
   const when = `${two(day)} ${MONTHS[month - 1]} ${year} ${two(hh)}:${two(mm)}:${two(ss)}.${String(inDay % 1000).padStart(3, '0')}`;
-  return `${pid}:C ${when} ${LEVEL_MARK[level]} ${text}\n`;
+  return `${pid}:${role} ${when} ${LEVEL_MARK[level]} ${text}\n`;
 }

@@ -123,8 +123,12 @@ export class Host implements NetHost {
     proc.pid = this.nextPid++;
     this.processes.set(proc.pid, proc);
     this.kernel.trace.add(this.name, 'spawn', `${proc.pid} ${proc.argv.join(' ')}`);
+    for (const l of this.spawnListeners) l(proc);
     return proc;
   }
+
+  /** Told of each new process before it starts (whoever shows a process's output from its first line). */
+  readonly spawnListeners: Array<(proc: SimProcess) => void> = [];
 
   /** A process ends: its sockets close, its ports free up. */
   reap(proc: SimProcess, code: number, how: 'killed' | 'exited' | 'power-loss'): void {

@@ -11,9 +11,14 @@ import { AofEngine } from '../persistence/aof-engine.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';
 import type { Client } from '../server/client.js';
 import { errorReply } from '../resp/reply.js';
+import { bytesToArray } from '../resp/bytes.js';
+import { serverLogLineAs } from '../programs/server-log-line.js';
 
 /** Redis's log levels (src/server.h LL_*). */
 export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
+
+/** How loglevel orders the levels: a line is written when its level is at least the configured one. */
+const LOG_SEVERITY: Record<LogLevel, number> = { debug: 0, verbose: 1, notice: 2, warning: 3 };
 
 const NO_FLAGS: ShutdownFlags = { nosave: false, save: false, now: false, force: false };
 
@@ -27,8 +32,10 @@ export interface ProcessModule {
    * module is responsible (the AOF wins over dump.rdb when appendonly is
    * on). Returns null when not responsible, else the loading time and, when
    * the data cannot be loaded, the log line the server exits with.
+   * `loadedLine` names what was loaded for the line logged when loading
+   * ends ("DB loaded from disk"); null when the module logged it itself.
    */
-  load?(): { us: number; error?: string; loadedLine?: string } | null;
+  load?(): { us: number; error?: string; loadedLine?: string | null } | null;
   /** After a pass's commands, before its replies leave (beforeSleep). May hold the thread. */
   beforeSleep?(): void;
   /** serverCron. */
@@ -168,6 +175,7 @@ export class RedisProcess extends SimProcess {
       },
       holdThreadForIo: () => this.holdThreadForIo(),
       log: (text, level) => this.log(text, level),
+      stdout: (text) => this.stdout(text),
     });
     this.server.snapshots = this.snapshots;
     this.modules.push(new AofEngine(this));
@@ -272,29 +280,33 @@ export class RedisProcess extends SimProcess {
       // The directory's trouble shows when saving.
     }
     this.log('Server initialized', 'warning');
-    let loaded: { us: number; error?: string; loadedLine?: string } | null = null;
+    let loaded: { us: number; error?: string; exitCode?: number; loadedLine?: string | null } | null = null;
     for (const m of this.modules) {
       loaded = m.load?.() ?? null;
       if (loaded !== null) break;
     }
     loaded ??= this.snapshots.loadAtStart();
-    if (loaded.error !== undefined) {
-      this.log(loaded.error, 'warning');
-      this.exit(1);
+    if (loaded.error !== undefined || loaded.exitCode !== undefined) {
+      if (loaded.error !== undefined) this.log(loaded.error, 'warning');
+      this.exit(loaded.exitCode ?? 1);
       return true;
     }
     if (loaded.us > 0) {
-      // The dataset is in; clients get -LOADING for as long as reading it takes.
+      // The dataset is in; clients get -LOADING for as long as reading it
+      // takes, and the server says it is ready only after that.
       const p = this.server.stats.persistence;
       p.loading = true;
       const started = this.kernel.now;
-      const what = loaded.loadedLine ?? 'DB loaded from disk';
+      const what = loaded.loadedLine === undefined ? 'DB loaded from disk' : loaded.loadedLine;
       this.kernel.after(loaded.us, () => {
+        if (!this.alive) return;
         p.loading = false;
-        this.log(`${what}: ${((this.kernel.now - started) / 1e6).toFixed(3)} seconds`);
+        if (what !== null) this.log(`${what}: ${((this.kernel.now - started) / 1e6).toFixed(3)} seconds`);
+        this.log(`Ready to accept connections`);
       });
+    } else {
+      this.log(`Ready to accept connections`);
     }
-    this.log(`Ready to accept connections`);
     this.scheduleCron();
     return true;
   }
@@ -455,11 +467,33 @@ export class RedisProcess extends SimProcess {
     };
   }
 
-  /** A line in the server's log (the trace's 'log' kind) at Redis's level for it. */
+  /**
+   * A line in the server's log (the trace's 'log' kind) at Redis's level
+   * for it; with a `logfile` configured, appended to that file on the
+   * host's disk as well, as redis-server writes it (loglevel applies).
+   */
   log(text: string, level: LogLevel = 'notice'): void {
     this.kernel.trace.add(this.host.name, 'log', text);
     for (const l of this.logListeners) l(level, text);
+    const logfile = this.server.config.get('logfile');
+    if (logfile !== '' && LOG_SEVERITY[level] >= LOG_SEVERITY[this.server.config.get('loglevel') as LogLevel]) {
+      const path = logfile.startsWith('/') ? logfile : `${this.server.config.get('dir')}/${logfile}`;
+      try {
+        this.host.disk.appendFile(path, bytesToArray(serverLogLineAs(this.pid, 'M', this.kernel.now / 1000, level, text)));
+      } catch {
+        // Redis drops a line it cannot write.
+      }
+    }
   }
+
+  /** The process's standard output (the trace's 'stdout' kind, and whoever prints it). */
+  stdout(text: string): void {
+    if (text === '') return;
+    this.kernel.trace.add(this.host.name, 'stdout', text);
+    for (const l of this.stdoutListeners) l(text);
+  }
+
+  readonly stdoutListeners: Array<(text: string) => void> = [];
 
   /** Who else prints the log (the Node server's log file or terminal). */
   readonly logListeners: Array<(level: LogLevel, text: string) => void> = [];

@@ -36,6 +36,8 @@ export interface RdbReadOptions extends ValueReadOptions {
   dropExpired: boolean;
   /** A key repeated later in the file replaces the earlier one (DEBUG RELOAD MERGE). */
   allowDuplicates: boolean;
+  /** Told each aux field as it is read, before anything later in the file can fail (the loader logs some of them). */
+  onAux?: (key: string, value: string) => void;
 }
 
 export interface LoadedKey {
@@ -157,6 +159,7 @@ function load(bytes: Uint8Array, opts: RdbReadOptions, sink: RdbKeySink | undefi
       const key = readString(r);
       const value = readString(r);
       out.aux.push([key, value]);
+      opts.onAux?.(key, value);
       continue;
     }
     if (type === OPCODE_MODULE_AUX) {

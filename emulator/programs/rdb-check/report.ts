@@ -78,6 +78,8 @@ export class CheckState {
   keys = 0;
   expires = 0;
   alreadyExpired = 0;
+  /** The loader's report that ended the check, when one did. */
+  corruption: RdbCorruption | null = null;
 
   constructor(
     private readonly out: (text: string) => void,
@@ -108,6 +110,7 @@ export class CheckState {
 
   /** rdbReportError in check mode: the loader's own message, with the offset it knows (always 0 here). */
   loaderError(c: RdbCorruption): void {
+    this.corruption = c;
     this.error(`Internal error in RDB reading offset 0, function at rdb.c:${c.line} -> ${c.message}`);
   }
 }

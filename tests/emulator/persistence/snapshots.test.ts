@@ -192,3 +192,76 @@ describe('a foreign dump.rdb', () => {
     expect(log.slice(-2)).toEqual(['Wrong signature trying to load DB from file', 'Fatal error loading the DB: Invalid argument. Exiting.']);
   });
 });
+
+describe('a damaged dump.rdb', () => {
+  /** A dump.rdb saved by the server, damaged by `harm`, and a fresh start on it. */
+  async function startOn(harm: (bytes: Uint8Array) => Uint8Array) {
+    const { world, r, disk, server } = setup({ save: '' });
+    await world.settle(r.set('a', '1'));
+    await world.settle(r.call('RPUSH', 'l', 'x', 'y'));
+    await world.settle(r.call('SAVE'));
+    await world.settle(r.call('SHUTDOWN', 'NOSAVE').catch(() => null));
+    world.advance(100);
+    disk.writeFile('/var/lib/redis/dump.rdb', harm(disk.readFile('/var/lib/redis/dump.rdb')));
+    const from = world.trace.find('log', 'A').length;
+    const p = world.startRedis('A', { config: { save: '' } });
+    world.advance(100);
+    expect(server.alive).toBe(false);
+    return {
+      p,
+      log: world.trace.find('log', 'A').slice(from).map((e) => e.text),
+      stdout: world.trace.find('stdout', 'A').map((e) => e.text).join(''),
+    };
+  }
+
+  it('a CRC mismatch is logged as Redis logs it, then redis-check-rdb runs and the server exits with its code', async () => {
+    const { p, log, stdout } = await startOn((b) => {
+      b[b.length - 3]! ^= 0xff;
+      return b;
+    });
+    expect(p.alive).toBe(false);
+    expect(p.exitCode).toBe(1);
+    expect(log[0]).toBe('Server initialized');
+    expect(log[1]).toBe('Loading RDB produced by version 7.0.15');
+    expect(log[2]).toMatch(/^RDB age \d+ seconds$/);
+    expect(log[3]).toMatch(/^RDB memory usage when created \d+\.\d\d Mb$/);
+    expect(log[4]).toMatch(/^Wrong RDB checksum expected: \([0-9a-f]+\) but got \([0-9a-f]+\)\. Aborting now\.$/);
+    expect(log[5]).toBe('Internal error in RDB reading offset 0, function at rdb.c:3225 -> RDB CRC error');
+    expect(log).not.toContain('Ready to accept connections');
+    expect(stdout).toMatch(/^\[offset 0\] Checking RDB file dump\.rdb\n/);
+    expect(stdout).toContain('--- RDB ERROR DETECTED ---\n');
+    expect(stdout).toContain('] RDB CRC error\n[additional info] While doing: check-sum\n');
+    expect(stdout).toContain('[info] 2 keys read\n');
+  });
+
+  it('a file cut short is a short read, reported the same way', async () => {
+    const { p, log, stdout } = await startOn((b) => b.slice(0, 60));
+    expect(p.exitCode).toBe(1);
+    expect(log.slice(-2)).toEqual([
+      'Short read or OOM loading DB. Unrecoverable error, aborting now.',
+      'Internal error in RDB reading offset 0, function at rdb.c:3249 -> Unexpected EOF reading RDB file',
+    ]);
+    expect(stdout).toContain('] Unexpected EOF reading RDB file\n[additional info] While doing: read-aux\n');
+  });
+
+  it('a sound file logs its aux fields, then loads, then says it is ready', async () => {
+    const { world, r } = setup({ save: '' });
+    await world.settle(r.set('a', '1'));
+    await world.settle(r.call('SAVE'));
+    await world.settle(r.call('SHUTDOWN', 'NOSAVE').catch(() => null));
+    world.advance(100);
+    const from = world.trace.find('log', 'A').length;
+    world.startRedis('A', { config: { save: '' } });
+    world.advance(100);
+    const log = world.trace.find('log', 'A').slice(from).map((e) => e.text.replace(/\d+(\.\d+)?/g, 'N'));
+    expect(log).toEqual([
+      'Server initialized',
+      'Loading RDB produced by version N.N',
+      'RDB age N seconds',
+      'RDB memory usage when created N Mb',
+      'Done loading RDB, keys loaded: N, keys expired: N.',
+      'DB loaded from disk: N seconds',
+      'Ready to accept connections',
+    ]);
+  });
+});

@@ -201,3 +201,22 @@ describe('clients as the server sees them', () => {
     expect(await world.settle(unix.ping())).toBe('PONG');
   });
 });
+
+describe('the server log', () => {
+  it('with a logfile, each line at or above loglevel is appended to it in redis-server\'s format', async () => {
+    const world = new World({ seed: 3 });
+    world.addHost('A', 'metal');
+    world.host('A').disk.mkdir('/var/log/redis', { recursive: true });
+    const p = world.startRedis('A', { config: { save: '', logfile: '/var/log/redis/redis-server.log', loglevel: 'notice' } });
+    const r = world.connect({ from: 'A', to: 'A:6379' });
+    await world.settle(r.call('SAVE'));
+    const text = new TextDecoder().decode(world.host('A').disk.readFile('/var/log/redis/redis-server.log'));
+    const lines = text.split('\n').filter((l) => l !== '');
+    expect(lines[0]).toMatch(new RegExp(`^${p.pid}:M \\d\\d [A-Z][a-z]{2} \\d{4} \\d\\d:\\d\\d:\\d\\d\\.\\d{3} # Server initialized$`));
+    expect(lines.map((l) => l.slice(l.indexOf(' ', l.indexOf(':M ') + 25) + 1))).toEqual([
+      '# Server initialized',
+      '* Ready to accept connections',
+      '* DB saved on disk',
+    ]);
+  });
+});
