@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { parseSessionText, safeScreen } from '../../../src/web/session/session-data.js';
+import { digest, sessionHarness } from './session-harness.js';
+
+async function busySession() {
+  const h = sessionHarness();
+  await h.session.load();
+  const cli = h.open();
+  await h.run(50);
+  h.store.sendLine(cli.id, 'RPUSH list a b c');
+  h.store.sendLine(cli.id, 'MULTI');
+  await h.run(100);
+  h.session.checkpoint('in the middle');
+  return h;
+}
+
+describe('exporting and importing a session', () => {
+  it('imports an exported session into another page: same world, same terminal inside MULTI, same checkpoints', async () => {
+    const a = await busySession();
+    const text = a.session.exportText();
+    const want = digest(a.store.world);
+    const hash = a.store.world.trace.hash();
+
+    const b = sessionHarness();
+    await b.session.load();
+    b.open();
+    const done = b.session.importText(text);
+    await b.idle();
+    expect(await done).toEqual({ ok: true });
+    expect(digest(b.store.world)).toBe(want);
+    expect(b.store.world.trace.hash()).toBe(hash);
+    expect(b.session.getSnapshot().checkpoints.map((c) => c.label)).toEqual(['in the middle']);
+    const t = b.view('t1');
+    await b.run(50);
+    expect(t.lines().at(-1)).toBe('redis:6379(TX)>');
+    // The import was saved: a reload finds it.
+    expect([...b.kv.data.keys()]).toContain('meta');
+  });
+
+  it('refuses a foreign or damaged file with a clear message and changes nothing', async () => {
+    const b = await busySession();
+    const before = { digest: digest(b.store.world), terminals: b.store.listTerminals(), snapshot: b.session.getSnapshot() };
+    const exported = JSON.parse(b.session.exportText()) as Record<string, unknown>;
+    const cases: Array<[string, RegExp]> = [
+      ['not json at all', /not JSON/],
+      ['{"hello": "world"}', /not a Redis workbook session/],
+      [JSON.stringify({ ...exported, version: 7 }), /version 7/],
+      [JSON.stringify({ ...exported, activeBranch: 'nope' }), /active branch is not among the branches/],
+      [JSON.stringify({ ...exported, branches: 'lots' }), /damaged: branches/],
+      [JSON.stringify({ ...exported, logs: {} }), /has no action log/],
+    ];
+    for (const [text, message] of cases) {
+      const r = await b.session.importText(text);
+      expect(r.ok).toBe(false);
+      expect(r.ok ? '' : r.message).toMatch(message);
+    }
+    expect(digest(b.store.world)).toBe(before.digest);
+    expect(b.store.listTerminals()).toEqual(before.terminals);
+    expect(b.session.getSnapshot().checkpoints).toEqual(before.snapshot.checkpoints);
+  });
+
+  it('imports a session whose world replays to another point (a changed workbook), and says so', async () => {
+    const a = await busySession();
+    const exported = JSON.parse(a.session.exportText()) as { branches: Array<{ head: { eventsRun: number } }> };
+    exported.branches[0]!.head.eventsRun += 1_000_000;
+    const b = sessionHarness();
+    await b.session.load();
+    const done = b.session.importText(JSON.stringify(exported));
+    await b.idle();
+    expect(await done).toEqual({ ok: true });
+    expect(b.session.getSnapshot().notice?.text).toMatch(/^The world was rebuilt, but not to exactly the same point/);
+    expect(b.store.listTerminals().map((t) => t.id)).toEqual(['t1']);
+  });
+
+  it('shows a saved screen with only the terminal own escape sequences', () => {
+    const screen = 'redis:6379> GET k\r\n\x1b[2m(dim)\x1b[22m\x1b]0;title\x07\x1b]52;c;SGVsbG8=\x07\x1b[5n\r\n\x1b[1A\r\x1b[J';
+    expect(safeScreen(screen)).toBe('redis:6379> GET k\r\n\x1b[2m(dim)\x1b[22m^[]0;title^G^[]52;c;SGVsbG8=^G^[[5n\r\n\x1b[1A\r\x1b[J');
+  });
+
+  it('cleans what an imported file would show', () => {
+    const h = { branches: [{ id: 'b1', name: 'main', seed: 1, startUs: 0, parent: null, forkedFrom: null }] };
+    const moment = {
+      actionCount: 0,
+      eventsRun: 0,
+      nowUs: 0,
+      active: 't1',
+      clock: { speed: 1, paused: false },
+      terminals: [
+        {
+          id: 't1',
+          title: '<img src=x onerror=alert(1)>',
+          choice: { kind: 'shell', host: 'redis' },
+          screen: 'ok\x1b]52;c;eA==\x07',
+          ended: false,
+          history: ['GET a', 'GET \x1b[31mb'],
+          program: null,
+          worldIds: [],
+        },
+      ],
+    };
+    const text = JSON.stringify({
+      format: 'redis-workbook-session',
+      version: 1,
+      savedAt: 'now',
+      activeBranch: 'b1',
+      branches: [{ ...h.branches[0], head: moment }],
+      logs: { b1: [] },
+      checkpoints: [],
+      state: {},
+      nextId: 2,
+    });
+    const r = parseSessionText(text);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const t = r.session.branches[0]!.head.terminals[0]!;
+    expect(t.screen).toBe('ok^[]52;c;eA==^G');
+    expect(t.history).toEqual(['GET a']);
+    // The title is kept as text; React shows it inert.
+    expect(t.title).toBe('<img src=x onerror=alert(1)>');
+  });
+});
