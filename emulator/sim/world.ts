@@ -147,6 +147,11 @@ export class World {
     return this.acting;
   }
 
+  /** Whether the action log holds everything that drove the world (see WorldCheckpoint.complete). */
+  get complete(): boolean {
+    return !this.unrecorded;
+  }
+
   /** How many actions have been recorded. */
   get actionCount(): number {
     return this.actions.length;
