@@ -1,0 +1,200 @@
+import { COMMAND_NAMES } from '../../emulator/client/command-names.js';
+import type { CellArg, CellRequest, Flight } from './protocol.js';
+
+/** Requests without their id: the runtime numbers them. */
+export type RequestBody = CellRequest extends infer R ? (R extends CellRequest ? Omit<R, 'id'> : never) : never;
+
+/** What a cell's connections need from the runtime. */
+export interface ClientChannel {
+  /** Queues a request; resolves with its answer (none for 'open', which never answers). */
+  request(body: RequestBody): Promise<unknown>;
+}
+
+export interface ConnectOptions {
+  /** The host the client runs on (the cell's host by default). */
+  readonly from?: string;
+  /** 'host:port', or 'host:/path/to/socket' on the same host. */
+  readonly to?: string;
+  /** Whose CPU costs the client pays: 'node' (default), 'python' (the book's redis-py), 'benchmark'. */
+  readonly client?: string;
+}
+
+/**
+ * A cell's connection, shaped like an ioredis client: a method per Redis
+ * command (`await redis.set('k', 'v')`), call(), pipeline() and multi()
+ * that send their commands in one flight, quit() and disconnect(). Each
+ * command is a request to the page, which runs it on a real emulator
+ * client in the world (see executor.ts).
+ *
+ *   const n = await redis.incr('n');
+ *   const [[, a], [, b]] = await redis.pipeline().get('a').get('b').exec();
+ *   await redis.watch('k'); const res = await redis.multi().set('k', 1).exec();   // null if k changed
+ */
+// The interface of the same name adds a method per command (defined below).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class CellRedis {
+  readonly #channel: ClientChannel;
+  readonly #conn: number;
+  readonly #options: ConnectOptions;
+  #opened = false;
+  #ended = false;
+
+  constructor(channel: ClientChannel, conn: number, options: ConnectOptions, eager: boolean) {
+    this.#channel = channel;
+    this.#conn = conn;
+    this.#options = options;
+    if (eager) this.#open();
+  }
+
+  /** 'ready' until quit() or disconnect(), then 'end'. */
+  get status(): 'ready' | 'end' {
+    return this.#ended ? 'end' : 'ready';
+  }
+
+  #open(): void {
+    if (this.#opened) return;
+    this.#opened = true;
+    const { from, to, client } = this.#options;
+    void this.#channel.request({ op: 'open', conn: this.#conn, from, to, client });
+  }
+
+  /** @internal Sends a flight of commands on this connection. */
+  flight(flight: Flight, argvs: CellArg[][]): Promise<unknown> {
+    // Where the cell sent it from: an error reply comes back later, from the page, and points here.
+    const site = new Error();
+    if (this.#ended) return Promise.reject(atCallSite(new Error('Connection is closed.'), site));
+    this.#open();
+    return this.#channel.request({ op: 'send', conn: this.#conn, flight, argvs }).catch((e: unknown) => {
+      throw atCallSite(e, site);
+    });
+  }
+
+  /** Runs any command: `await redis.call('SET', 'k', 'v')`. */
+  call(command: string, ...args: unknown[]): Promise<unknown> {
+    let argv: CellArg[];
+    try {
+      argv = commandArgv(command, args);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.flight('command', [argv]);
+  }
+
+  /** Commands sent together in one flight, not wrapped in MULTI: exec() gives [error, result] per command. */
+  pipeline(commands?: unknown[][]): CellPipeline {
+    return new CellPipeline(this, 'pipeline', commands);
+  }
+
+  /** Commands wrapped in MULTI/EXEC, in one flight: exec() gives [error, result] pairs, or null when a WATCHed key changed. */
+  multi(commands?: unknown[][]): CellPipeline {
+    return new CellPipeline(this, 'multi', commands);
+  }
+
+  /** Sends QUIT, then closes the connection. */
+  async quit(): Promise<unknown> {
+    const reply = await this.call('quit').catch(() => 'OK');
+    this.disconnect();
+    return reply;
+  }
+
+  /** Closes the connection now. */
+  disconnect(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#opened) void this.#channel.request({ op: 'close', conn: this.#conn });
+  }
+}
+
+/** A batch of commands built by chaining (`pipe.set('a', 1).incr('n')`) and sent by exec(). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class CellPipeline {
+  readonly #owner: CellRedis;
+  readonly #flight: Flight;
+  #argvs: CellArg[][] = [];
+  #error: Error | null = null;
+
+  constructor(owner: CellRedis, flight: Flight, commands?: unknown[][]) {
+    this.#owner = owner;
+    this.#flight = flight;
+    for (const c of commands ?? []) this.call(String(c[0]), ...c.slice(1));
+  }
+
+  /** Adds any command. */
+  call(command: string, ...args: unknown[]): this {
+    try {
+      this.#argvs.push(commandArgv(command, args));
+    } catch (e) {
+      this.#error ??= e instanceof Error ? e : new Error(String(e));
+    }
+    return this;
+  }
+
+  /** Commands queued so far. */
+  get length(): number {
+    return this.#argvs.length;
+  }
+
+  exec(): Promise<unknown> {
+    if (this.#error !== null) return Promise.reject(this.#error);
+    const argvs = this.#argvs;
+    this.#argvs = [];
+    return this.#owner.flight(this.#flight, argvs);
+  }
+}
+
+/** An error with the stack of the call that led to it, so its line is the cell's. */
+function atCallSite(e: unknown, site: Error): unknown {
+  if (!(e instanceof Error) || site.stack === undefined) return e;
+  const frames = site.stack.split('\n').slice(1).join('\n');
+  e.stack = `${e.name}: ${e.message}\n${frames}`;
+  return e;
+}
+
+/** Own methods that a command of the same name must not replace. */
+const OWN = new Set(['call', 'pipeline', 'multi', 'quit', 'disconnect', 'exec', 'status', 'flight', 'length']);
+
+for (const name of COMMAND_NAMES) {
+  if (OWN.has(name)) continue;
+  Object.defineProperty(CellRedis.prototype, name, {
+    value: function (this: CellRedis, ...args: unknown[]) {
+      return this.call(name, ...args);
+    },
+    writable: false,
+    configurable: false,
+  });
+  Object.defineProperty(CellPipeline.prototype, name, {
+    value: function (this: CellPipeline, ...args: unknown[]) {
+      return this.call(name, ...args);
+    },
+    writable: false,
+    configurable: false,
+  });
+}
+
+/**
+ * A command's arguments as ioredis takes them: arrays are spread, a plain
+ * object or a Map gives its keys and values in turn (HSET h {a: 1}),
+ * numbers and booleans are written as text. A missing value is an error
+ * here rather than an empty string sent on.
+ */
+export function commandArgv(command: string, args: readonly unknown[]): CellArg[] {
+  if (typeof command !== 'string' || command.length === 0) throw new TypeError('a command needs a name');
+  const argv: CellArg[] = [command];
+  const add = (a: unknown, where: string): void => {
+    if (typeof a === 'string' || typeof a === 'number' || typeof a === 'bigint' || a instanceof Uint8Array) argv.push(a);
+    else if (typeof a === 'boolean') argv.push(String(a));
+    else if (Array.isArray(a)) a.forEach((x, i) => add(x, `${where}[${i}]`));
+    else if (a instanceof Map) for (const [k, v] of a) add([k, v], where);
+    else if (a !== null && typeof a === 'object' && Object.getPrototypeOf(a) === Object.prototype) for (const [k, v] of Object.entries(a)) add([k, v], `${where}.${k}`);
+    else throw new TypeError(`${command.toUpperCase()}: ${where} is ${a === null ? 'null' : typeof a === 'undefined' ? 'undefined' : 'not a string, a number or bytes'}`);
+  };
+  args.forEach((a, i) => add(a, `argument ${i + 1}`));
+  return argv;
+}
+
+// The method per command, for TypeScript's sake (the cells themselves are plain JavaScript).
+type Commands<R> = { [K in (typeof COMMAND_NAMES)[number]]: (...args: unknown[]) => R };
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface CellRedis extends Omit<Commands<Promise<unknown>>, 'multi' | 'quit' | 'exec'> {}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface CellPipeline extends Omit<Commands<CellPipeline>, 'multi' | 'quit' | 'exec'> {}

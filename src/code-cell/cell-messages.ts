@@ -1,0 +1,134 @@
+import type { CellArg, CellError, CellMessage, CellRequest, Flight } from './protocol.js';
+
+/**
+ * Checks a message from a cell's code before the page acts on it. The
+ * cell's code can post anything, so nothing is taken on trust: each field
+ * has the type it must have, and sizes are bounded so that a cell cannot
+ * make the page hold unbounded data in one message.
+ */
+
+/** Most requests in one message. */
+const MAX_REQUESTS = 100_000;
+/** Most commands in one flight (a pipeline or a transaction). */
+const MAX_FLIGHT = 100_000;
+/** Most bytes of arguments in one message. */
+const MAX_ARG_BYTES = 64 * 1024 * 1024;
+/** Most characters of one printed line or message text kept; longer text is cut. */
+export const MAX_TEXT = 10_000;
+/** Longest name of a report, a host or a target. */
+const MAX_NAME = 200;
+
+const FLIGHTS: readonly Flight[] = ['command', 'pipeline', 'multi'];
+
+/** The message as a CellMessage, or the reason it is not one. */
+export function parseCellMessage(data: unknown): CellMessage | string {
+  if (!isObject(data)) return 'not an object';
+  switch (data.type) {
+    case 'print':
+      if (typeof data.text !== 'string') return 'print without text';
+      return { type: 'print', text: data.text.length > MAX_TEXT ? data.text.slice(0, MAX_TEXT) + '…' : data.text };
+    case 'report':
+      if (typeof data.name !== 'string' || data.name.length === 0 || data.name.length > MAX_NAME) return 'report without a name';
+      return { type: 'report', name: data.name, value: plainData(data.value) };
+    case 'step':
+    case 'done': {
+      const requests = parseRequests(data.requests);
+      if (typeof requests === 'string') return requests;
+      if (data.type === 'step') return { type: 'step', requests };
+      const error = data.error === null ? null : parseError(data.error);
+      if (error === undefined) return 'done with a malformed error';
+      return { type: 'done', error, requests };
+    }
+    default:
+      return 'unknown message type';
+  }
+}
+
+function parseRequests(x: unknown): CellRequest[] | string {
+  if (!Array.isArray(x)) return 'requests are not a list';
+  if (x.length > MAX_REQUESTS) return 'too many requests at once';
+  const out: CellRequest[] = [];
+  let bytes = 0;
+  for (const r of x as unknown[]) {
+    if (!isObject(r) || !isIndex(r.id)) return 'a request without an id';
+    switch (r.op) {
+      case 'open': {
+        if (!isIndex(r.conn)) return 'open without a connection';
+        for (const f of ['from', 'to', 'client'] as const) if (r[f] !== undefined && !isName(r[f])) return `open with a bad ${f}`;
+        out.push({ id: r.id, op: 'open', conn: r.conn, from: r.from as string | undefined, to: r.to as string | undefined, client: r.client as string | undefined });
+        break;
+      }
+      case 'send': {
+        if (!isIndex(r.conn)) return 'send without a connection';
+        if (!FLIGHTS.includes(r.flight as Flight)) return 'send with an unknown flight';
+        if (!Array.isArray(r.argvs) || r.argvs.length > MAX_FLIGHT) return 'send without commands';
+        if (r.flight === 'command' && r.argvs.length !== 1) return 'a single command with several argument lists';
+        for (const argv of r.argvs as unknown[]) {
+          if (!Array.isArray(argv) || argv.length === 0) return 'a command without a name';
+          for (const a of argv as unknown[]) {
+            if (typeof a === 'string') bytes += a.length * 3;
+            else if (a instanceof Uint8Array) bytes += a.length;
+            else if (typeof a === 'number' || typeof a === 'bigint') bytes += 24;
+            else return 'an argument that is not a string, number or bytes';
+          }
+        }
+        if (bytes > MAX_ARG_BYTES) return 'more argument bytes than a message may carry';
+        out.push({ id: r.id, op: 'send', conn: r.conn, flight: r.flight as Flight, argvs: r.argvs as CellArg[][] });
+        break;
+      }
+      case 'close':
+        if (!isIndex(r.conn)) return 'close without a connection';
+        out.push({ id: r.id, op: 'close', conn: r.conn });
+        break;
+      case 'sleep':
+        if (typeof r.ms !== 'number' || !Number.isFinite(r.ms) || r.ms < 0) return 'sleep without a duration';
+        out.push({ id: r.id, op: 'sleep', ms: r.ms });
+        break;
+      default:
+        return 'unknown request';
+    }
+  }
+  return out;
+}
+
+function parseError(x: unknown): CellError | undefined {
+  if (!isObject(x) || typeof x.name !== 'string' || typeof x.message !== 'string') return undefined;
+  const line = isIndex(x.line) ? x.line : null;
+  const column = isIndex(x.column) ? x.column : null;
+  return { name: x.name.slice(0, MAX_NAME), message: x.message.length > MAX_TEXT ? x.message.slice(0, MAX_TEXT) + '…' : x.message, line, column };
+}
+
+/**
+ * A report's value kept as plain data only (numbers, strings, booleans,
+ * null, arrays and plain objects), with bounded depth and size: what a
+ * lesson check or a chart can read.
+ */
+export function plainData(x: unknown, depth = 0, budget = { left: 100_000 }): unknown {
+  if (--budget.left < 0 || depth > 16) return null;
+  if (x === null || typeof x === 'boolean') return x;
+  if (typeof x === 'number') return Number.isFinite(x) ? x : null;
+  if (typeof x === 'bigint') return x.toString();
+  if (typeof x === 'string') return x.length > MAX_TEXT ? x.slice(0, MAX_TEXT) : x;
+  if (Array.isArray(x)) return x.map((v) => plainData(v, depth + 1, budget));
+  if (isObject(x) && Object.getPrototypeOf(x) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x)) {
+      if (k === '__proto__') continue;
+      out[k] = plainData(v, depth + 1, budget);
+    }
+    return out;
+  }
+  return null;
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null;
+}
+
+function isIndex(x: unknown): x is number {
+  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+}
+
+function isName(x: unknown): x is string {
+  return typeof x === 'string' && x.length > 0 && x.length <= MAX_NAME;
+}

@@ -1,0 +1,240 @@
+import { CellRedis, type ConnectOptions, type RequestBody } from './cell-client.js';
+import { compileCell, type AsyncFunctionConstructor } from './cell-source.js';
+import { formatArgs } from './format-value.js';
+import type { CellError, CellMessage, CellRequest, PageMessage, StartMessage } from './protocol.js';
+import { fromWireError, fromWireValue } from './wire-values.js';
+
+/** What the cell's side needs from where it runs (a Web Worker, or the test process). */
+export interface RuntimeHost {
+  post(msg: CellMessage): void;
+  /** Runs `fn` as a new task, once every pending promise reaction has run. */
+  afterMicrotasks(fn: () => void): void;
+  readonly AsyncFunction: AsyncFunctionConstructor;
+}
+
+/**
+ * Names a cell sees as undefined, whatever its global scope holds: every
+ * way out of the simulated world. In the worker they are also removed from
+ * the global scope itself (src/web/code-cell/lockdown.ts); here they are
+ * shadowed so a cell behaves the same when a test runs it in process.
+ */
+export const SHADOWED_NAMES = [
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'WebSocketStream',
+  'WebTransport',
+  'EventSource',
+  'importScripts',
+  'indexedDB',
+  'caches',
+  'BroadcastChannel',
+  'Worker',
+  'SharedWorker',
+  'navigator',
+  'postMessage',
+  'MessageChannel',
+  'setImmediate',
+  'process',
+  'require',
+] as const;
+
+interface Waiter {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
+/**
+ * The cell's side of a run: it compiles the source into an async function
+ * of the cell's API, sends the requests the code makes to the page, and
+ * resolves them with the page's answers. Whenever the code has nothing
+ * left to do but wait, it tells the page (a 'step' with the requests made
+ * since the last one); the page then runs the world until an answer is
+ * due. Clocks in the cell (time(), Date, performance.now) read virtual
+ * time, as of the last answer.
+ *
+ * The API a cell sees:
+ *   redis                  a connection from the cell's host to its server, opened on first use
+ *   connect({ from, to, client })   another connection
+ *   print(...values)       a line of output
+ *   report(name, value)    a named result for lesson checks and charts (plain data)
+ *   sleep(ms)              resolves after ms of virtual time
+ *   time()                 virtual seconds since the Unix epoch, like Python's time.time()
+ *   console.log, setTimeout, setInterval, Date, performance.now: on virtual time too
+ */
+export class CellRuntime {
+  private nowUs: number;
+  private readonly startUs: number;
+  private nextId = 1;
+  private nextConn = 1;
+  private buffer: CellRequest[] = [];
+  private readonly waiters = new Map<number, Waiter>();
+  private flushQueued = false;
+  private finished = false;
+
+  constructor(
+    private readonly host: RuntimeHost,
+    private readonly start: StartMessage,
+  ) {
+    this.nowUs = start.nowUs;
+    this.startUs = start.startUs;
+  }
+
+  /** Compiles and starts the cell. */
+  run(): void {
+    const api = this.api();
+    const names = [...Object.keys(api), ...SHADOWED_NAMES];
+    const values = [...Object.values(api), ...SHADOWED_NAMES.map(() => undefined)];
+    const compiled = compileCell(this.host.AsyncFunction, names, this.start.source, `cell-${this.start.cellId.replace(/[^\w-]/g, '_')}.js`);
+    if (!('run' in compiled)) {
+      this.finish(compiled);
+      return;
+    }
+    let result: Promise<unknown>;
+    try {
+      result = compiled.run(...values);
+    } catch (e) {
+      this.finish(compiled.mapError(e));
+      return;
+    }
+    result.then(
+      () => this.finish(null),
+      (e: unknown) => this.finish(compiled.mapError(e)),
+    );
+    this.scheduleFlush();
+  }
+
+  /** A message from the page. */
+  receive(msg: PageMessage): void {
+    if (msg.type !== 'deliver' || this.finished) return;
+    this.nowUs = msg.nowUs;
+    for (const r of msg.results) {
+      const w = this.waiters.get(r.id);
+      if (w === undefined) continue;
+      this.waiters.delete(r.id);
+      if (r.ok) w.resolve(fromWireValue(r.value));
+      else w.reject(fromWireError(r.error));
+    }
+    this.scheduleFlush();
+  }
+
+  private request(body: RequestBody): Promise<unknown> {
+    if (this.finished) return new Promise(() => {});
+    const id = this.nextId++;
+    this.buffer.push({ ...body, id } as CellRequest);
+    this.scheduleFlush();
+    // An open is never answered: its failure comes back on the commands that use it.
+    if (body.op === 'open') return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => this.waiters.set(id, { resolve, reject }));
+  }
+
+  /** Once the code has run all it can, tells the page it waits (with what it asked for meanwhile). */
+  private scheduleFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    this.host.afterMicrotasks(() => {
+      this.flushQueued = false;
+      if (this.finished) return;
+      const requests = this.buffer;
+      this.buffer = [];
+      this.host.post({ type: 'step', requests });
+    });
+  }
+
+  private finish(error: CellError | null): void {
+    if (this.finished) return;
+    this.finished = true;
+    const requests = this.buffer;
+    this.buffer = [];
+    this.host.post({ type: 'done', error, requests });
+  }
+
+  private print(text: string): void {
+    if (!this.finished) this.host.post({ type: 'print', text });
+  }
+
+  /** The names a cell's code sees, with their values. */
+  private api(): Record<string, unknown> {
+    const channel = { request: (body: RequestBody) => this.request(body) };
+    const sleep = (ms: unknown): Promise<void> => {
+      const n = Number(ms);
+      if (!Number.isFinite(n) || n < 0) return Promise.reject(new RangeError(`sleep(${String(ms)}): give a number of milliseconds`));
+      return this.request({ op: 'sleep', ms: n }).then(() => undefined);
+    };
+    const nowMs = () => this.nowUs / 1000;
+    const print = (...args: unknown[]) => this.print(formatArgs(args));
+    return {
+      redis: new CellRedis(channel, 0, {}, false),
+      connect: (opts: ConnectOptions | string = {}) => new CellRedis(channel, this.nextConn++, typeof opts === 'string' ? { to: opts } : { ...opts }, true),
+      print,
+      report: (name: unknown, value: unknown) => {
+        if (typeof name !== 'string' || name === '') throw new TypeError('report(name, value): the name is a non-empty string');
+        if (!this.finished) this.host.post({ type: 'report', name, value: structuredCloneable(value) });
+      },
+      sleep,
+      time: () => this.nowUs / 1e6,
+      console: Object.freeze({ log: print, info: print, warn: print, error: print, debug: print }),
+      ...virtualTimers(sleep),
+      Date: virtualDate(nowMs),
+      performance: Object.freeze({ now: () => (this.nowUs - this.startUs) / 1000, timeOrigin: this.startUs / 1000 }),
+    };
+  }
+}
+
+/** setTimeout and setInterval on virtual time: each wait is a sleep the page carries out. */
+function virtualTimers(sleep: (ms: number) => Promise<void>) {
+  let next = 1;
+  const live = new Set<number>();
+  const setTimeout = (fn: unknown, ms: unknown = 0, ...args: unknown[]): number => {
+    if (typeof fn !== 'function') throw new TypeError('setTimeout in a cell takes a function');
+    const id = next++;
+    live.add(id);
+    void sleep(Math.max(0, Number(ms) || 0)).then(() => {
+      if (!live.delete(id)) return;
+      (fn as (...a: unknown[]) => void)(...args);
+    });
+    return id;
+  };
+  const setInterval = (fn: unknown, ms: unknown = 0, ...args: unknown[]): number => {
+    if (typeof fn !== 'function') throw new TypeError('setInterval in a cell takes a function');
+    const id = next++;
+    const period = Math.max(1, Number(ms) || 0);
+    live.add(id);
+    const tick = (): void => {
+      void sleep(period).then(() => {
+        if (!live.has(id)) return;
+        (fn as (...a: unknown[]) => void)(...args);
+        tick();
+      });
+    };
+    tick();
+    return id;
+  };
+  const clear = (id: unknown): void => {
+    live.delete(Number(id));
+  };
+  return { setTimeout, setInterval, clearTimeout: clear, clearInterval: clear };
+}
+
+/** Date whose `new Date()` and `Date.now()` read virtual time. */
+function virtualDate(nowMs: () => number): DateConstructor {
+  class VirtualDate extends Date {
+    constructor(...args: unknown[]) {
+      if (args.length === 0) super(nowMs());
+      else super(...(args as [string]));
+    }
+    static override now(): number {
+      return Math.floor(nowMs());
+    }
+  }
+  return VirtualDate as unknown as DateConstructor;
+}
+
+/** A report's value as data that can cross to the page (functions and the like dropped). */
+function structuredCloneable(v: unknown): unknown {
+  try {
+    return structuredClone(v);
+  } catch {
+    return JSON.parse(JSON.stringify(v) ?? 'null') as unknown;
+  }
+}

@@ -1,0 +1,206 @@
+import type { CellError } from './protocol.js';
+
+/** The constructor of async functions, captured before anything can hide it. */
+export type AsyncFunctionConstructor = new (...argsAndBody: string[]) => (...args: unknown[]) => Promise<unknown>;
+
+export interface CompiledCell {
+  readonly run: (...args: unknown[]) => Promise<unknown>;
+  /** Where an error thrown by the cell points in its source. */
+  mapError(e: unknown): CellError;
+}
+
+/**
+ * Turns a cell's source into an async function of the given parameters
+ * (the cell's API), in strict mode, so `await` works at the top of a cell
+ * and names it did not declare are errors. A syntax error, or a use of
+ * `import` (which would load code from anywhere), comes back as a
+ * CellError with its line instead.
+ *
+ *   const c = compileCell(AsyncFunction, ['print'], 'print(1 + 1)', 'cell-a.js');
+ *   if (!('run' in c)) show(c); else await c.run(print);
+ */
+export function compileCell(AsyncFunction: AsyncFunctionConstructor, params: readonly string[], source: string, url: string): CompiledCell | CellError {
+  const imported = findImport(source);
+  if (imported !== null) {
+    return {
+      name: 'SyntaxError',
+      message: 'A cell cannot import modules: what it can use (redis, connect, print, report, sleep, time) is already there.',
+      line: imported.line,
+      column: imported.column,
+    };
+  }
+  let run: (...args: unknown[]) => Promise<unknown>;
+  try {
+    run = new AsyncFunction(...params, wrap(source, url));
+  } catch (e) {
+    return syntaxError(AsyncFunction, params, source, e instanceof Error ? e : new Error(String(e)));
+  }
+  const firstLine = probeFirstLine(AsyncFunction, params, url);
+  const lines = source.split('\n').length;
+  return {
+    run,
+    mapError(e: unknown): CellError {
+      if (!(e instanceof Error)) return { name: 'Error', message: `Uncaught ${typeof e === 'string' ? JSON.stringify(e) : String(e)}`, line: null, column: null };
+      const at = firstLine === null ? null : locate(e.stack ?? '', url, firstLine, lines);
+      return { name: e.name, message: e.message, line: at?.line ?? null, column: at?.column ?? null };
+    },
+  };
+}
+
+function wrap(source: string, url: string): string {
+  return `"use strict";\n${source}\n//# sourceURL=${url}`;
+}
+
+/**
+ * The line a stack reports for the first line of a cell's source, learned
+ * from a probe compiled the same way: engines number the lines of the
+ * whole function they build around the body, which begins a line or two
+ * down. An async function runs synchronously up to its first await, so the
+ * probe hands its error back at once.
+ */
+function probeFirstLine(AsyncFunction: AsyncFunctionConstructor, params: readonly string[], url: string): number | null {
+  const probeUrl = url + '-probe';
+  let stack = '';
+  try {
+    const probe = new AsyncFunction(...params, `"use strict";\narguments[0](new Error('probe'));\n//# sourceURL=${probeUrl}`);
+    void probe((e: Error) => {
+      stack = e.stack ?? '';
+    });
+  } catch {
+    return null;
+  }
+  const escaped = probeUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`${escaped}:(\\d+):\\d+`).exec(stack);
+  return m === null ? null : Number(m[1]);
+}
+
+/** The first frame of the cell in a stack: its line in the source (1-based) and column. */
+function locate(stack: string, url: string, firstLine: number, lines: number): { line: number; column: number } | null {
+  const escaped = url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(stack);
+  if (m === null) return null;
+  const line = Number(m[1]) - firstLine + 1;
+  if (line < 1 || line > lines) return null;
+  return { line, column: Number(m[2]) };
+}
+
+/**
+ * Where a syntax error is, and what to say about it. Engines do not say
+ * where an error in code given to a Function constructor is, so the
+ * source is compiled a line at a time, each prefix followed by an open
+ * comment that swallows the end the constructor adds: a prefix that is
+ * merely unfinished then fails on that comment, with the engine's message
+ * for a stray token, and the first prefix that fails with the whole
+ * source's own error holds it. A source that fails only on the comment
+ * either has a stray token of its own (it fails the same way without the
+ * comment: the first prefix that does holds it) or ended with something
+ * left open.
+ */
+function syntaxError(AsyncFunction: AsyncFunctionConstructor, params: readonly string[], source: string, error: Error): CellError {
+  const failure = (body: string): string | null => {
+    try {
+      new AsyncFunction(...params, `"use strict";\n${body}`);
+      return null;
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  };
+  const lines = source.split('\n');
+  const prefix = (k: number) => lines.slice(0, k).join('\n');
+  const stray = failure('\n/*');
+  const own = failure(`${source}\n/*`);
+  const at = (line: number): CellError => ({ name: error.name, message: error.message, line, column: null });
+  if (own !== stray) {
+    for (let k = 1; k <= lines.length; k++) if (failure(`${prefix(k)}\n/*`) === own) return at(k);
+  } else if (failure(source) === stray) {
+    for (let k = 1; k <= lines.length; k++) if (failure(prefix(k)) === stray) return at(k);
+  } else {
+    return { name: error.name, message: 'The cell ends too soon: a bracket, a brace, a parenthesis or a quote is still open.', line: lines.length, column: null };
+  }
+  return at(lines.length);
+}
+
+/**
+ * Where the source uses the word `import` as code (outside strings and
+ * comments): dynamic import() would fetch a module from any address,
+ * beyond the reach of the page's policy.
+ */
+export function findImport(source: string): { line: number; column: number } | null {
+  let line = 1;
+  let lineStart = 0;
+  /** For each open template literal, the depth of `${` braces inside it. */
+  const templates: number[] = [];
+  let braces = 0;
+  let i = 0;
+  const n = source.length;
+  const newline = (at: number) => {
+    line++;
+    lineStart = at + 1;
+  };
+  const skipString = (quote: string) => {
+    i++;
+    while (i < n && source[i] !== quote) {
+      if (source[i] === '\\') i++;
+      else if (source[i] === '\n') newline(i);
+      i++;
+    }
+    i++;
+  };
+  /** Skips template text up to its end or to a `${`; returns whether it entered an expression. */
+  const skipTemplateText = (): boolean => {
+    while (i < n) {
+      const c = source[i]!;
+      if (c === '\\') i += 2;
+      else if (c === '`') {
+        i++;
+        templates.pop();
+        return false;
+      } else if (c === '$' && source[i + 1] === '{') {
+        i += 2;
+        templates[templates.length - 1] = braces;
+        braces++;
+        return true;
+      } else {
+        if (c === '\n') newline(i);
+        i++;
+      }
+    }
+    return false;
+  };
+  while (i < n) {
+    const c = source[i]!;
+    if (c === '\n') {
+      newline(i);
+      i++;
+    } else if (c === '/' && source[i + 1] === '/') {
+      while (i < n && source[i] !== '\n') i++;
+    } else if (c === '/' && source[i + 1] === '*') {
+      i += 2;
+      while (i < n && !(source[i] === '*' && source[i + 1] === '/')) {
+        if (source[i] === '\n') newline(i);
+        i++;
+      }
+      i += 2;
+    } else if (c === '"' || c === "'") {
+      skipString(c);
+    } else if (c === '`') {
+      i++;
+      templates.push(-1);
+      skipTemplateText();
+    } else if (c === '{') {
+      braces++;
+      i++;
+    } else if (c === '}') {
+      braces--;
+      i++;
+      if (templates.length !== 0 && templates[templates.length - 1] === braces) skipTemplateText();
+    } else if (/[A-Za-z_$\\]/.test(c)) {
+      const start = i;
+      while (i < n && /[\w$\\]/.test(source[i]!)) i++;
+      if (source.slice(start, i) === 'import') return { line, column: start - lineStart + 1 };
+    } else {
+      i++;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,306 @@
+import { argToBytes } from '../../emulator/client/values.js';
+import { CLIENT_CPU, type ClientCpuName } from '../../emulator/sim/cpu.js';
+import { RedisProcess } from '../../emulator/sim/redis-daemon.js';
+import type { World } from '../../emulator/sim/world.js';
+import { parseCellMessage } from './cell-messages.js';
+import type { CellError, CellRequest, CellResult, PageMessage } from './protocol.js';
+import { toWireError, toWireValue } from './wire-values.js';
+
+export interface CellEnd {
+  /** What the cell threw, or why the page ended it; null when it ran to its end. */
+  readonly error: CellError | null;
+  /** Ended by stop(). */
+  readonly stopped: boolean;
+}
+
+export interface ExecutorOptions {
+  readonly cellId: string;
+  readonly source: string;
+  /** The host the cell's clients run on. */
+  readonly from: string;
+  /** The server `redis` and connect() reach by default ('host:port'); the world's first redis-server when absent. */
+  readonly to?: string;
+  /** The client's CPU profile when a connection names none (emulator/sim/cpu.ts). */
+  readonly client?: ClientCpuName;
+  /** Sends a message to the cell's code. */
+  post(msg: PageMessage): void;
+  /** Runs `fn` in a later task, after the page has handled what waits (input, painting). */
+  later(fn: () => void): void;
+  wallNowMs(): number;
+  /** Wall ms of world work per task before giving the page its turn. */
+  readonly budgetMs?: number;
+  /** Virtual ms after which a run is ended (a bound for headless runs); none by default. */
+  readonly maxVirtualMs?: number;
+  /** The world ran or was changed by the cell (the page redraws). */
+  onWorldChanged?(): void;
+  onPrint?(text: string): void;
+  onReport?(name: string, value: unknown): void;
+  onEnd(end: CellEnd): void;
+}
+
+interface Sleep {
+  readonly id: number;
+  readonly untilUs: number;
+}
+
+/** Client ids already used per world, so each connection of any cell has its own. */
+const clientCounters = new WeakMap<World, number>();
+
+/**
+ * The page's side of a running code cell. It turns the cell's requests
+ * into recorded actions of the world (World.openClient / clientSend /
+ * closeClient: each connection is a real emulator client with its CPU
+ * costs, and a checkpoint replays what the cell did), and drives virtual
+ * time in lockstep with the cell: the world stays still while the cell
+ * computes, and runs as fast as it can, a budget of wall time per task,
+ * while the cell waits, until the first of its commands or sleeps is
+ * answered.
+ *
+ *   const ex = new CellExecutor(world, { cellId: 'a', source, from: 'app', post: (m) => worker.postMessage(m), ... });
+ *   worker.onmessage = (e) => ex.receive(e.data);
+ *   ex.start();
+ */
+export class CellExecutor {
+  private readonly conns = new Map<number, string>();
+  /** Connections that could not be opened, with why: their commands fail with it. */
+  private readonly failedOpens = new Map<number, string>();
+  private readonly pending = new Set<number>();
+  private sleeps: Sleep[] = [];
+  private completed: CellResult[] = [];
+  /** The cell has been sent answers and has not yet said it waits again. */
+  private awaitingCell = true;
+  private running = false;
+  private endedWith: CellEnd | null = null;
+  private readonly defaultTo: string;
+  private readonly budgetMs: number;
+  private readonly maxUntilUs: number;
+
+  constructor(
+    readonly world: World,
+    private readonly opts: ExecutorOptions,
+  ) {
+    this.defaultTo = opts.to ?? defaultServer(world);
+    this.budgetMs = opts.budgetMs ?? 8;
+    this.maxUntilUs = opts.maxVirtualMs === undefined ? Infinity : world.kernel.now + Math.round(opts.maxVirtualMs * 1000);
+  }
+
+  get ended(): boolean {
+    return this.endedWith !== null;
+  }
+
+  /** Sends the cell its source and the clock. */
+  start(): void {
+    const k = this.world.kernel;
+    this.opts.post({ type: 'start', cellId: this.opts.cellId, source: this.opts.source, nowUs: k.now, startUs: k.startUs });
+  }
+
+  /** Ends the run now: the cell's connections are closed; nothing more is delivered. */
+  stop(): void {
+    this.finish({ error: null, stopped: true });
+  }
+
+  /** A message from the cell's code (untrusted: checked before use). */
+  receive(data: unknown): void {
+    if (this.endedWith !== null) return;
+    const msg = parseCellMessage(data);
+    if (typeof msg === 'string') {
+      this.finish({ error: pageError(`The cell sent a message the page cannot read (${msg}).`), stopped: false });
+      return;
+    }
+    switch (msg.type) {
+      case 'print':
+        this.opts.onPrint?.(msg.text);
+        return;
+      case 'report':
+        this.opts.onReport?.(msg.name, msg.value);
+        return;
+      case 'done':
+        this.apply(msg.requests);
+        this.finish({ error: msg.error, stopped: false });
+        return;
+      case 'step':
+        this.apply(msg.requests);
+        this.awaitingCell = false;
+        void this.run();
+        return;
+    }
+  }
+
+  /** Carries out requests at the world's present point, in order. */
+  private apply(requests: readonly CellRequest[]): void {
+    if (requests.length === 0) return;
+    for (const r of requests) {
+      switch (r.op) {
+        case 'open':
+          this.open(r.conn, r.from ?? this.opts.from, r.to ?? this.defaultTo, r.client ?? this.opts.client ?? 'node');
+          break;
+        case 'send':
+          this.send(r.id, r.conn, r.flight, r.argvs);
+          break;
+        case 'close': {
+          const id = this.conns.get(r.conn);
+          this.conns.delete(r.conn);
+          if (id !== undefined) this.world.closeClient(id);
+          this.completed.push({ id: r.id, ok: true, value: 'OK' });
+          break;
+        }
+        case 'sleep':
+          this.sleeps.push({ id: r.id, untilUs: this.world.kernel.now + Math.max(0, Math.round(r.ms * 1000)) });
+          break;
+      }
+    }
+    this.opts.onWorldChanged?.();
+  }
+
+  private open(conn: number, from: string, to: string, client: string): void {
+    if (this.conns.has(conn) || this.failedOpens.has(conn)) return;
+    if (!(client in CLIENT_CPU)) {
+      this.failedOpens.set(conn, `unknown client "${client}": use ${Object.keys(CLIENT_CPU).join(', ')}`);
+      return;
+    }
+    let n = clientCounters.get(this.world) ?? 0;
+    let id: string;
+    do id = `cell-${++n}`;
+    while (this.world.clients.has(id));
+    clientCounters.set(this.world, n);
+    try {
+      this.world.openClient(id, { from, to, client: client as ClientCpuName });
+      this.conns.set(conn, id);
+    } catch (e) {
+      this.failedOpens.set(conn, toWireError(e).message);
+    }
+  }
+
+  private send(reqId: number, conn: number, flight: 'command' | 'pipeline' | 'multi', argvs: readonly (readonly unknown[])[]): void {
+    const id = this.conns.get(conn);
+    if (id === undefined) {
+      const why = this.failedOpens.get(conn) ?? 'Connection is closed.';
+      this.completed.push({ id: reqId, ok: false, error: { name: 'Error', message: why } });
+      return;
+    }
+    const bytes = argvs.map((argv) => argv.map((a) => argToBytes(a as string)));
+    this.pending.add(reqId);
+    this.world.clientSend(id, bytes, flight).then(
+      (value) => {
+        this.pending.delete(reqId);
+        this.completed.push({ id: reqId, ok: true, value: toWireValue(value) });
+      },
+      (e: unknown) => {
+        this.pending.delete(reqId);
+        this.completed.push({ id: reqId, ok: false, error: toWireError(e) });
+      },
+    );
+  }
+
+  /**
+   * Runs the world until something the cell waits for is answered, then
+   * delivers it. Gives the page a turn every budget of wall time.
+   */
+  private async run(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      // Commands on a closed connection fail without the world moving.
+      await drainMicrotasks();
+      const k = this.world.kernel;
+      for (;;) {
+        if (this.endedWith !== null || this.awaitingCell) return;
+        if (this.completed.length !== 0) {
+          this.deliver();
+          return;
+        }
+        if (this.pending.size === 0 && this.sleeps.length === 0) {
+          this.finish({ error: pageError('The cell is waiting for something the world will never do: none of its commands or sleeps is pending.'), stopped: false });
+          return;
+        }
+        const started = this.opts.wallNowMs();
+        let steps = 0;
+        for (;;) {
+          const wake = this.nextWake();
+          const limit = Math.min(wake, this.maxUntilUs);
+          if (!k.step(limit)) {
+            if (limit === Infinity) {
+              this.finish({ error: pageError('Nothing in the world is left to answer the cell: no event is scheduled.'), stopped: false });
+              return;
+            }
+            if (limit > k.now) k.now = limit;
+            if (wake > this.maxUntilUs) {
+              this.finish({ error: pageError(`The cell ran past its limit of ${this.opts.maxVirtualMs} ms of virtual time.`), stopped: false });
+              return;
+            }
+            this.wakeSleepers();
+            break;
+          }
+          if (k.promisesSettled) {
+            k.promisesSettled = false;
+            await drainMicrotasks();
+            if (this.endedWith !== null) return;
+            if (this.completed.length !== 0) break;
+          }
+          if ((++steps & 63) === 0 && this.opts.wallNowMs() - started > this.budgetMs) {
+            this.opts.onWorldChanged?.();
+            await new Promise<void>((resolve) => this.opts.later(resolve));
+            break;
+          }
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private nextWake(): number {
+    let t = Infinity;
+    for (const s of this.sleeps) if (s.untilUs < t) t = s.untilUs;
+    return t;
+  }
+
+  private wakeSleepers(): void {
+    const now = this.world.kernel.now;
+    const due = this.sleeps.filter((s) => s.untilUs <= now);
+    if (due.length === 0) return;
+    this.sleeps = this.sleeps.filter((s) => s.untilUs > now);
+    for (const s of due) this.completed.push({ id: s.id, ok: true, value: null });
+  }
+
+  private deliver(): void {
+    const results = this.completed;
+    this.completed = [];
+    this.awaitingCell = true;
+    this.opts.onWorldChanged?.();
+    this.opts.post({ type: 'deliver', nowUs: this.world.kernel.now, results });
+  }
+
+  private finish(end: CellEnd): void {
+    if (this.endedWith !== null) return;
+    this.endedWith = end;
+    for (const id of this.conns.values()) this.world.closeClient(id);
+    this.conns.clear();
+    this.pending.clear();
+    this.sleeps = [];
+    this.completed = [];
+    this.opts.onWorldChanged?.();
+    this.opts.onEnd(end);
+  }
+}
+
+/** 'host:port' of the first redis-server running in the world (hosts in the order they were added). */
+export function defaultServer(world: World): string {
+  for (const host of world.hosts.values()) {
+    for (const p of host.processes.values()) if (p instanceof RedisProcess && p.alive) return `${host.name}:${p.port}`;
+  }
+  for (const host of world.hosts.values()) return `${host.name}:6379`;
+  return 'localhost:6379';
+}
+
+function pageError(message: string): CellError {
+  return { name: 'Error', message, line: null, column: null };
+}
+
+/**
+ * Lets promise reactions run: a reply resolves the client's promise, and
+ * pipelines and transactions settle through a few chained reactions.
+ */
+async function drainMicrotasks(): Promise<void> {
+  for (let i = 0; i < 32; i++) await undefined;
+}

@@ -1,0 +1,94 @@
+import type { World } from '../../emulator/sim/world.js';
+import type { ClientCpuName } from '../../emulator/sim/cpu.js';
+import { CellExecutor } from './executor.js';
+import { CellRuntime } from './cell-runtime.js';
+import type { AsyncFunctionConstructor } from './cell-source.js';
+import { macrotaskQueue } from './macrotask.js';
+import type { CellError, PageMessage, StartMessage } from './protocol.js';
+
+export interface InProcessOptions {
+  readonly source: string;
+  /** The host the cell's clients run on. */
+  readonly from: string;
+  /** The server `redis` reaches ('host:port'); the world's first redis-server when absent. */
+  readonly to?: string;
+  readonly cellId?: string;
+  readonly client?: ClientCpuName;
+  /** Ends the run after this much virtual time (default 10 minutes). */
+  readonly maxVirtualMs?: number;
+  /** Aborting ends the run as the Stop button does. */
+  readonly signal?: AbortSignal;
+  onPrint?(text: string): void;
+}
+
+export interface CellOutcome {
+  /** Printed lines, in order. */
+  readonly output: string[];
+  /** report(name, value) calls, the last value per name. */
+  readonly reports: Record<string, unknown>;
+  readonly error: CellError | null;
+  readonly stopped: boolean;
+  /** Virtual time when the cell started and ended (us since the Unix epoch). */
+  readonly startUs: number;
+  readonly endUs: number;
+}
+
+const AsyncFunction = (async () => {}).constructor as AsyncFunctionConstructor;
+
+/**
+ * Runs a code cell against a world in this process, with the same
+ * protocol, executor and cell runtime as the page's Web Worker (every
+ * message cloned as postMessage would): for Node tests and for replaying
+ * a lesson's reference solution without a browser. The source runs in
+ * this process, so it must be trusted: a cell that loops without awaiting
+ * cannot be stopped here, only in the worker.
+ *
+ *   const out = await runCellInProcess(world, { source: 'print(await redis.ping())', from: 'app' });
+ *   out.output   // ['PONG']
+ */
+export function runCellInProcess(world: World, opts: InProcessOptions): Promise<CellOutcome> {
+  const later = macrotaskQueue();
+  const output: string[] = [];
+  const reports: Record<string, unknown> = {};
+  const startUs = world.kernel.now;
+  return new Promise<CellOutcome>((resolve) => {
+    let runtime: CellRuntime | null = null;
+    const executor = new CellExecutor(world, {
+      cellId: opts.cellId ?? 'cell',
+      source: opts.source,
+      from: opts.from,
+      to: opts.to,
+      client: opts.client,
+      maxVirtualMs: opts.maxVirtualMs ?? 600_000,
+      wallNowMs: () => performance.now(),
+      later,
+      post: (msg: PageMessage) => {
+        const copy = structuredClone(msg);
+        later(() => {
+          if (copy.type === 'start') {
+            runtime = new CellRuntime({ post: (m) => later(() => executor.receive(structuredClone(m))), afterMicrotasks: later, AsyncFunction }, copy as StartMessage);
+            runtime.run();
+          } else runtime?.receive(copy);
+        });
+      },
+      onPrint: (text) => {
+        output.push(text);
+        opts.onPrint?.(text);
+      },
+      onReport: (name, value) => {
+        reports[name] = value;
+      },
+      onEnd: (end) => {
+        opts.signal?.removeEventListener('abort', abort);
+        resolve({ output, reports, error: end.error, stopped: end.stopped, startUs, endUs: world.kernel.now });
+      },
+    });
+    const abort = () => executor.stop();
+    if (opts.signal?.aborted) {
+      executor.stop();
+      return;
+    }
+    opts.signal?.addEventListener('abort', abort);
+    executor.start();
+  });
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { ReplyError } from '../../emulator/client/reply-error.js';
+import { parseCellMessage, plainData } from '../../src/code-cell/cell-messages.js';
+import { commandArgv } from '../../src/code-cell/cell-client.js';
+import { findImport } from '../../src/code-cell/cell-source.js';
+import { formatArgs } from '../../src/code-cell/format-value.js';
+import { fromWireValue, toWireValue } from '../../src/code-cell/wire-values.js';
+import { formatFigure, parseBarChart } from '../../src/web/code-cell/chart-spec.js';
+import { indent } from '../../src/web/code-cell/indent.js';
+
+describe('messages from a cell', () => {
+  it('takes well-formed steps and dones', () => {
+    expect(parseCellMessage({ type: 'step', requests: [{ id: 1, op: 'send', conn: 0, flight: 'command', argvs: [['SET', 'k', 1]] }] })).toEqual({
+      type: 'step',
+      requests: [{ id: 1, op: 'send', conn: 0, flight: 'command', argvs: [['SET', 'k', 1]] }],
+    });
+    expect(parseCellMessage({ type: 'done', error: { name: 'TypeError', message: 'x', line: 3, column: 2 }, requests: [] })).toEqual({
+      type: 'done',
+      error: { name: 'TypeError', message: 'x', line: 3, column: 2 },
+      requests: [],
+    });
+  });
+
+  it('refuses what the page must not act on', () => {
+    expect(parseCellMessage(null)).toBe('not an object');
+    expect(parseCellMessage({ type: 'eval', code: '1' })).toBe('unknown message type');
+    expect(parseCellMessage({ type: 'step', requests: [{ id: 1, op: 'send', conn: 0, flight: 'command', argvs: [['SET', {}]] }] })).toMatch(/argument/);
+    expect(parseCellMessage({ type: 'step', requests: [{ id: 1, op: 'send', conn: 0, flight: 'command', argvs: [['A'], ['B']] }] })).toMatch(/single command/);
+    expect(parseCellMessage({ type: 'step', requests: [{ id: 1, op: 'send', conn: 0, flight: 'script', argvs: [['A']] }] })).toMatch(/flight/);
+    expect(parseCellMessage({ type: 'step', requests: [{ id: -1, op: 'sleep', ms: 1 }] })).toMatch(/id/);
+    expect(parseCellMessage({ type: 'step', requests: [{ id: 1, op: 'sleep', ms: Infinity }] })).toMatch(/duration/);
+    expect(parseCellMessage({ type: 'step', requests: [{ id: 1, op: 'open', conn: 1, to: 'x'.repeat(300) }] })).toMatch(/bad to/);
+  });
+
+  it('cuts long printed text', () => {
+    const m = parseCellMessage({ type: 'print', text: 'a'.repeat(20_000) });
+    expect(typeof m !== 'string' && m.type === 'print' && m.text.length).toBe(10_001);
+  });
+
+  it('keeps a report as plain data only', () => {
+    class Thing {
+      x = 1;
+    }
+    expect(plainData({ a: [1, 'b', true, null], n: NaN, big: 12n, t: new Thing() })).toEqual({ a: [1, 'b', true, null], n: null, big: '12', t: null });
+  });
+});
+
+describe('values across the boundary', () => {
+  it('errors inside replies travel as data and come back as ReplyError', () => {
+    const wire = toWireValue([
+      [null, 1],
+      [new ReplyError('WRONGTYPE Operation against a key holding the wrong kind of value'), null],
+    ]);
+    expect(wire).toEqual([
+      [null, 1],
+      [{ error: { name: 'ReplyError', message: 'WRONGTYPE Operation against a key holding the wrong kind of value' } }, null],
+    ]);
+    const back = fromWireValue(wire) as Array<[Error | null, unknown]>;
+    expect(back[1]![0]).toBeInstanceOf(ReplyError);
+    expect((back[1]![0] as ReplyError).code).toBe('WRONGTYPE');
+  });
+
+  it('command arguments are spread as ioredis spreads them', () => {
+    expect(commandArgv('hset', ['h', { a: 1, b: 'x' }])).toEqual(['hset', 'h', 'a', 1, 'b', 'x']);
+    expect(commandArgv('sadd', ['s', ['a', 'b'], 'c'])).toEqual(['sadd', 's', 'a', 'b', 'c']);
+    expect(commandArgv('set', ['k', true])).toEqual(['set', 'k', 'true']);
+    expect(() => commandArgv('set', ['k', undefined])).toThrow('SET: argument 2 is undefined');
+    expect(() => commandArgv('set', ['k', null])).toThrow('SET: argument 2 is null');
+  });
+});
+
+describe('print formatting', () => {
+  it('shows values as Node does', () => {
+    expect(formatArgs(['count', 3, ['a', null], { plain: 1.5 }, 12n, undefined])).toBe("count 3 [ 'a', null ] { plain: 1.5 } 12n undefined");
+    expect(formatArgs([new ReplyError('ERR x')])).toBe('ReplyError: ERR x');
+    expect(formatArgs([[[null, 'OK']]])).toBe("[ [ null, 'OK' ] ]");
+    const loop: unknown[] = [];
+    loop.push(loop);
+    expect(formatArgs([loop])).toBe('[ [Circular] ]');
+    expect(formatArgs([Array.from({ length: 102 }, (_, i) => i)])).toMatch(/, 99, \.\.\. 2 more items \]$/);
+  });
+});
+
+describe('finding import in a cell', () => {
+  it('finds the word as code, not in strings, comments or template text', () => {
+    expect(findImport("const x = 'import';\n// import\n/* import */")).toBeNull();
+    expect(findImport('const s = `import ${1 + 1} import`;')).toBeNull();
+    expect(findImport('const s = `a ${import("x")}`;')).toEqual({ line: 1, column: 16 });
+    expect(findImport('\n  await import("https://example.com/m.js")')).toEqual({ line: 2, column: 9 });
+    expect(findImport('const important = 1;')).toBeNull();
+  });
+});
+
+describe("the editor's Tab", () => {
+  it('indents at the caret, indents and outdents selected lines', () => {
+    expect(indent('ab', 1, 1, false)).toEqual({ text: 'a  b', selStart: 3, selEnd: 3 });
+    expect(indent('a\nb', 0, 3, false)).toEqual({ text: '  a\n  b', selStart: 2, selEnd: 7 });
+    expect(indent('  a\n  b', 2, 7, true)).toEqual({ text: 'a\nb', selStart: 0, selEnd: 3 });
+  });
+});
+
+describe('chart reports', () => {
+  it('reads a bar chart, filling what is missing', () => {
+    const c = parseBarChart({ chart: 'bars', log: true, groups: ['unix', 'vpn'], series: [{ label: 'book', values: [3761, 'x'], reference: true }, { values: [4255] }] });
+    expect(c).toEqual({
+      title: '',
+      unit: '',
+      log: true,
+      groups: ['unix', 'vpn'],
+      series: [
+        { label: 'book', values: [3761, null], reference: true },
+        { label: 'series 2', values: [4255, null], reference: false },
+      ],
+    });
+    expect(parseBarChart({ chart: 'pie' })).toBeNull();
+    expect(parseBarChart([1, 2])).toBeNull();
+  });
+
+  it('formats figures with the digits a reader needs', () => {
+    expect(formatFigure(3761.4)).toBe('3,761');
+    expect(formatFigure(18.23)).toBe('18.2');
+    expect(formatFigure(3.671)).toBe('3.67');
+    expect(formatFigure(null)).toBe('–');
+  });
+});
