@@ -1,0 +1,196 @@
+import { CellExecutor } from '../../code-cell/executor.js';
+import { macrotaskQueue } from '../../code-cell/macrotask.js';
+import type { CellError } from '../../code-cell/protocol.js';
+import type { WorldStore } from '../world-store.js';
+
+export type CellStatus = 'idle' | 'running' | 'done' | 'failed' | 'stopped';
+
+/** What a code cell's last run did, as one immutable value per change. */
+export interface CellRunState {
+  readonly status: CellStatus;
+  /** Printed lines, oldest first (the oldest are dropped past MAX_LINES). */
+  readonly output: readonly string[];
+  /** Lines dropped from the front of `output`. */
+  readonly dropped: number;
+  /** report(name, value): the last value per name, in the order first reported. */
+  readonly reports: Readonly<Record<string, unknown>>;
+  readonly error: CellError | null;
+  /** Virtual ms the run has taken, and wall ms. */
+  readonly virtualMs: number;
+  readonly wallMs: number;
+}
+
+/** Output lines a cell keeps. */
+export const MAX_LINES = 2000;
+
+const IDLE: CellRunState = { status: 'idle', output: [], dropped: 0, reports: {}, error: null, virtualMs: 0, wallMs: 0 };
+
+/** Spawns the worker a cell runs in; tests and other hosts may give their own. */
+export type WorkerFactory = () => Worker;
+
+const defaultWorker: WorkerFactory = () => new Worker(new URL('./cell-worker.ts', import.meta.url), { type: 'module', name: 'code-cell' });
+
+interface ActiveRun {
+  readonly cellId: string;
+  readonly executor: CellExecutor;
+  readonly worker: Worker;
+  readonly startUs: number;
+  readonly startWall: number;
+  readonly wasPaused: boolean;
+}
+
+/**
+ * The page's code cells: runs each in a Web Worker against the store's
+ * world (one at a time, since a running cell owns virtual time), keeps
+ * each cell's last run for its view and for lesson checks, and stops a run
+ * on request or when the page hosts another world.
+ *
+ *   const cells = codeCells(store);
+ *   cells.run('list-item', source, { from: 'app' });
+ *   cells.subscribe(() => render(cells.state('list-item')));
+ *   cells.stop();
+ *
+ * While a cell runs, the realtime driver is paused and the cell's executor
+ * moves the clock: still while the cell computes, as fast as it can while
+ * the cell waits. When the run ends, the clock follows the wall clock again
+ * (unless it was paused before).
+ */
+export class CodeCells {
+  private readonly states = new Map<string, CellRunState>();
+  private readonly listeners = new Set<() => void>();
+  private active: ActiveRun | null = null;
+  private readonly later = macrotaskQueue();
+
+  constructor(
+    private readonly store: WorldStore,
+    private readonly spawn: WorkerFactory = defaultWorker,
+  ) {}
+
+  state(cellId: string): CellRunState {
+    return this.states.get(cellId) ?? IDLE;
+  }
+
+  /** The cell running now, if any. */
+  get running(): string | null {
+    return this.active?.cellId ?? null;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private set(cellId: string, next: Partial<CellRunState>): void {
+    this.states.set(cellId, { ...this.state(cellId), ...next });
+    for (const l of [...this.listeners]) l();
+  }
+
+  /**
+   * Runs a cell's source from a host of the world (to the world's first
+   * redis-server unless `to` names one). Refused while another cell runs.
+   */
+  run(cellId: string, source: string, where: { from: string; to?: string }): boolean {
+    if (this.active !== null) return false;
+    const store = this.store;
+    const world = store.world;
+    let worker: Worker;
+    try {
+      worker = this.spawn();
+    } catch (e) {
+      this.set(cellId, { ...IDLE, status: 'failed', error: { name: 'Error', message: `The cell's worker could not start: ${String(e)}`, line: null, column: null } });
+      return false;
+    }
+    const wasPaused = store.driver.isPaused;
+    store.pause();
+    let output: string[] = [];
+    let dropped = 0;
+    let flushQueued = false;
+    // Printed lines reach the view at most once per task, so a cell printing in a loop does not re-render per line.
+    const flushOutput = () => {
+      if (flushQueued) return;
+      flushQueued = true;
+      this.later(() => {
+        flushQueued = false;
+        if (output.length > MAX_LINES) {
+          dropped += output.length - MAX_LINES;
+          output = output.slice(-MAX_LINES);
+        }
+        this.set(cellId, { output: [...output], dropped, ...this.times() });
+      });
+    };
+    const executor = new CellExecutor(world, {
+      cellId,
+      source,
+      from: where.from,
+      to: where.to,
+      post: (msg) => worker.postMessage(msg),
+      later: this.later,
+      wallNowMs: () => performance.now(),
+      onWorldChanged: () => {
+        if (store.world !== world) {
+          this.stop();
+          return;
+        }
+        store.input(() => undefined);
+      },
+      onPrint: (text) => {
+        for (const line of text.split('\n')) output.push(line);
+        flushOutput();
+      },
+      onReport: (name, value) => {
+        this.set(cellId, { reports: { ...this.state(cellId).reports, [name]: value } });
+      },
+      onEnd: (end) => {
+        worker.terminate();
+        const run = this.active;
+        this.active = null;
+        if (output.length > MAX_LINES) {
+          dropped += output.length - MAX_LINES;
+          output = output.slice(-MAX_LINES);
+        }
+        const times = run === null ? {} : this.timesOf(run);
+        this.set(cellId, { status: end.stopped ? 'stopped' : end.error !== null ? 'failed' : 'done', error: end.error, output: [...output], dropped, ...times });
+        if (!wasPaused && store.world === world) store.resume();
+      },
+    });
+    worker.addEventListener('message', (e: MessageEvent) => executor.receive(e.data));
+    worker.addEventListener('error', (e: ErrorEvent) => {
+      e.preventDefault();
+      if (!executor.ended) {
+        executor.receive({ type: 'done', requests: [], error: { name: 'Error', message: `The cell's worker failed: ${e.message || 'it could not be loaded'}`, line: null, column: null } });
+      }
+    });
+    this.active = { cellId, executor, worker, startUs: world.kernel.now, startWall: performance.now(), wasPaused };
+    this.set(cellId, { ...IDLE, status: 'running' });
+    executor.start();
+    return true;
+  }
+
+  /** Stops the running cell: its worker is ended and its connections closed. */
+  stop(): void {
+    const run = this.active;
+    if (run === null) return;
+    run.worker.terminate();
+    run.executor.stop();
+  }
+
+  private times(): Pick<CellRunState, 'virtualMs' | 'wallMs'> {
+    return this.active === null ? {} as Pick<CellRunState, 'virtualMs' | 'wallMs'> : this.timesOf(this.active);
+  }
+
+  private timesOf(run: ActiveRun): Pick<CellRunState, 'virtualMs' | 'wallMs'> {
+    return { virtualMs: (run.executor.world.kernel.now - run.startUs) / 1000, wallMs: performance.now() - run.startWall };
+  }
+}
+
+const registries = new WeakMap<WorldStore, CodeCells>();
+
+/** The code cells of a page's store (made on first use). */
+export function codeCells(store: WorldStore): CodeCells {
+  let cells = registries.get(store);
+  if (cells === undefined) {
+    cells = new CodeCells(store);
+    registries.set(store, cells);
+  }
+  return cells;
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { CellRuntime } from '../../src/code-cell/cell-runtime.js';
+import type { AsyncFunctionConstructor } from '../../src/code-cell/cell-source.js';
+import type { PageMessage, StartMessage } from '../../src/code-cell/protocol.js';
+import { CodeCells } from '../../src/web/code-cell/cell-runs.js';
+import { storeHarness } from '../web/store-harness.js';
+
+const AsyncFunction = (async () => {}).constructor as AsyncFunctionConstructor;
+
+/**
+ * A stand-in for the cell's Web Worker: the same runtime, in this process,
+ * with messages cloned and delivered as tasks, and terminate() cutting it off.
+ */
+class FakeWorker {
+  private runtime: CellRuntime | null = null;
+  private readonly listeners: Array<(e: { data: unknown }) => void> = [];
+  terminated = false;
+
+  postMessage(msg: PageMessage): void {
+    const copy = structuredClone(msg);
+    setImmediate(() => {
+      if (this.terminated) return;
+      if (copy.type === 'start') {
+        this.runtime = new CellRuntime(
+          {
+            post: (m) => {
+              const out = structuredClone(m);
+              setImmediate(() => {
+                if (!this.terminated) for (const l of this.listeners) l({ data: out });
+              });
+            },
+            afterMicrotasks: (fn) => setImmediate(fn),
+            AsyncFunction,
+          },
+          copy as StartMessage,
+        );
+        this.runtime.run();
+      } else this.runtime?.receive(copy);
+    });
+  }
+
+  addEventListener(type: string, l: (e: { data: unknown }) => void): void {
+    if (type === 'message') this.listeners.push(l);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+  }
+}
+
+async function until(done: () => boolean, maxMs = 5000): Promise<void> {
+  const end = Date.now() + maxMs;
+  while (!done()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe("the page's code cells", () => {
+  it('runs a cell on the store\'s world, holding the realtime clock meanwhile', async () => {
+    const h = storeHarness();
+    const workers: FakeWorker[] = [];
+    const cells = new CodeCells(h.store, () => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    expect(h.store.driver.isPaused).toBe(false);
+    const t0 = h.store.world.kernel.now;
+    expect(cells.run('demo', "await redis.set('greeting', 'hello');\nprint(await redis.get('greeting'));\nawait sleep(2000);\nreport('slept', true);", { from: 'app' })).toBe(true);
+    expect(cells.state('demo').status).toBe('running');
+    expect(h.store.driver.isPaused).toBe(true);
+    // One cell at a time: it owns virtual time.
+    expect(cells.run('other', 'print(1)', { from: 'app' })).toBe(false);
+    await until(() => cells.state('demo').status !== 'running');
+    const s = cells.state('demo');
+    expect(s.status).toBe('done');
+    expect(s.output).toEqual(['hello']);
+    expect(s.reports).toEqual({ slept: true });
+    expect(s.virtualMs).toBeGreaterThanOrEqual(2000);
+    expect(h.store.world.kernel.now - t0).toBeGreaterThanOrEqual(2_000_000);
+    expect(h.store.driver.isPaused).toBe(false);
+    expect(workers[0]!.terminated).toBe(true);
+    expect(cells.running).toBeNull();
+  });
+
+  it('stops a running cell, closes its connections and leaves a paused clock paused', async () => {
+    const h = storeHarness();
+    h.store.pause();
+    const cells = new CodeCells(h.store, () => new FakeWorker() as unknown as Worker);
+    cells.run('loop', "for (let i = 0; ; i++) { await redis.incr('n'); if (i === 10) print('going'); }", { from: 'app' });
+    await until(() => cells.state('loop').output.length !== 0);
+    expect(h.store.world.clients.size).toBe(1);
+    cells.stop();
+    expect(cells.state('loop').status).toBe('stopped');
+    expect(h.store.world.clients.size).toBe(0);
+    expect(h.store.driver.isPaused).toBe(true);
+  });
+
+  it('shows a failing cell\'s error with its line', async () => {
+    const h = storeHarness();
+    const cells = new CodeCells(h.store, () => new FakeWorker() as unknown as Worker);
+    cells.run('bad', "print('before');\nundefinedThing();", { from: 'app' });
+    await until(() => cells.state('bad').status !== 'running');
+    expect(cells.state('bad')).toMatchObject({ status: 'failed', output: ['before'], error: { name: 'ReferenceError', line: 2 } });
+  });
+
+  it('stops the run when the page hosts another world', async () => {
+    const h = storeHarness();
+    const cells = new CodeCells(h.store, () => new FakeWorker() as unknown as Worker);
+    const old = h.store.world;
+    cells.run('long', 'for (;;) await sleep(1000);', { from: 'app' });
+    await until(() => old.kernel.now - old.kernel.startUs > 5_000_000);
+    const { buildSandboxWorld } = await import('../../src/web/world-setup.js');
+    h.store.replaceWorld(buildSandboxWorld(9));
+    await until(() => cells.state('long').status !== 'running');
+    expect(cells.state('long').status).toBe('stopped');
+  });
+});
