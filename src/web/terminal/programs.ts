@@ -4,6 +4,9 @@ import { formatReply } from '../../../emulator/cli/format.js';
 import { HostShell, type RedisCliTarget } from '../../../emulator/programs/shell.js';
 import { SessionLink } from '../../../emulator/programs/session-link.js';
 import type { WorldHost } from '../world-host.js';
+import type { LineAssist } from './line-assist.js';
+import { redisCliAssist } from './redis-cli-assist.js';
+import { shellAssist } from './shell-assist.js';
 
 /**
  * What runs in a terminal tab: redis-cli on a connection of the world, or
@@ -28,6 +31,8 @@ export interface TerminalProgram {
   interrupt(): 'continue' | 'exit';
   /** The tab is closed or the program has ended: drop connections, print nothing more. */
   close(): void;
+  /** Tab completion and grey hints for the line typed at the prompt now, if the program has them. */
+  assist?(): LineAssist | null;
   /** What to save to take the program up again in a restored world (see the constructors' `restore`). */
   saveState(): ProgramState;
 }
@@ -74,6 +79,7 @@ export class RedisCliProgram implements TerminalProgram {
   readonly name = 'redis-cli';
   private readonly session: CliSession;
   private readonly links: SessionLink[] = [];
+  private lineAssist: LineAssist | null = null;
   private closed = false;
   /** Replies the restored session still owes to commands sent before it was saved. */
   private owed = 0;
@@ -136,6 +142,11 @@ export class RedisCliProgram implements TerminalProgram {
 
   runLine(line: string): Promise<LineResult> {
     return this.session.runLine(line);
+  }
+
+  assist(): LineAssist {
+    this.lineAssist ??= redisCliAssist(() => this.session.hints);
+    return this.lineAssist;
   }
 
   endOfInput(): Promise<LineResult> {
@@ -219,6 +230,7 @@ export class ShellProgram implements TerminalProgram {
   private cancelNested: (() => void) | null = null;
   private exitAsked = false;
   private closed = false;
+  private lineAssist: LineAssist | null = null;
 
   /**
    * Opens a shell on `hostName`, or with `restore` takes up the shell of a
@@ -274,6 +286,13 @@ export class ShellProgram implements TerminalProgram {
   saveState(): ProgramState {
     const nested = this.nested !== null && this.nestedSpec !== null ? { spec: this.nestedSpec, state: this.nested.cliState() } : null;
     return { kind: 'shell', shell: { shell: this.shell.id, nested } };
+  }
+
+  /** The shell's completion, or that of the redis-cli running in it. */
+  assist(): LineAssist | null {
+    if (this.nested !== null) return this.nested.assist();
+    this.lineAssist ??= shellAssist(this.shell);
+    return this.lineAssist;
   }
 
   async runLine(line: string): Promise<LineResult> {

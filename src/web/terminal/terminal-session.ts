@@ -1,6 +1,7 @@
 import { utf8ToBytes } from '../../../emulator/resp/bytes.js';
 import { parseKeys, type Key } from './key-input.js';
 import { LineEditor } from './line-editor.js';
+import { historyRulesFor } from './line-history.js';
 import type { TerminalProgram } from './programs.js';
 import { isClearScreen, terminalText, visibleControls } from './sanitize.js';
 
@@ -42,6 +43,9 @@ export class TerminalSession {
   /** Bumped when the program is replaced or dropped, so late results of the old one are ignored. */
   private generation = 0;
   private cols = 80;
+  private readonly historyListeners = new Set<(lines: readonly string[]) => void>();
+  /** The loading of completion and hint data last waited for, so the line is drawn again once when it arrives. */
+  private assistLoading: Promise<void> | null = null;
 
   constructor(
     readonly id: string,
@@ -120,9 +124,33 @@ export class TerminalSession {
     this.input(line.replace(/[\r\n]+/g, ' ') + '\r');
   }
 
-  /** The lines of the history, oldest first. */
-  history(): readonly string[] {
-    return this.editor.historyLines();
+  /** The lines of the history, oldest first (a copy). */
+  history(): string[] {
+    return [...this.editor.historyLines()];
+  }
+
+  /** Puts back a saved history (oldest first); listeners are not told, the lines being theirs. */
+  setHistory(lines: readonly string[]): void {
+    this.editor.setHistory(lines);
+  }
+
+  /**
+   * Calls `listener` with the whole history each time a line is added to
+   * it (a line run that the program keeps). Returns the unsubscribe.
+   *
+   *   const off = session.onHistoryChange((lines) => save(session.id, lines));
+   */
+  onHistoryChange(listener: (lines: readonly string[]) => void): () => void {
+    this.historyListeners.add(listener);
+    return () => this.historyListeners.delete(listener);
+  }
+
+  /**
+   * Whether Tab is for the terminal now (there is typed text to complete,
+   * or a completion or search under way); otherwise Tab moves the focus on.
+   */
+  wantsTab(): boolean {
+    return this.pending.length !== 0 || (this.state === 'prompt' && this.editor.wantsTab);
   }
 
   /** Closes the tab: the program ends without a word. */
@@ -141,6 +169,7 @@ export class TerminalSession {
       if (gen === this.generation) this.programOutput(bytes);
     }, this.cols);
     this.program = program;
+    this.editor.setHistoryRules(historyRulesFor(program.name));
     try {
       await program.start();
     } catch (e) {
@@ -184,7 +213,10 @@ export class TerminalSession {
       result = { history: true };
     }
     if (gen !== this.generation) return;
-    if (result.history) this.editor.addHistory(line);
+    if (result.history && this.editor.addHistory(line)) {
+      const lines = this.editor.historyLines();
+      for (const l of this.historyListeners) l(lines);
+    }
     if (result.exit !== undefined) this.ended(program.name);
     else this.showPrompt();
   }
@@ -210,9 +242,23 @@ export class TerminalSession {
     // Like zsh and fish, start the prompt on a line of its own when output ended mid-line.
     if (!this.endsWithNewline) this.display('\r\n');
     this.state = 'prompt';
+    this.useAssist();
     this.promptAt = this.shownChars;
     this.editor.start(terminalText(this.program!.prompt));
     this.drain();
+  }
+
+  /** The program's completion and hints for this prompt; once their data arrives, the line shows its hint. */
+  private useAssist(): void {
+    const assist = this.program?.assist?.() ?? null;
+    this.editor.setAssist(assist);
+    const loading = assist?.ready;
+    if (loading === undefined || loading === this.assistLoading) return;
+    this.assistLoading = loading;
+    const gen = this.generation;
+    void loading.then(() => {
+      if (gen === this.generation && this.state === 'prompt') this.editor.update();
+    });
   }
 
   private ended(name: string): void {
