@@ -1,5 +1,6 @@
 import { HostShell } from '../../../emulator/programs/shell.js';
 import type { RecordedAction, World } from '../../../emulator/sim/world.js';
+import { PROGRAMS, type DiskFault } from '../world-programs.js';
 
 /**
  * Whether an outside action is a fault worth a checkpoint just before it,
@@ -22,6 +23,11 @@ export function faultLabel(world: World, rec: RecordedAction): string | null {
     case 'send':
       return commandFault(a.argv, serverHost(world, a.id));
     case 'program': {
+      if (a.name === PROGRAMS.diskFault) {
+        const f = a.args as DiskFault;
+        if ('full' in f) return f.full ? `before disk full on ${f.host}` : null;
+        return `before ${f.fail} errors on ${f.host}'s disk`;
+      }
       const args = a.args as { op?: unknown; id?: unknown; line?: unknown } | null;
       if (args === null || typeof args !== 'object' || typeof args.line !== 'string') return null;
       if (args.op !== undefined && args.op !== 'line') return null;

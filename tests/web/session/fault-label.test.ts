@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedAction, WorldAction } from '../../../emulator/sim/world.js';
 import { faultLabel, shellLineFault } from '../../../src/web/session/fault-label.js';
+import { PROGRAMS } from '../../../src/web/world-programs.js';
 import { buildSandboxWorld } from '../../../src/web/world-setup.js';
 
 const rec = (action: WorldAction): RecordedAction => ({ n: 0, t: 0, action });
@@ -14,6 +15,9 @@ describe('which actions are faults, and what their checkpoints are called', () =
     expect(faultLabel(world, rec({ kind: 'signal', host: 'redis', pid, sig: 'KILL' }))).toBe('before kill -KILL of redis-server on redis');
     expect(faultLabel(world, rec({ kind: 'partition', a: 'app', b: 'redis', oneWay: false }))).toBe('before partition app ↔ redis');
     expect(faultLabel(world, rec({ kind: 'partition', a: 'app', b: 'redis', oneWay: true }))).toBe('before partition app → redis');
+    expect(faultLabel(world, rec({ kind: 'program', name: PROGRAMS.diskFault, args: { host: 'redis', full: true } }))).toBe('before disk full on redis');
+    expect(faultLabel(world, rec({ kind: 'program', name: PROGRAMS.diskFault, args: { host: 'redis', full: false } }))).toBeNull();
+    expect(faultLabel(world, rec({ kind: 'program', name: PROGRAMS.diskFault, args: { host: 'redis', fail: 'fsync', count: 2 } }))).toBe("before fsync errors on redis's disk");
     expect(faultLabel(world, rec({ kind: 'powerOn', host: 'redis' }))).toBeNull();
     expect(faultLabel(world, rec({ kind: 'heal' }))).toBeNull();
   });
