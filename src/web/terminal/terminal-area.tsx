@@ -1,10 +1,16 @@
 import { useStore, useWorkbook } from '../store-context.js';
 import { NewTerminalMenu } from './new-terminal-menu.js';
+import { useScreenReaderMode } from './screen-reader-mode.js';
 import { TerminalView } from './terminal-view.js';
+import './terminal-area.css';
 
-/** The centre pane: a tab per terminal, the "+" menu, and the screens (hidden ones keep running). */
+/**
+ * The centre pane: a tab per terminal, the screen reader switch and the
+ * "+" menu, and the screens (hidden ones keep running).
+ */
 export function TerminalArea({ theme }: { theme: 'light' | 'dark' }) {
   const store = useStore();
+  const screenReader = useScreenReaderMode();
   const terminals = useWorkbook((s) => s.terminals);
   const active = useWorkbook((s) => s.activeTerminal);
 
@@ -45,13 +51,25 @@ export function TerminalArea({ theme }: { theme: 'light' | 'dark' }) {
             </div>
           ))}
         </div>
-        <NewTerminalMenu />
+        <div className="terminal-toolbar">
+          <button
+            type="button"
+            className="screen-reader-toggle"
+            aria-pressed={screenReader.on}
+            aria-label="Screen reader mode"
+            title="Screen reader mode: the terminals' output is read out as it comes"
+            onClick={screenReader.toggle}
+          >
+            Screen reader<span className="toggle-state">{screenReader.on ? 'on' : 'off'}</span>
+          </button>
+          <NewTerminalMenu />
+        </div>
       </div>
       <div className="screens">
         {terminals.length === 0 ? <p className="muted empty-screens">No terminal open. Open one with +.</p> : null}
         {terminals.map((t) => {
           const session = store.terminal(t.id);
-          return session === undefined ? null : <TerminalView key={t.id} session={session} active={t.id === active} theme={theme} tabId={t.id} />;
+          return session === undefined ? null : <TerminalView key={t.id} session={session} active={t.id === active} theme={theme} screenReaderMode={screenReader.on} tabId={t.id} />;
         })}
       </div>
     </section>

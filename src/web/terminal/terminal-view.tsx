@@ -8,6 +8,8 @@ interface Props {
   session: TerminalSession;
   active: boolean;
   theme: 'light' | 'dark';
+  /** xterm.js's screen reader mode: output mirrored in a live region, rows readable by a screen reader. */
+  screenReaderMode: boolean;
   /** The tab's id, which labels this panel. */
   tabId: string;
 }
@@ -17,7 +19,7 @@ interface Props {
  * store; this view only draws it and passes the keys on, so hiding or
  * re-mounting the view loses nothing.
  */
-export function TerminalView({ session, active, theme, tabId }: Props) {
+export function TerminalView({ session, active, theme, screenReaderMode, tabId }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const term = useRef<{ terminal: Terminal; fit: () => void } | null>(null);
 
@@ -31,17 +33,19 @@ export function TerminalView({ session, active, theme, tabId }: Props) {
       lineHeight: 1.15,
       scrollback: 5000,
       theme: XTERM_THEMES[theme],
+      screenReaderMode,
       // The page does not want links or OSC 52 clipboard writes from terminal output.
       linkHandler: null,
     });
     const fitAddon = new FitAddon();
     terminal.loadAddon(fitAddon);
     terminal.open(element);
-    // Tab moves the focus on to the next control, as everywhere else on the
-    // page, so the terminal never traps a keyboard user; Ctrl-C with a
-    // selection copies it.
+    // Tab completes when there is something typed to complete; at an empty
+    // prompt, and always with Shift, it moves the focus on as everywhere
+    // else on the page, so the terminal never traps a keyboard user. Ctrl-C
+    // with a selection copies it.
     terminal.attachCustomKeyEventHandler((e) => {
-      if (e.key === 'Tab' && !e.ctrlKey && !e.altKey && !e.metaKey) return false;
+      if (e.key === 'Tab' && !e.ctrlKey && !e.altKey && !e.metaKey) return !e.shiftKey && session.wantsTab();
       if (e.type === 'keydown' && e.ctrlKey && (e.key === 'c' || e.key === 'C') && terminal.hasSelection()) return false;
       return true;
     });
@@ -64,13 +68,17 @@ export function TerminalView({ session, active, theme, tabId }: Props) {
       term.current = null;
       terminal.dispose();
     };
-    // The theme is applied by the effect below; re-creating the screen for it would be wasteful.
+    // The theme and screen reader mode are applied by the effects below; re-creating the screen for them would be wasteful.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [session]);
 
   useEffect(() => {
     if (term.current) term.current.terminal.options.theme = XTERM_THEMES[theme];
   }, [theme]);
+
+  useEffect(() => {
+    if (term.current) term.current.terminal.options.screenReaderMode = screenReaderMode;
+  }, [screenReaderMode]);
 
   useEffect(() => {
     if (!active || !term.current) return;
