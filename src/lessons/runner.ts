@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { World } from '../../emulator/sim/world.js';
 import { evaluateCheck, type CheckResult } from './checks.js';
 import { EventPlayer } from './events.js';
 import type { LessonHost } from './host.js';
@@ -40,6 +41,8 @@ export interface LessonRunnerOptions {
    * play solutions that run cells. `source` is the cell's text as edited.
    */
   runCell?: (cell: CellBlock, source: string) => Promise<void>;
+  /** Registers programs the host's worlds need before their first action (buildLessonWorld's setup). */
+  worldSetup?: (world: World) => void;
 }
 
 /**
@@ -99,7 +102,7 @@ export class LessonRunner {
 
   /** Builds the lesson's world, hosts it, opens its terminals, and begins at step 0. */
   start(): void {
-    const world = buildLessonWorld(this.lesson.meta.world);
+    const world = buildLessonWorld(this.lesson.meta.world, this.opts.worldSetup);
     this.host.setWorld(world);
     this.host.openTerminals(this.lesson.meta.world.terminals);
     this.state = this.freshProgress(this.nowUs());

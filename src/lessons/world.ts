@@ -14,6 +14,9 @@ import { parseServerRef, type ServerSpec, type WorldSpec } from './schema.js';
  *
  *   World.restore(cp, registerShellProgram)
  *
+ * `setup` registers the host's own programs first (the page's, so a
+ * checkpoint of the lesson's world replays them too).
+ *
  * Every host gets Debian's redis-server package (host-setup.ts). Each
  * server's configuration is written to its host as a file (the package's
  * redis.conf with the lesson's directives in place), synced, and the
@@ -23,9 +26,10 @@ import { parseServerRef, type ServerSpec, type WorldSpec } from './schema.js';
  * initial data, and virtual time runs on a little (world.settle, 2 s by
  * default) so that data is on the disk when the learner starts.
  */
-export function buildLessonWorld(spec: WorldSpec): World {
+export function buildLessonWorld(spec: WorldSpec, setup?: (world: World) => void): World {
   const world = new World({ seed: spec.seed });
   registerShellProgram(world);
+  setup?.(world);
   for (const h of spec.hosts) {
     world.addHost(h.name, h.profile);
     installRedisHost(world, h.name);

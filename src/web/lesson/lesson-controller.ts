@@ -1,0 +1,234 @@
+import type { Lesson } from '../../lessons/lesson.js';
+import { LessonRunner, type LessonProgress, type StepStatus } from '../../lessons/runner.js';
+import { installWorkbookPrograms } from '../world-programs.js';
+import { buildSandboxWorld } from '../world-setup.js';
+import type { WorkbookSnapshot, WorldStore } from '../world-store.js';
+import { loadCatalogue } from './lesson-files.js';
+import { StoreLessonHost } from './store-host.js';
+
+/** What the lesson pane shows, as one immutable value per change. */
+export interface LessonPaneState {
+  /** Every lesson, once loaded. */
+  readonly catalogue: readonly Lesson[] | null;
+  readonly catalogueErrors: readonly string[];
+  /** The picker, or the current lesson. */
+  readonly view: 'picker' | 'lesson';
+  /** The lesson being followed; null in the sandbox. */
+  readonly lesson: Lesson | null;
+  readonly progress: LessonProgress | null;
+  readonly status: StepStatus | null;
+  /** What the shells printed for each events block played, by block key ("2:3"). */
+  readonly eventOutput: Readonly<Record<string, string>>;
+  /** The block being played or the solution being run, if any. */
+  readonly busy: string | null;
+  /** A failure to report (a lesson that would not load, an event that threw). */
+  readonly error: string | null;
+}
+
+/** The controller of a store, made on first use (the session and the pane share it). */
+const controllers = new WeakMap<WorldStore, LessonController>();
+
+export function lessonController(store: WorldStore): LessonController {
+  let c = controllers.get(store);
+  if (c === undefined) {
+    c = new LessonController(store);
+    controllers.set(store, c);
+  }
+  return c;
+}
+
+/**
+ * The lesson pane's state and actions, outside React: the catalogue, the
+ * runner of the current lesson over the page's store, and what the
+ * pane's buttons do. The runner's checks are evaluated whenever the
+ * store publishes a changed world.
+ *
+ *   const lessons = lessonController(store);
+ *   await lessons.loadCatalogue();
+ *   lessons.open(lessons.state.catalogue![2]);
+ */
+export class LessonController {
+  private current: LessonPaneState = {
+    catalogue: null,
+    catalogueErrors: [],
+    view: 'picker',
+    lesson: null,
+    progress: null,
+    status: null,
+    eventOutput: {},
+    busy: null,
+    error: null,
+  };
+  private readonly listeners = new Set<() => void>();
+  private runner: LessonRunner | null = null;
+  private offRunner: (() => void) | null = null;
+  private readonly host: StoreLessonHost;
+  private lastCluster: WorkbookSnapshot['cluster'] | null = null;
+  private loading: Promise<void> | null = null;
+
+  constructor(private readonly store: WorldStore) {
+    this.host = new StoreLessonHost(store);
+    store.subscribe(() => this.worldMoved());
+  }
+
+  get state(): LessonPaneState {
+    return this.current;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getState = (): LessonPaneState => this.current;
+
+  private set(patch: Partial<LessonPaneState>): void {
+    this.current = { ...this.current, ...patch };
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** The runner of the current lesson, if any (the session saves its progress). */
+  get lessonRunner(): LessonRunner | null {
+    return this.runner;
+  }
+
+  /** Loads and parses every lesson file, once. */
+  loadCatalogue(): Promise<void> {
+    this.loading ??= loadCatalogue().then(
+      ({ lessons, errors }) => this.set({ catalogue: lessons, catalogueErrors: errors }),
+      (e: unknown) => this.set({ catalogue: [], catalogueErrors: [String(e)] }),
+    );
+    return this.loading;
+  }
+
+  showPicker(): void {
+    this.set({ view: 'picker' });
+  }
+
+  /** Back to the lesson being followed, from the picker. */
+  showLesson(): void {
+    if (this.runner !== null) this.set({ view: 'lesson' });
+  }
+
+  /** Starts a lesson from its beginning: its world replaces the page's, its terminals open. */
+  open(lesson: Lesson): void {
+    const runner = this.attach(lesson);
+    try {
+      runner.start();
+    } catch (e) {
+      this.set({ error: `The lesson's world could not be built: ${e instanceof Error ? e.message : String(e)}` });
+      return;
+    }
+    this.set({ view: 'lesson', eventOutput: {}, error: null });
+    this.sync();
+  }
+
+  /**
+   * Takes up a lesson over the world the page hosts now (restored from a
+   * saved session, with its terminals), at the saved progress.
+   */
+  resume(lesson: Lesson, progress: unknown): void {
+    const runner = this.attach(lesson);
+    this.host.adoptWorld(lesson.meta.world.terminals);
+    runner.restoreProgress(progress);
+    this.set({ view: 'lesson', eventOutput: {}, error: null });
+    this.sync();
+  }
+
+  /** Leaves the lesson for a fresh sandbox world. */
+  openSandbox(): void {
+    this.detach();
+    this.store.replaceWorld(buildSandboxWorld());
+    this.store.openTerminal();
+    this.set({ view: 'picker', lesson: null, progress: null, status: null, eventOutput: {}, busy: null, error: null });
+  }
+
+  private attach(lesson: Lesson): LessonRunner {
+    this.detach();
+    const runner = new LessonRunner(lesson, this.host, { worldSetup: installWorkbookPrograms });
+    this.runner = runner;
+    this.offRunner = runner.subscribe(() => this.sync());
+    this.set({ lesson });
+    return runner;
+  }
+
+  private detach(): void {
+    this.offRunner?.();
+    this.offRunner = null;
+    this.runner = null;
+  }
+
+  /** Starts the current lesson over: a fresh world, no progress. */
+  reset(): void {
+    const lesson = this.current.lesson;
+    if (lesson !== null) this.open(lesson);
+  }
+
+  /** Types a run block's lines into its terminal; the pane's buttons wait until they have run. */
+  run(key: string, terminal: string, lines: readonly string[]): void {
+    void this.guard(key, () => this.runner!.runLines(terminal, lines));
+  }
+
+  /** Plays an events block; its output is kept under the block's key. */
+  play(key: string, lines: readonly string[]): void {
+    void this.guard(key, async () => {
+      const out = await this.runner!.playEvents(lines);
+      this.set({ eventOutput: { ...this.current.eventOutput, [key]: out } });
+    });
+  }
+
+  /** Plays the current step's reference solution, as "do it for me". */
+  playSolution(): void {
+    const step = this.current.progress?.step ?? 0;
+    void this.guard(`solution:${step}`, async () => {
+      const out = await this.runner!.playSolution();
+      if (out !== '') this.set({ eventOutput: { ...this.current.eventOutput, [`solution:${step}`]: out } });
+    });
+  }
+
+  showHint(): void {
+    this.runner?.showHint();
+  }
+
+  revealSolution(): void {
+    this.runner?.revealSolution();
+  }
+
+  next(): void {
+    this.runner?.next();
+  }
+
+  goTo(step: number): void {
+    this.runner?.goTo(step);
+  }
+
+  editCell(id: string, source: string): void {
+    this.runner?.editCell(id, source);
+  }
+
+  private async guard(key: string, fn: () => Promise<void>): Promise<void> {
+    if (this.runner === null || this.current.busy !== null) return;
+    this.set({ busy: key, error: null });
+    try {
+      await fn();
+    } catch (e) {
+      this.set({ error: e instanceof Error ? e.message : String(e) });
+    } finally {
+      this.set({ busy: null });
+    }
+  }
+
+  /** The store published: if the world moved, the checks look again. */
+  private worldMoved(): void {
+    const cluster = this.store.getSnapshot().cluster;
+    if (cluster === this.lastCluster) return;
+    this.lastCluster = cluster;
+    this.runner?.evaluate();
+  }
+
+  private sync(): void {
+    const r = this.runner;
+    if (r === null) return;
+    this.set({ progress: r.progress(), status: r.stepStatus });
+  }
+}

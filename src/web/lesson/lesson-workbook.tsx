@@ -1,0 +1,271 @@
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import type { Lesson } from '../../lessons/lesson.js';
+import { useStore } from '../store-context.js';
+import { ConfirmButton } from './confirm-button.js';
+import { lessonController, type LessonController, type LessonPaneState } from './lesson-controller.js';
+import { MarkdownView } from './markdown-view.js';
+import { StepBlockView, visibleText, type BlockActions } from './step-blocks.js';
+import './lesson.css';
+
+/** The lesson pane's content: the picker or the current lesson (loaded lazily by lesson-pane.tsx). */
+export default function LessonWorkbook() {
+  const store = useStore();
+  const lessons = lessonController(store);
+  const state = useSyncExternalStore(lessons.subscribe, lessons.getState);
+  useEffect(() => {
+    void lessons.loadCatalogue();
+  }, [lessons]);
+  return state.view === 'lesson' && state.lesson !== null ? <LessonView lessons={lessons} state={state} lesson={state.lesson} /> : <LessonPicker lessons={lessons} state={state} />;
+}
+
+function LessonPicker({ lessons, state }: { lessons: LessonController; state: LessonPaneState }) {
+  const current = state.lesson;
+  return (
+    <>
+      <h2 id="lesson-title" className="pane-title">
+        Lessons
+      </h2>
+      <div className="lesson-body">
+        {current !== null && state.progress !== null && (
+          <p>
+            <button type="button" className="primary" onClick={() => lessons.showLesson()}>
+              Continue “{current.meta.title}”
+            </button>
+          </p>
+        )}
+        {state.catalogue === null ? (
+          <p className="muted">Loading the lessons…</p>
+        ) : (
+          <ul className="lesson-list" aria-label="Lessons">
+            {state.catalogue.map((l) => (
+              <li key={l.meta.id}>
+                <button type="button" className="lesson-entry" aria-label={`Lesson ${l.meta.number}: ${l.meta.title}`} onClick={() => lessons.open(l)}>
+                  <span className="lesson-number" aria-hidden="true">
+                    {l.meta.number}
+                  </span>
+                  <span className="lesson-entry-text">
+                    <span className="lesson-entry-title">
+                      {l.meta.title}
+                      {l.meta.section !== '' && <span className="muted small"> · §{l.meta.section}</span>}
+                    </span>
+                    <span className="muted small">{l.meta.summary}</span>
+                    {current?.meta.id === l.meta.id && state.progress !== null && (
+                      <span className="lesson-entry-progress small">{progressText(state, l)}</span>
+                    )}
+                  </span>
+                </button>
+              </li>
+            ))}
+            <li>
+              <button type="button" className="lesson-entry" aria-label="Sandbox: no lesson" onClick={() => lessons.openSandbox()}>
+                <span className="lesson-number" aria-hidden="true">
+                  ◇
+                </span>
+                <span className="lesson-entry-text">
+                  <span className="lesson-entry-title">Sandbox</span>
+                  <span className="muted small">A machine “redis” running redis-server and a client machine “app”: no steps, no checks.</span>
+                </span>
+              </button>
+            </li>
+          </ul>
+        )}
+        {state.catalogueErrors.map((e) => (
+          <p key={e} className="lesson-error" role="alert">
+            {e}
+          </p>
+        ))}
+        {state.error !== null && (
+          <p className="lesson-error" role="alert">
+            {state.error}
+          </p>
+        )}
+      </div>
+    </>
+  );
+}
+
+function progressText(state: LessonPaneState, lesson: Lesson): string {
+  const p = state.progress!;
+  const done = p.done.filter(Boolean).length;
+  return p.step >= lesson.steps.length ? 'finished' : `in progress: ${done} of ${lesson.steps.length} steps done`;
+}
+
+function LessonView({ lessons, state, lesson }: { lessons: LessonController; state: LessonPaneState; lesson: Lesson }) {
+  const progress = state.progress;
+  const at = progress?.step ?? 0;
+  const finished = at >= lesson.steps.length;
+  const step = lesson.steps[at];
+  const actions: BlockActions = useMemo(
+    () => ({
+      busy: state.busy,
+      run: (key, t, lines) => lessons.run(key, t, lines),
+      play: (key, lines) => lessons.play(key, lines),
+      editCell: (id, source) => lessons.editCell(id, source),
+    }),
+    [lessons, state.busy],
+  );
+  return (
+    <>
+      <h2 id="lesson-title" className="pane-title lesson-title-bar">
+        <span>
+          Lesson {lesson.meta.number}
+          {lesson.meta.section !== '' && ` · §${lesson.meta.section}`}
+        </span>
+      </h2>
+      <div className="lesson-toolbar">
+        <button type="button" onClick={() => lessons.showPicker()} aria-label="All lessons">
+          ← Lessons
+        </button>
+        <ConfirmButton label="Start over" question="Start this lesson again from a fresh world?" confirmLabel="Start over" onConfirm={() => lessons.reset()} />
+      </div>
+      <div className="lesson-body">
+        <h3 className="lesson-heading">{lesson.meta.title}</h3>
+        <StepNav lessons={lessons} lesson={lesson} state={state} />
+        {at === 0 && lesson.intro !== '' && <MarkdownView text={lesson.intro} className="lesson-intro" />}
+        {at > 0 && lesson.intro !== '' && (
+          <details className="lesson-intro-again">
+            <summary>About this lesson</summary>
+            <MarkdownView text={lesson.intro} />
+          </details>
+        )}
+        {step !== undefined && progress !== null && (
+          <section className="lesson-step" aria-labelledby="lesson-step-title">
+            <h4 id="lesson-step-title" className="step-title">
+              Step {at + 1} of {lesson.steps.length}: {step.title}
+            </h4>
+            {step.blocks.map((b, k) => {
+              const key = `${at}:${k}`;
+              return <StepBlockView key={key} block={b} blockKey={key} output={state.eventOutput[key]} actions={actions} />;
+            })}
+            <ChecksView lessons={lessons} state={state} done={progress.done[at] === true} last={at === lesson.steps.length - 1} />
+            <HintsView lessons={lessons} state={state} hints={step.hints} shown={progress.hints[at] ?? 0} />
+            <SolutionView lessons={lessons} state={state} at={at} lesson={lesson} revealed={progress.solution[at] === true} />
+          </section>
+        )}
+        {finished && (
+          <section className="lesson-finished" aria-label="Lesson complete">
+            <p className="step-done">✓ Lesson complete.</p>
+            {lesson.outro !== '' && <MarkdownView text={lesson.outro} />}
+            <p>
+              <button type="button" onClick={() => lessons.showPicker()}>
+                Choose another lesson
+              </button>
+            </p>
+          </section>
+        )}
+        {state.error !== null && (
+          <p className="lesson-error" role="alert">
+            {state.error}
+          </p>
+        )}
+      </div>
+    </>
+  );
+}
+
+/** The steps as numbered buttons: done ones ticked, the current one marked. Going back makes a step current again. */
+function StepNav({ lessons, lesson, state }: { lessons: LessonController; lesson: Lesson; state: LessonPaneState }) {
+  const p = state.progress;
+  if (p === null) return null;
+  return (
+    <nav className="step-nav" aria-label="Steps">
+      <ol>
+        {lesson.steps.map((s, i) => {
+          const done = p.done[i] === true;
+          const current = i === p.step;
+          return (
+            <li key={i}>
+              <button
+                type="button"
+                className={`step-chip${done ? ' done' : ''}${current ? ' current' : ''}`}
+                aria-current={current ? 'step' : undefined}
+                aria-label={`Step ${i + 1}: ${s.title}${done ? ' (done)' : ''}`}
+                title={s.title}
+                onClick={() => lessons.goTo(i)}
+                disabled={state.busy !== null}
+              >
+                {done ? '✓' : i + 1}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}
+
+function ChecksView({ lessons, state, done, last }: { lessons: LessonController; state: LessonPaneState; done: boolean; last: boolean }) {
+  const results = state.status?.results ?? [];
+  return (
+    <div className={`lesson-checks${done ? ' done' : ''}`}>
+      <h5 className="checks-title">{done ? 'Step done' : 'To finish this step'}</h5>
+      <ul aria-live="polite" aria-label="Checks">
+        {results.map((r, i) => (
+          <li key={i} className={r.ok ? 'check ok' : 'check failing'}>
+            <span className="check-mark" aria-hidden="true">
+              {r.ok ? '✓' : '○'}
+            </span>
+            <span>
+              <span className="visually-hidden">{r.ok ? 'Done: ' : 'Not yet: '}</span>
+              {r.message}
+              {!r.ok && r.message !== r.detail && <span className="check-detail muted small"> ({r.detail})</span>}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {done && (
+        <button type="button" className="primary next-step" onClick={() => lessons.next()} disabled={state.busy !== null}>
+          {last ? 'Finish the lesson' : 'Next step →'}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function HintsView({ lessons, state, hints, shown }: { lessons: LessonController; state: LessonPaneState; hints: readonly string[]; shown: number }) {
+  if (hints.length === 0) return null;
+  return (
+    <div className="lesson-hints">
+      {hints.slice(0, shown).map((h, i) => (
+        <div key={i} className="hint">
+          <span className="hint-label small muted">Hint {i + 1}</span>
+          <MarkdownView text={h} />
+        </div>
+      ))}
+      {shown < hints.length && (
+        <button type="button" onClick={() => lessons.showHint()} disabled={state.busy !== null}>
+          {shown === 0 ? 'Show a hint' : 'Another hint'} ({shown + 1} of {hints.length})
+        </button>
+      )}
+    </div>
+  );
+}
+
+function SolutionView({ lessons, state, at, lesson, revealed }: { lessons: LessonController; state: LessonPaneState; at: number; lesson: Lesson; revealed: boolean }) {
+  const step = lesson.steps[at]!;
+  if (!revealed) {
+    return (
+      <div className="lesson-solution">
+        <ConfirmButton label="Show the solution" question="Show the solution? Trying first teaches more." confirmLabel="Show it" onConfirm={() => lessons.revealSolution()} />
+      </div>
+    );
+  }
+  const key = `solution:${at}`;
+  const out = state.eventOutput[key];
+  return (
+    <div className="lesson-solution revealed">
+      <h5 className="checks-title">Solution</h5>
+      <pre className="block-lines" aria-label="The solution, line by line">
+        <code>
+          {step.solution
+            .map((e) => (e.kind === 'line' ? `${e.terminal}> ${e.line}` : e.kind === 'event' ? `(event) ${e.line}` : `(run the code cell ${e.id})`))
+            .join('\n')}
+        </code>
+      </pre>
+      <button type="button" onClick={() => lessons.playSolution()} disabled={state.busy !== null}>
+        {state.busy === key ? 'Playing…' : 'Do it for me'}
+      </button>
+      {out !== undefined && <pre className="block-output">{visibleText(out)}</pre>}
+    </div>
+  );
+}
