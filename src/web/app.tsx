@@ -10,7 +10,7 @@ import { TimelineBar } from './timeline/timeline-bar.js';
 /** The workbook: lesson (left), terminals (centre), cluster (right), time controls (bottom). */
 export function App() {
   const { theme, toggle } = useTheme();
-  const [lessonWidth, setLessonWidth] = useState(300);
+  const [lessonWidth, setLessonWidth] = useState(390);
   const [clusterWidth, setClusterWidth] = useState(340);
   return (
     <div className="workbook" style={{ gridTemplateColumns: `${lessonWidth}px auto minmax(320px, 1fr) auto ${clusterWidth}px` }}>
