@@ -246,3 +246,73 @@ describe.skipIf(!HAVE_CHROMIUM)('the workbook in Chromium', () => {
     }
   });
 });
+
+describe.skipIf(!HAVE_CHROMIUM)('terminal completion, hints and screen reader mode in Chromium', () => {
+  let served: ServedApp;
+  let chrome: Browser;
+
+  beforeAll(async () => {
+    served = await buildAndServe();
+    chrome = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    await mkdir(SHOTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await chrome?.close();
+    await served?.close();
+  });
+
+  async function open(): Promise<Page> {
+    const context = await chrome.newContext({ viewport: { width: 1400, height: 800 }, colorScheme: 'light', deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    await page.goto(served.url);
+    await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('redis:6379>').waitFor();
+    return page;
+  }
+
+  /** The text the terminal shows in redis-cli's hint colour (SGR 90: xterm.js's bright black, class xterm-fg-8). */
+  const greyText = (page: Page): Promise<string> =>
+    page.locator('.terminal-screen:not([hidden]) .xterm-rows span.xterm-fg-8').evaluateAll((spans) => spans.map((s) => s.textContent ?? '').join('').replace(/\u00a0/g, ' '));
+
+  it('completes a command with Tab, cycling through the choices, and keeps the focus in the terminal', async () => {
+    const page = await open();
+    await page.keyboard.type('conf');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => screenLines(page)).toEqual(['redis:6379> CONFIG']);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(' appendf');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screenLines(page)).toEqual(['redis:6379> CONFIG GET appendfsync', '1) "appendfsync"', '2) "everysec"', 'redis:6379>']);
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea'))).toBe(true);
+    await page.context().close();
+  });
+
+  it("shows redis-cli's grey argument hint as a command is typed, shrinking as arguments come", async () => {
+    const page = await open();
+    await page.keyboard.type('SET ');
+    await expect.poll(() => greyText(page)).toMatch(/^key value \[NX\|XX\] \[GET\] \[EX seconds\|PX milliseconds/);
+    await page.keyboard.type('k v ');
+    await expect.poll(() => greyText(page)).toMatch(/^\[NX\|XX\] \[GET\]/);
+    await page.screenshot({ path: join(SHOTS, 'terminal-hint.png') });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screenLines(page)).toEqual(['redis:6379> SET k v', 'OK', 'redis:6379>']);
+    expect(await greyText(page)).toBe('');
+    await page.context().close();
+  });
+
+  it('turns on screen reader mode in the terminals from the keyboard, and remembers it', async () => {
+    const page = await open();
+    const toggle = page.getByRole('button', { name: 'Screen reader mode' });
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    await page.locator('.terminal-screen:not([hidden]) .xterm-accessibility-tree').waitFor({ state: 'attached' });
+    await page.reload();
+    await page.locator('.terminal-screen:not([hidden]) .xterm-accessibility-tree').waitFor({ state: 'attached' });
+    expect(await page.getByRole('button', { name: 'Screen reader mode' }).getAttribute('aria-pressed')).toBe('true');
+    await page.context().close();
+  });
+});
