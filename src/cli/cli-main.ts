@@ -13,13 +13,13 @@ import type { Readable, Writable } from 'node:stream';
 import { bytesToUtf8, utf8ToBytes } from '../../emulator/index.js';
 import { CliSession, type LineResult } from '../../emulator/cli/session.js';
 import type { CliLink } from '../../emulator/cli/link.js';
-import { completionWords } from '../../emulator/cli/help.js';
 import type { OutputMode } from '../../emulator/cli/format.js';
 import { World } from '../../emulator/sim/world.js';
 import { HostShell, type RedisCliTarget } from '../../emulator/programs/shell.js';
 import { SessionLink } from '../../emulator/programs/session-link.js';
 import { installRedisHost } from '../../emulator/programs/host-setup.js';
 import { historyPath, loadHistory, saveHistory, HISTORY_MAX_LINES } from './history.js';
+import { hintClearing, hintPainting, redisCliCompleter, redisCliHint, type PromptLine } from './line-assist.js';
 import { NodeWorldDriver } from './world-driver.js';
 
 export interface CliIO {
@@ -288,14 +288,25 @@ async function piped(terminal: WorldTerminal, io: CliIO): Promise<number> {
   return 0;
 }
 
-/** Tab completion over command names, and help topics after "help ". */
-function completer(line: string): [string[], string] {
-  const words = completionWords();
-  const help = /^help\s+/i.exec(line);
-  const candidates = help ? [...words.commands, ...words.groups] : words.commands;
-  const typed = help ? line.slice(help[0].length) : line;
-  const hits = candidates.filter((c) => c.toLowerCase().startsWith(typed.toLowerCase()));
-  return [hits.map((h) => (help ? help[0] : '') + h), line];
+/**
+ * redis-cli's grey hints on Node's readline: drawn after each key readline
+ * has handled, and cleared before Enter so the line stays as typed.
+ */
+function showHints(rl: Interface, terminal: WorldTerminal, io: CliIO): void {
+  const state = (): PromptLine => ({
+    line: rl.line,
+    cursor: rl.cursor,
+    promptWidth: rl.getPrompt().length,
+    cols: (io.stdout as { columns?: number }).columns ?? 80,
+  });
+  const on = (): boolean => terminal.mode === 'redis' && terminal.session.hints;
+  io.stdin.prependListener('keypress', (_s: string, key: { name?: string } | undefined) => {
+    if (key?.name === 'return' || key?.name === 'enter') io.stdout.write(hintClearing(state()));
+  });
+  io.stdin.on('keypress', (_s: string, key: { name?: string } | undefined) => {
+    if (key?.name === 'return' || key?.name === 'enter' || !on()) return;
+    io.stdout.write(hintPainting(state(), redisCliHint(rl.line)));
+  });
 }
 
 /** The interactive loop: line editing, history, Ctrl-C as redis-cli treats it (and as bash does in the shell). */
@@ -310,7 +321,7 @@ function interactive(terminal: WorldTerminal, io: CliIO): Promise<number> {
       terminal: true,
       history: [...saved].reverse(),
       historySize: HISTORY_MAX_LINES,
-      completer,
+      completer: (line: string): [string[], string] => (terminal.mode === 'redis' ? redisCliCompleter(line) : [[], line]),
       prompt: bytesToUtf8(terminal.prompt),
     });
     // readline keeps the newest line first; the history file is oldest first.
@@ -364,6 +375,7 @@ function interactive(terminal: WorldTerminal, io: CliIO): Promise<number> {
       else if (terminal.session.interrupt() === 'exit') finish(1);
     });
     rl.on('close', () => finish(0));
+    showHints(rl, terminal, io);
     rl.setPrompt(bytesToUtf8(terminal.prompt));
     rl.prompt();
   });

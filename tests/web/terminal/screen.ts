@@ -2,7 +2,8 @@
  * A tiny model of the part of xterm.js the line editor relies on, for
  * tests: printable text with xterm's deferred wrap at the last column,
  * CR, LF (as CR LF: the terminal runs with convertEol), cursor up, down,
- * forward and back (CSI A/B/C/D), erase below (CSI J), home and erase
+ * forward and back (CSI A/B/C/D), save and restore (ESC 7, ESC 8), erase
+ * to the end of the row (CSI K), erase below (CSI J), home and erase
  * screen (CSI H, CSI 2J, CSI 3J). Colours (SGR) are ignored, but the
  * cells written in redis-cli's hint colour (SGR 90) are marked, so grey()
  * reads the hint on the screen; the bell is counted.
@@ -15,6 +16,7 @@ export class Screen {
   col = 0;
   private pendingWrap = false;
   private inGrey = false;
+  private saved: [number, number] = [0, 0];
   /** Cells ("row,col") written in the hint colour. */
   private greyCells = new Set<string>();
 
@@ -28,6 +30,12 @@ export class Screen {
         while (/[0-9;?]/.test(s[j]!)) j++;
         this.csi(s.slice(i + 2, j), s[j]!);
         i = j;
+      } else if (ch === '\x1b' && (s[i + 1] === '7' || s[i + 1] === '8')) {
+        // DECSC and DECRC: save and restore the cursor.
+        if (s[i + 1] === '7') this.saved = [this.row, this.col];
+        else [this.row, this.col] = this.saved;
+        this.pendingWrap = false;
+        i++;
       } else if (ch === '\r') {
         this.col = 0;
         this.pendingWrap = false;
@@ -105,6 +113,10 @@ export class Screen {
           this.row = 0;
           this.col = 0;
         }
+        break;
+      case 'K':
+        this.line().length = Math.min(this.line().length, this.col);
+        for (const cell of this.greyCells) if (cell.startsWith(`${this.row},`) && Number(cell.split(',')[1]) >= this.col) this.greyCells.delete(cell);
         break;
       case 'H':
         this.row = 0;
