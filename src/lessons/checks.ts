@@ -29,6 +29,16 @@ export interface CheckContext {
   readonly stepStartUs: number;
   /** The last reply a redis-cli terminal received, by its lesson name; null if none yet. */
   lastReply(terminal: string): Reply | null;
+  /** A code cell's last run, by its id; null if it has not run (or no code-cell engine is there). */
+  cell?(id: string): CellRunView | null;
+}
+
+/** What a check sees of a code cell's last run. */
+export interface CellRunView {
+  readonly status: 'running' | 'done' | 'failed' | 'stopped';
+  /** report(name, value) calls, the last value per name. */
+  readonly reports: Readonly<Record<string, unknown>>;
+  readonly error: { readonly message: string; readonly line: number | null } | null;
 }
 
 export function evaluateCheck(check: Check, ctx: CheckContext): CheckResult {
@@ -98,6 +108,8 @@ function observe(c: Check, ctx: CheckContext): Found {
       if (c.matches !== undefined && !new RegExp(c.matches).test(text)) return fail(`${c.reply}'s last reply is ${shown}`);
       return pass(`${c.reply}'s last reply is ${shown}`);
     }
+    case 'cell':
+      return cellCheck(c, ctx);
   }
 }
 
@@ -238,6 +250,31 @@ function traceCheck(c: TraceCheck, ctx: CheckContext): Found {
   }
   const what = `${c.trace}${c.source !== undefined ? ` on ${c.source}` : ''}${c.text !== undefined ? ` matching /${c.text}/` : ''}`;
   return numberFound(n, c.count, (x) => `the trace shows ${x === 0 ? 'no' : x} ${what} event${x === 1 ? '' : 's'} since this step began`);
+}
+
+function cellCheck(c: Extract<Check, { kind: 'cell' }>, ctx: CheckContext): Found {
+  const run = ctx.cell?.(c.cell) ?? null;
+  if (run === null) return fail(`code cell ${c.cell} has not run yet`);
+  if (run.status === 'running') return fail(`code cell ${c.cell} is still running`);
+  if (run.status !== c.status) {
+    const how = run.status === 'failed' ? `failed: ${run.error?.message ?? 'an error'}${run.error?.line != null ? ` (line ${run.error.line})` : ''}` : run.status === 'stopped' ? 'was stopped' : 'ran to its end';
+    return fail(`code cell ${c.cell} ${how}`);
+  }
+  if (c.report === undefined) return pass(`code cell ${c.cell} ${run.status === 'done' ? 'ran to its end' : run.status}`);
+  const name = c.path === undefined ? c.report : `${c.report}.${c.path}`;
+  if (!Object.prototype.hasOwnProperty.call(run.reports, c.report)) return fail(`code cell ${c.cell} has not reported ${c.report}`);
+  let v: unknown = run.reports[c.report];
+  for (const part of c.path === undefined ? [] : c.path.split('.')) {
+    v = v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, part) ? (v as Record<string, unknown>)[part] : undefined;
+  }
+  if (v === undefined) return fail(`code cell ${c.cell} reported no ${name}`);
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  if (c.is !== undefined && text !== c.is) return fail(`code cell ${c.cell} reported ${name} = ${text}; the lesson expects ${c.is}`);
+  if (c.equals !== undefined || c.min !== undefined || c.max !== undefined) {
+    if (typeof v !== 'number') return fail(`code cell ${c.cell} reported ${name} = ${text}, not a number`);
+    return numberFound(v, c, (x) => `code cell ${c.cell} reported ${name} = ${Number.isInteger(x) ? x : x.toFixed(3)}`);
+  }
+  return pass(`code cell ${c.cell} reported ${name} = ${text.length > 80 ? text.slice(0, 79) + '…' : text}`);
 }
 
 interface NumberExpect {

@@ -354,6 +354,8 @@ class Parser {
         if (t === undefined) return terminal(c.reply);
         return t.kind !== 'redis-cli' ? `${c.reply} is not a redis-cli terminal` : regex(c.matches);
       }
+      case 'cell':
+        return null;
     }
   }
 

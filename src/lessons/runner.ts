@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { World } from '../../emulator/sim/world.js';
-import { evaluateCheck, type CheckResult } from './checks.js';
+import { evaluateCheck, type CellRunView, type CheckResult } from './checks.js';
 import { EventPlayer } from './events.js';
 import type { LessonHost } from './host.js';
 import { lessonCells, type CellBlock, type Lesson, type LessonStep } from './lesson.js';
@@ -39,8 +39,12 @@ export interface LessonRunnerOptions {
   /**
    * Runs a code cell to its end (the code-cell engine); needed only to
    * play solutions that run cells. `source` is the cell's text as edited.
+   * What it resolves is what cell checks see of that run, unless
+   * `cellRun` says otherwise.
    */
-  runCell?: (cell: CellBlock, source: string) => Promise<void>;
+  runCell?: (cell: CellBlock, source: string) => Promise<CellRunView | void>;
+  /** A code cell's last run however it was started (the page's Run button too), for cell checks. */
+  cellRun?: (id: string) => CellRunView | null;
   /** Registers programs the host's worlds need before their first action (buildLessonWorld's setup). */
   worldSetup?: (world: World) => void;
 }
@@ -67,6 +71,8 @@ export class LessonRunner {
   private readonly listeners = new Set<() => void>();
   /** The text of each code cell as the learner edited it. */
   private readonly cellSources = new Map<string, string>();
+  /** The last run of each code cell this runner started (runCell's answers). */
+  private readonly cellRuns = new Map<string, CellRunView>();
 
   constructor(
     readonly lesson: Lesson,
@@ -107,6 +113,7 @@ export class LessonRunner {
     this.host.openTerminals(this.lesson.meta.world.terminals);
     this.state = this.freshProgress(this.nowUs());
     this.cellSources.clear();
+    this.cellRuns.clear();
     this.evaluate(true);
   }
 
@@ -160,6 +167,7 @@ export class LessonRunner {
       world: this.host.world,
       stepStartUs: this.state.stepStartUs,
       lastReply: (t: string) => this.host.lastReply(t),
+      cell: (id: string) => this.opts.cellRun?.(id) ?? this.cellRuns.get(id) ?? null,
     };
     const results = step.checks.map((c) => evaluateCheck(c, ctx));
     const passing = results.every((r) => r.ok);
@@ -267,7 +275,8 @@ export class LessonRunner {
       } else {
         const cell = cells.get(entry.id)!;
         if (this.opts.runCell === undefined) throw new Error(`the solution runs code cell ${entry.id}, and no code-cell engine was given`);
-        await this.opts.runCell(cell, this.cellSource(entry.id));
+        const run = await this.opts.runCell(cell, this.cellSource(entry.id));
+        if (run) this.cellRuns.set(entry.id, run);
         this.evaluate();
       }
     }

@@ -206,6 +206,25 @@ const replyCheck = z.strictObject({
   ...common,
 });
 
+/**
+ * A code cell's last run: how it ended, and optionally one of the values
+ * it reported with report(name, value), or a part of it by path.
+ */
+const cellCheck = z.strictObject({
+  kind: z.literal('cell'),
+  cell: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a cell id'),
+  /** How the run ended: done (to its end, no error; the default), failed, or stopped. */
+  status: z.enum(['done', 'failed', 'stopped']).default('done'),
+  /** A report's name. */
+  report: z.string().optional(),
+  /** A part of the report's value: property names and list indexes joined by "." ("vpn.pipelined"). */
+  path: z.string().optional(),
+  ...numberExpect,
+  /** The value as text (strings as they are, anything else as JSON). */
+  is: z.string().optional(),
+  ...common,
+});
+
 export const checkSchema = z.discriminatedUnion('kind', [
   keyCheck,
   infoCheck,
@@ -216,10 +235,11 @@ export const checkSchema = z.discriminatedUnion('kind', [
   fileCheck,
   traceCheck,
   replyCheck,
+  cellCheck,
 ]);
 
 /** The key that names a check's kind, as the lesson writes it ("- key: flag:last"). */
-export const CHECK_KINDS = ['key', 'info', 'config', 'dbsize', 'server', 'host', 'file', 'trace', 'reply'] as const;
+export const CHECK_KINDS = ['key', 'info', 'config', 'dbsize', 'server', 'host', 'file', 'trace', 'reply', 'cell'] as const;
 
 export type HostSpec = z.infer<typeof hostSpec>;
 export type LinkSpec = z.infer<typeof linkSpec>;

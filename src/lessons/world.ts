@@ -118,7 +118,8 @@ function loadData(world: World, ref: string, commands: readonly string[], spec: 
   }
   const done = world.runUntil(() => session.replies().length >= sent || session.closed, { maxMs: 600_000 });
   if (!done || session.replies().length < sent) throw new Error(`lesson world: ${ref} did not answer the lesson's data (seed ${spec.seed})`);
-  const failed = session.replies().findIndex((r) => r instanceof ErrorReply);
-  if (failed >= 0) throw new Error(`lesson world: the data line "${commands[failed]}" for ${ref} failed`);
+  const replies = session.replies();
+  const failed = replies.findIndex((r) => r instanceof ErrorReply);
+  if (failed >= 0) throw new Error(`lesson world: the data line "${commands[failed]}" for ${ref} failed: ${(replies[failed] as ErrorReply).message}`);
   world.apply({ kind: 'closeSession', id });
 }
