@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { infoText } from '../../emulator/server/info.js';
+import type { World } from '../../emulator/sim/world.js';
+import { evaluateCheck, type CheckContext } from '../../src/lessons/checks.js';
+import { HeadlessLessonHost } from '../../src/lessons/headless.js';
+import type { Lesson } from '../../src/lessons/lesson.js';
+import { parseLesson } from '../../src/lessons/parse.js';
+import { runningServer } from '../../src/lessons/observe.js';
+import { LessonRunner, type StepStatus } from '../../src/lessons/runner.js';
+import { checkSchema, type Check } from '../../src/lessons/schema.js';
+import { lessonFileNames, loadLesson } from './lesson-files.js';
+
+/** Everything a check could disturb: the action log, the trace, each server's INFO and each key's access time. */
+function fingerprint(world: World): string {
+  const parts: string[] = [JSON.stringify(world.checkpoint()), String(world.trace.count), world.trace.hash()];
+  for (const [name, host] of world.hosts) {
+    for (const p of host.processes.values()) {
+      const server = runningServer(world, name, (p as { port?: number }).port ?? -1);
+      if (server === null || server !== p) continue;
+      parts.push(infoText(server.server, ['everything']));
+      for (const db of server.server.dbs) parts.push(JSON.stringify([...db.dict.keys()]), JSON.stringify([...db.access]), JSON.stringify([...db.expires]));
+    }
+  }
+  return parts.join('\n');
+}
+
+function everyCheck(lesson: Lesson): Check[] {
+  return lesson.steps.flatMap((s) => s.checks);
+}
+
+function contextOf(host: HeadlessLessonHost, runner: LessonRunner): CheckContext {
+  return { world: host.world, stepStartUs: runner.progress().stepStartUs, lastReply: (t) => host.lastReply(t) };
+}
+
+/** A runner whose checks never run: the control for what the world does without them. */
+class UncheckedRunner extends LessonRunner {
+  override evaluate(): StepStatus {
+    return this.stepStatus;
+  }
+}
+
+async function playAll(runner: LessonRunner): Promise<void> {
+  runner.start();
+  for (let i = 0; i < runner.lesson.steps.length; i++) {
+    await runner.playSolution(i);
+    runner.next();
+  }
+}
+
+describe('evaluating checks', () => {
+  for (const file of lessonFileNames()) {
+    it(`changes nothing in the world of ${file}, at any step`, async () => {
+      const lesson = loadLesson(file);
+      const host = new HeadlessLessonHost();
+      const runner = new LessonRunner(lesson, host);
+      runner.start();
+      for (let i = 0; i <= lesson.steps.length; i++) {
+        const before = fingerprint(host.world);
+        for (let round = 0; round < 3; round++) for (const c of everyCheck(lesson)) evaluateCheck(c, contextOf(host, runner));
+        expect(fingerprint(host.world), `after evaluating every check at step ${i + 1}`).toBe(before);
+        if (i < lesson.steps.length) {
+          await runner.playSolution(i);
+          runner.next();
+        }
+      }
+    });
+
+    it(`leaves the world of ${file} to go on exactly as it would have without them`, async () => {
+      const lesson = loadLesson(file);
+      const checked = new HeadlessLessonHost();
+      await playAll(new LessonRunner(lesson, checked));
+      const unchecked = new HeadlessLessonHost();
+      await playAll(new UncheckedRunner(lesson, unchecked));
+      checked.world.advance(5000);
+      unchecked.world.advance(5000);
+      expect(checked.world.trace.hash()).toBe(unchecked.world.trace.hash());
+    });
+  }
+
+  it('neither deletes nor touches a key whose time is up, nor counts a hit or a miss', async () => {
+    const lesson = parseLesson(
+      `---
+id: expiry
+number: 97
+title: Expiry
+summary: A key past its time.
+world:
+  seed: 3
+  hosts: [{ name: A }]
+  servers: [{ host: A, config: { enable-debug-command: local } }]
+  data:
+    A: ["DEBUG SET-ACTIVE-EXPIRE 0", "SET gone 1 PX 100", "SET kept 2"]
+  terminals: [{ name: cli, kind: redis-cli, from: A, server: A }]
+---
+
+## Step: Look
+
+\`\`\`check
+- key: gone
+  on: A
+  exists: false
+- key: kept
+  on: A
+  equals: "2"
+\`\`\`
+
+\`\`\`solution
+cli> PING
+\`\`\`
+`,
+      '97-expiry.md',
+    );
+    const host = new HeadlessLessonHost();
+    const runner = new LessonRunner(lesson, host);
+    runner.start();
+    const server = runningServer(host.world, 'A', 6379)!;
+    const db = server.server.dbs[0]!;
+    expect(db.dict.has('gone')).toBe(true);
+    const before = fingerprint(host.world);
+    const status = runner.evaluate(true);
+    expect(status.results.map((r) => r.ok)).toEqual([true, true]);
+    expect(db.dict.has('gone')).toBe(true);
+    expect(fingerprint(host.world)).toBe(before);
+  });
+});
+
+describe('a failing check', () => {
+  const world = `world:
+  seed: 4
+  hosts: [{ name: A }, { name: B }]
+  servers: [{ host: A }, { host: B }]
+  data:
+    A: ["SET votes 528", "RPUSH q a b c", "HSET h f 1"]
+  terminals: [{ name: cli, kind: redis-cli, from: A, server: A }]`;
+
+  async function results(checks: string): Promise<{ ok: boolean; message: string; detail: string }[]> {
+    const lesson = parseLesson(`---\nid: why\nnumber: 96\ntitle: Why\nsummary: Why not.\n${world}\n---\n\n## Step: One\n\n\`\`\`check\n${checks}\n\`\`\`\n\n\`\`\`solution\ncli> PING\n\`\`\`\n`, '96-why.md');
+    const host = new HeadlessLessonHost();
+    const runner = new LessonRunner(lesson, host);
+    runner.start();
+    return runner.evaluate(true).results.map((r) => ({ ...r }));
+  }
+
+  it('says what it found and what the lesson expects', async () => {
+    const [value, dbsize, length, field, missing, file, trace] = await results(
+      [
+        '- { key: votes, on: A, equals: "529" }',
+        '- { dbsize: A, equals: 5 }',
+        '- { key: q, on: A, length: { equals: 2 } }',
+        '- { key: h, on: A, field: { name: f, equals: "2" } }',
+        '- { key: nope, on: B }',
+        '- { file: /var/lib/redis/dump.rdb, on: A }',
+        '- { trace: power-loss, source: A }',
+      ].join('\n'),
+    );
+    expect(value).toMatchObject({ ok: false, message: '"votes" is "528" on A; the lesson expects "529"' });
+    expect(dbsize).toMatchObject({ ok: false, message: 'the server on A holds 3 keys; the lesson expects 5' });
+    expect(length).toMatchObject({ ok: false, message: '"q" holds 3 items on A; the lesson expects 2' });
+    expect(field).toMatchObject({ ok: false, message: 'field "f" of "h" is "1"; the lesson expects "2"' });
+    expect(missing).toMatchObject({ ok: false, message: '"nope" does not exist on B' });
+    expect(file).toMatchObject({ ok: false, message: '/var/lib/redis/dump.rdb on A does not exist' });
+    expect(trace).toMatchObject({ ok: false, message: 'the trace shows no power-loss on A events since this step began; the lesson expects at least 1' });
+  });
+
+  it("puts the lesson's own words first, and keeps what it found as the detail", async () => {
+    const [r] = await results('- key: votes\n  on: A\n  exists: false\n  why-not: "votes survived the crash"');
+    expect(r).toEqual({ ok: false, message: 'votes survived the crash', detail: '"votes" is still there on A' });
+  });
+
+  it('compares an INFO field with the same field of another server', async () => {
+    const [r] = await results('- { info: db0.keys, on: A, same-as: { on: B } }');
+    expect(r).toMatchObject({ ok: false, message: 'db0.keys is 3 on A, and db0.keys is missing on B' });
+  });
+
+  it('reads a redis-cli terminal\'s last reply as redis-cli printed it', async () => {
+    const lesson = parseLesson(
+      `---\nid: reply\nnumber: 95\ntitle: Reply\nsummary: Replies.\n${world}\n---\n\n## Step: One\n\n\`\`\`check\n- { reply: cli, equals: "(integer) 3" }\n\`\`\`\n\n\`\`\`solution\ncli> LLEN q\n\`\`\`\n`,
+      '95-reply.md',
+    );
+    const host = new HeadlessLessonHost();
+    const runner = new LessonRunner(lesson, host);
+    runner.start();
+    expect(runner.evaluate(true).results[0]).toMatchObject({ ok: false, message: 'cli has received no reply yet' });
+    await runner.playSolution();
+    expect(runner.evaluate().results[0]).toMatchObject({ ok: true, message: "cli's last reply is (integer) 3" });
+  });
+
+  it('is refused by the schema when it names no kind', () => {
+    expect(checkSchema.safeParse({ key: 'x', on: 'A' }).success).toBe(false);
+  });
+});
