@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CellRuntime } from '../../src/code-cell/cell-runtime.js';
 import type { AsyncFunctionConstructor } from '../../src/code-cell/cell-source.js';
 import type { PageMessage, StartMessage } from '../../src/code-cell/protocol.js';
-import { CodeCells } from '../../src/web/code-cell/cell-runs.js';
+import { CodeCells, runCellToEnd } from '../../src/web/code-cell/cell-runs.js';
 import { storeHarness } from '../web/store-harness.js';
 
 const AsyncFunction = (async () => {}).constructor as AsyncFunctionConstructor;
@@ -113,7 +113,16 @@ describe("the page's code cells", () => {
     await until(() => old.kernel.now - old.kernel.startUs > 5_000_000);
     const { buildSandboxWorld } = await import('../../src/web/world-setup.js');
     h.store.replaceWorld(buildSandboxWorld(9));
-    await until(() => cells.state('long').status !== 'running');
-    expect(cells.state('long').status).toBe('stopped');
+    await until(() => cells.running === null);
+    expect(old.clients.size).toBe(0);
+    // The run belonged to the old world: the new one shows the cell as never run.
+    expect(cells.state('long').status).toBe('idle');
+  });
+
+  it('runs a cell to its end for a lesson\'s solution', async () => {
+    const h = storeHarness();
+    const cells = new CodeCells(h.store, () => new FakeWorker() as unknown as Worker);
+    const run = await runCellToEnd(cells, 'sum', "await redis.set('a', 2);\nreport('double', 2 * Number(await redis.get('a')));", { from: 'app' });
+    expect(run).toMatchObject({ status: 'done', reports: { double: 4 } });
   });
 });

@@ -1,6 +1,7 @@
 import { CellExecutor } from '../../code-cell/executor.js';
 import { macrotaskQueue } from '../../code-cell/macrotask.js';
 import type { CellError } from '../../code-cell/protocol.js';
+import type { World } from '../../../emulator/sim/world.js';
 import type { WorldStore } from '../world-store.js';
 
 export type CellStatus = 'idle' | 'running' | 'done' | 'failed' | 'stopped';
@@ -19,6 +20,9 @@ export interface CellRunState {
   readonly virtualMs: number;
   readonly wallMs: number;
 }
+
+/** Wall ms between two redraws of the page while a cell moves the world. */
+const REDRAW_MS = 16;
 
 /** Output lines a cell keeps. */
 export const MAX_LINES = 2000;
@@ -56,7 +60,8 @@ interface ActiveRun {
  * (unless it was paused before).
  */
 export class CodeCells {
-  private readonly states = new Map<string, CellRunState>();
+  /** Each cell's last run, with the world it ran on: a run on another world is not shown. */
+  private readonly states = new Map<string, { readonly world: World; readonly state: CellRunState }>();
   private readonly listeners = new Set<() => void>();
   private active: ActiveRun | null = null;
   private readonly later = macrotaskQueue();
@@ -66,8 +71,10 @@ export class CodeCells {
     private readonly spawn: WorkerFactory = defaultWorker,
   ) {}
 
+  /** A cell's last run on the world the page hosts now (idle when it has not run there). */
   state(cellId: string): CellRunState {
-    return this.states.get(cellId) ?? IDLE;
+    const s = this.states.get(cellId);
+    return s !== undefined && s.world === this.store.world ? s.state : IDLE;
   }
 
   /** The cell running now, if any. */
@@ -80,8 +87,10 @@ export class CodeCells {
     return () => this.listeners.delete(listener);
   };
 
-  private set(cellId: string, next: Partial<CellRunState>): void {
-    this.states.set(cellId, { ...this.state(cellId), ...next });
+  private set(cellId: string, world: World, next: Partial<CellRunState>): void {
+    const s = this.states.get(cellId);
+    const prev = s !== undefined && s.world === world ? s.state : IDLE;
+    this.states.set(cellId, { world, state: { ...prev, ...next } });
     for (const l of [...this.listeners]) l();
   }
 
@@ -97,7 +106,7 @@ export class CodeCells {
     try {
       worker = this.spawn();
     } catch (e) {
-      this.set(cellId, { ...IDLE, status: 'failed', error: { name: 'Error', message: `The cell's worker could not start: ${String(e)}`, line: null, column: null } });
+      this.set(cellId, world, { ...IDLE, status: 'failed', error: { name: 'Error', message: `The cell's worker could not start: ${String(e)}`, line: null, column: null } });
       return false;
     }
     const wasPaused = store.driver.isPaused;
@@ -105,6 +114,7 @@ export class CodeCells {
     let output: string[] = [];
     let dropped = 0;
     let flushQueued = false;
+    let redrawnAt = -Infinity;
     // Printed lines reach the view at most once per task, so a cell printing in a loop does not re-render per line.
     const flushOutput = () => {
       if (flushQueued) return;
@@ -115,7 +125,7 @@ export class CodeCells {
           dropped += output.length - MAX_LINES;
           output = output.slice(-MAX_LINES);
         }
-        this.set(cellId, { output: [...output], dropped, ...this.times() });
+        this.set(cellId, world, { output: [...output], dropped, ...this.times() });
       });
     };
     const executor = new CellExecutor(world, {
@@ -131,6 +141,10 @@ export class CodeCells {
           this.stop();
           return;
         }
+        // The panels redraw from the world at most once a frame; telling the store more often is wasted work.
+        const now = performance.now();
+        if (now - redrawnAt < REDRAW_MS) return;
+        redrawnAt = now;
         store.input(() => undefined);
       },
       onPrint: (text) => {
@@ -138,7 +152,7 @@ export class CodeCells {
         flushOutput();
       },
       onReport: (name, value) => {
-        this.set(cellId, { reports: { ...this.state(cellId).reports, [name]: value } });
+        this.set(cellId, world, { reports: { ...(this.states.get(cellId)?.state.reports ?? {}), [name]: value } });
       },
       onEnd: (end) => {
         worker.terminate();
@@ -149,8 +163,11 @@ export class CodeCells {
           output = output.slice(-MAX_LINES);
         }
         const times = run === null ? {} : this.timesOf(run);
-        this.set(cellId, { status: end.stopped ? 'stopped' : end.error !== null ? 'failed' : 'done', error: end.error, output: [...output], dropped, ...times });
-        if (!wasPaused && store.world === world) store.resume();
+        this.set(cellId, world, { status: end.stopped ? 'stopped' : end.error !== null ? 'failed' : 'done', error: end.error, output: [...output], dropped, ...times });
+        if (store.world === world) {
+          store.input(() => undefined);
+          if (!wasPaused) store.resume();
+        }
       },
     });
     worker.addEventListener('message', (e: MessageEvent) => executor.receive(e.data));
@@ -161,7 +178,7 @@ export class CodeCells {
       }
     });
     this.active = { cellId, executor, worker, startUs: world.kernel.now, startWall: performance.now(), wasPaused };
-    this.set(cellId, { ...IDLE, status: 'running' });
+    this.set(cellId, world, { ...IDLE, status: 'running' });
     executor.start();
     return true;
   }
@@ -174,13 +191,33 @@ export class CodeCells {
     run.executor.stop();
   }
 
-  private times(): Pick<CellRunState, 'virtualMs' | 'wallMs'> {
-    return this.active === null ? {} as Pick<CellRunState, 'virtualMs' | 'wallMs'> : this.timesOf(this.active);
+  private times(): Partial<CellRunState> {
+    return this.active === null ? {} : this.timesOf(this.active);
   }
 
   private timesOf(run: ActiveRun): Pick<CellRunState, 'virtualMs' | 'wallMs'> {
     return { virtualMs: (run.executor.world.kernel.now - run.startUs) / 1000, wallMs: performance.now() - run.startWall };
   }
+}
+
+/**
+ * Runs a cell and resolves with its run once it has ended (a lesson's
+ * solution plays its cells this way); resolves at once with a failed run
+ * when another cell is running.
+ */
+export function runCellToEnd(cells: CodeCells, cellId: string, source: string, where: { from: string; to?: string }): Promise<CellRunState> {
+  if (!cells.run(cellId, source, where)) {
+    const busy: CellRunState = { ...IDLE, status: 'failed', error: { name: 'Error', message: `Another cell (${cells.running ?? '?'}) is running.`, line: null, column: null } };
+    return Promise.resolve(cells.running === null ? cells.state(cellId) : busy);
+  }
+  return new Promise((resolve) => {
+    const off = cells.subscribe(() => {
+      const s = cells.state(cellId);
+      if (s.status === 'running' && cells.running === cellId) return;
+      off();
+      resolve(s);
+    });
+  });
 }
 
 const registries = new WeakMap<WorldStore, CodeCells>();

@@ -167,5 +167,6 @@ function CellStatusLine({ run, otherRunning }: { run: CellRunState; otherRunning
 }
 
 function seconds(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10_000 ? 1 : 2)} s` : `${Math.round(ms)} ms`;
+  if (ms >= 1000) return `${(ms / 1000).toFixed(ms >= 10_000 ? 1 : 2)} s`;
+  return ms >= 10 ? `${Math.round(ms)} ms` : `${ms.toFixed(2)} ms`;
 }
