@@ -201,7 +201,7 @@ export class CellExecutor {
     this.running = true;
     try {
       // Commands on a closed connection fail without the world moving.
-      await drainMicrotasks();
+      if (this.pending.size !== 0) await this.drain();
       const k = this.world.kernel;
       for (;;) {
         if (this.endedWith !== null || this.awaitingCell) return;
@@ -233,7 +233,7 @@ export class CellExecutor {
           }
           if (k.promisesSettled) {
             k.promisesSettled = false;
-            await drainMicrotasks();
+            await this.drain();
             if (this.endedWith !== null) return;
             if (this.completed.length !== 0) break;
           }
@@ -247,6 +247,15 @@ export class CellExecutor {
     } finally {
       this.running = false;
     }
+  }
+
+  /**
+   * Lets promise reactions run until an answer for the cell is ready, or
+   * long enough for any: a reply resolves the client's promise, and
+   * pipelines and transactions settle through a few chained reactions.
+   */
+  private async drain(): Promise<void> {
+    for (let i = 0; i < 32 && this.completed.length === 0; i++) await undefined;
   }
 
   private nextWake(): number {
@@ -297,10 +306,3 @@ function pageError(message: string): CellError {
   return { name: 'Error', message, line: null, column: null };
 }
 
-/**
- * Lets promise reactions run: a reply resolves the client's promise, and
- * pipelines and transactions settle through a few chained reactions.
- */
-async function drainMicrotasks(): Promise<void> {
-  for (let i = 0; i < 32; i++) await undefined;
-}
