@@ -40,6 +40,8 @@ export interface SessionSnapshot {
   readonly busy: { readonly label: string; readonly progress: number } | null;
   readonly notice: { readonly kind: 'error' | 'info'; readonly text: string } | null;
   readonly save: SaveStatus;
+  /** A stored session could not be restored and is kept aside: savedUnreadable() gives it. */
+  readonly unreadableKept: boolean;
 }
 
 export interface WorkbookSessionOptions {
@@ -120,6 +122,7 @@ export class WorkbookSession {
   private busy: { label: string; progress: number } | null = null;
   private notice: SessionSnapshot['notice'] = null;
   private saveStatus: SaveStatus;
+  private unreadableKept = false;
   /** Saving waits until load() has run, so a fresh page never overwrites the stored session. */
   private ready = false;
   private cancelSave: (() => void) | null = null;
@@ -366,7 +369,7 @@ export class WorkbookSession {
     if (!parsed.ok) return parsed;
     this.notice = null;
     const ok = await this.open(parsed.session, 'Importing the session');
-    if (!ok) return { ok: false, message: this.notice?.text ?? 'The session could not be rebuilt.' };
+    if (!ok) return { ok: false, message: (this.notice as SessionSnapshot['notice'])?.text ?? 'The session could not be rebuilt.' };
     this.persistence?.forget();
     // A note from the rebuild (a world that came back to another point) says more than this one.
     this.notice ??= { kind: 'info', text: 'Session imported.' };
@@ -403,7 +406,10 @@ export class WorkbookSession {
     if (parsed.ok) ok = await this.open(parsed.session, 'Restoring your session');
     if (!ok) {
       const why = parsed.ok ? (this.notice?.text ?? 'it could not be rebuilt') : parsed.message;
-      await this.persistence.keepUnreadable(raw).catch(() => undefined);
+      this.unreadableKept = await this.persistence.keepUnreadable(raw).then(
+        () => true,
+        () => false,
+      );
       this.notice = { kind: 'error', text: `Your saved session could not be restored: ${why} The sandbox starts fresh; the old session is kept for download.` };
     }
     this.ready = true;
@@ -647,6 +653,7 @@ export class WorkbookSession {
       busy: this.busy,
       notice: this.notice,
       save: this.saveStatus,
+      unreadableKept: this.unreadableKept,
     };
   }
 
