@@ -1,0 +1,220 @@
+/**
+ * The learner's session in a real browser: what is typed survives a
+ * reload (IndexedDB), a power loss can be rewound from the timeline, and
+ * the timeline's controls work from the keyboard alone. Screenshots of
+ * the timeline go to .tmp/e2e/; with UPDATE_SCREENSHOTS=1 the light one
+ * replaces docs/screenshots/timeline.png.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_REQUIRED, chromiumSkipNotice, HAVE_CHROMIUM, type ServedApp } from './app-server.js';
+
+if (!HAVE_CHROMIUM) {
+  if (CHROMIUM_REQUIRED) throw new Error(`${CHROMIUM_PATH} is required here (CI) but was not found: apt-get install chromium`);
+  console.warn(`\n!!! ${chromiumSkipNotice()}\n`);
+}
+
+const root = join(import.meta.dirname, '../..');
+const UPDATE = process.env.UPDATE_SCREENSHOTS === '1';
+const SHOTS = join(root, '.tmp/e2e');
+
+let app: ServedApp;
+let browser: Browser;
+
+interface Opened {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+}
+
+async function open(colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 800 }, colorScheme, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('dialog', (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  await page.goto(app.url);
+  await prompt(page, 'redis:6379>');
+  return { context, page, problems };
+}
+
+/** Waits for text on the terminal shown now. */
+async function prompt(page: Page, text: string): Promise<void> {
+  await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText(text).first().waitFor();
+}
+
+async function screenLines(page: Page): Promise<string[]> {
+  const text = await page.locator('.terminal-screen:not([hidden]) .xterm-rows').innerText();
+  const lines = text.replace(/\u00a0/g, ' ').split('\n').map((l) => l.trimEnd());
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+async function typeLine(page: Page, line: string): Promise<void> {
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+}
+
+/** Focuses the terminal shown now. */
+async function focusTerminal(page: Page): Promise<void> {
+  await page.locator('.terminal-screen:not([hidden]) .xterm-helper-textarea').focus();
+}
+
+/** Presses Tab until the focused element has this accessible name (aria-label or text); fails after `max` presses. */
+async function tabTo(page: Page, name: string | RegExp, max = 60): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    // The accessible name, near enough: aria-label, else the label's own words, else the text.
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement;
+      const label = el?.closest('label')?.querySelector('span')?.textContent;
+      return el?.getAttribute('aria-label') ?? label ?? el?.textContent?.trim() ?? '';
+    });
+    if (typeof name === 'string' ? focused === name : name.test(focused)) return;
+  }
+  throw new Error(`Tab never reached ${String(name)}`);
+}
+
+/** Waits until the session has saved what was just done (saves follow a change within a second). */
+async function saved(page: Page): Promise<void> {
+  await page.waitForTimeout(1600);
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
+  beforeAll(async () => {
+    app = await buildAndServe();
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    await mkdir(SHOTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('comes back after a reload: the keys, the terminal with its earlier lines, inside MULTI', async () => {
+    const { context, page, problems } = await open();
+    await typeLine(page, 'SET a 1');
+    await typeLine(page, 'RPUSH list x y');
+    await typeLine(page, 'MULTI');
+    await typeLine(page, 'INCR n');
+    await prompt(page, 'QUEUED');
+    await saved(page);
+    await page.reload();
+    await prompt(page, 'redis:6379(TX)>');
+    expect(await screenLines(page)).toEqual([
+      'redis:6379> SET a 1',
+      'OK',
+      'redis:6379> RPUSH list x y',
+      '(integer) 2',
+      'redis:6379> MULTI',
+      'OK',
+      'redis:6379(TX)> INCR n',
+      'QUEUED',
+      'redis:6379(TX)>',
+    ]);
+    await focusTerminal(page);
+    await typeLine(page, 'EXEC');
+    await typeLine(page, 'GET a');
+    await expect.poll(() => screenLines(page).then((l) => l.slice(-5))).toEqual(['redis:6379(TX)> EXEC', '1) (integer) 1', 'redis:6379> GET a', '"1"', 'redis:6379>']);
+    // The history came back too: Up recalls the last line.
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => screenLines(page).then((l) => l.at(-1))).toBe('redis:6379> GET a');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('rewinds to the checkpoint taken before a power loss, and the server is up with its data', async () => {
+    const { context, page, problems } = await open();
+    await typeLine(page, 'SET a 1');
+    await prompt(page, 'OK');
+    await page.getByRole('button', { name: 'New terminal' }).click();
+    await page.getByRole('menuitem', { name: /Shell on redis/ }).click();
+    await prompt(page, 'root@redis:~#');
+    await focusTerminal(page);
+    await typeLine(page, 'sim power-loss redis');
+    await prompt(page, 'powered off');
+    await expect.poll(() => page.locator('.cluster-pane').innerText()).toMatch(/power off/);
+
+    await page.getByRole('button', { name: /^History/ }).click();
+    await page.getByRole('button', { name: 'Rewind to before power loss on redis' }).click();
+    await expect.poll(() => page.locator('.cluster-pane').innerText()).toMatch(/redis-server/);
+    // The shell is back at its prompt, as it was before the line that cut the power.
+    await prompt(page, 'root@redis:~#');
+    expect(await screenLines(page)).toEqual(['root@redis:~#']);
+    await page.getByRole('tab', { name: /redis-cli/ }).click();
+    await focusTerminal(page);
+    await typeLine(page, 'GET a');
+    await expect.poll(() => screenLines(page).then((l) => l.slice(-3))).toEqual(['redis:6379> GET a', '"1"', 'redis:6379>']);
+
+    // The event list names the terminal that cut the power, and takes the learner to it.
+    await page.getByLabel('Kind').selectOption('group:commands');
+    const row = page.locator('.event', { hasText: 'GET' }).last();
+    await row.getByRole('button').click();
+    expect(await page.getByRole('tab', { selected: true }).innerText()).toMatch(/redis-cli/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('works from the keyboard alone: a checkpoint, the history panel, a rewind', async () => {
+    const { context, page, problems } = await open();
+    await typeLine(page, 'SET mood calm');
+    await prompt(page, 'OK');
+    await tabTo(page, /Checkpoint$/);
+    await page.keyboard.press('Enter');
+    await focusTerminal(page);
+    await typeLine(page, 'SET mood stormy');
+    await expect.poll(() => screenLines(page).then((l) => l.length)).toBe(5);
+    await tabTo(page, /^History/);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-expanded'))).toBe('false');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-expanded'))).toBe('true');
+    await tabTo(page, 'Rewind to checkpoint 1');
+    await page.keyboard.press('Enter');
+    await prompt(page, 'redis:6379>');
+    await expect.poll(() => page.locator('.checkpoint').count()).toBe(1);
+    await focusTerminal(page);
+    await typeLine(page, 'GET mood');
+    await expect.poll(() => screenLines(page).then((l) => l.slice(-3))).toEqual(['redis:6379> GET mood', '"calm"', 'redis:6379>']);
+    // The filters and the session's controls are reachable too.
+    await tabTo(page, 'Fork a new branch from checkpoint 1');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByLabel('Branch').locator('option').count()).toBe(2);
+    await tabTo(page, 'Export');
+    await tabTo(page, 'Host');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('takes screenshots of the timeline with events and checkpoints, light and dark', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const { context, page, problems } = await open(scheme);
+      for (const line of ['SET greeting "hello world"', 'CONFIG SET appendonly yes', 'RPUSH queue job:1 job:2', 'INCR visits']) await typeLine(page, line);
+      await prompt(page, '(integer) 1');
+      await page.waitForTimeout(400);
+      await page.getByRole('button', { name: 'Checkpoint' }).click();
+      await page.getByRole('button', { name: 'New terminal' }).click();
+      await page.getByRole('menuitem', { name: /Shell on redis/ }).click();
+      await prompt(page, 'root@redis:~#');
+      await focusTerminal(page);
+      await typeLine(page, 'ls -l /var/lib/redis/appendonlydir');
+      await typeLine(page, 'sim power-loss redis');
+      await prompt(page, 'powered off');
+      await page.getByRole('button', { name: /^History/ }).click();
+      await page.waitForTimeout(300);
+      const shot = join(SHOTS, `timeline-${scheme}.png`);
+      await page.screenshot({ path: shot });
+      if (UPDATE && scheme === 'light') await page.screenshot({ path: join(root, 'docs/screenshots/timeline.png') });
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+});
