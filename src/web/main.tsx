@@ -3,17 +3,31 @@ import { createRoot } from 'react-dom/client';
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import { App } from './app.js';
+import { indexedDbStore } from './session/kv-store.js';
+import { SessionContext } from './session/session-context.js';
+import { WorkbookSession } from './session/workbook-session.js';
 import { StoreContext } from './store-context.js';
 import { WorldStore } from './world-store.js';
 
 const store = new WorldStore({ seed: 1 });
+const session = new WorkbookSession(store, { kv: indexedDbStore() });
 store.start();
-store.openTerminal();
+// The learner's last session comes back if there is one; otherwise the sandbox opens with a redis-cli.
+void session.load().then((restored) => {
+  if (!restored) store.openTerminal();
+});
+// Leaving the page saves at once rather than after the usual short delay.
+addEventListener('pagehide', () => void session.save());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') void session.save();
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <StoreContext.Provider value={store}>
-      <App />
+      <SessionContext.Provider value={session}>
+        <App />
+      </SessionContext.Provider>
     </StoreContext.Provider>
   </StrictMode>,
 );
