@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import type { LineAssist } from '../../../src/web/terminal/line-assist.js';
+import type { TerminalProgram } from '../../../src/web/terminal/programs.js';
+import { redisCliAssist } from '../../../src/web/terminal/redis-cli-assist.js';
+import { TerminalSession } from '../../../src/web/terminal/terminal-session.js';
+import { Screen } from './screen.js';
 import { storeHarness } from '../store-harness.js';
 
-/** Lets the help table's module load (a dynamic import) and the line be drawn again with its hint. */
-const loaded = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
+/**
+ * Waits for the help table's module (a dynamic import) to load; the
+ * terminals waiting for it, which asked first, have drawn their line again
+ * by then.
+ */
+const loaded = async (): Promise<void> => {
+  await redisCliAssist(() => true).ready;
+};
 
 describe('completion, hints and history in the page terminals', () => {
   it('shows the grey hint in a redis-cli terminal once the help table has arrived, and completes with Tab', async () => {
@@ -11,8 +22,6 @@ describe('completion, hints and history in the page terminals', () => {
     await h.run(50);
     const args = 'key value [NX|XX] [GET] [EX seconds|PX milliseconds|EXAT unix-time-seconds|PXAT unix-time-milliseconds|KEEPTTL]';
     t.session.input('SET');
-    // The first test of the file: the help table's module has not been loaded yet.
-    expect(t.screen.grey()).toBe('');
     await loaded();
     expect(t.screen.grey()).toBe((' ' + args).slice(0, 80 - 'redis:6379> SET'.length));
     t.session.input(' k v');
@@ -90,5 +99,37 @@ describe('completion, hints and history in the page terminals', () => {
     t.session.input('\r');
     await h.run(100);
     expect(t.session.history()).toEqual(['ls /var/lib/redis/']);
+  });
+
+  it('shows no hint until the data behind it has arrived, then draws the line again with it', async () => {
+    let arrive = (): void => {};
+    let hints = false;
+    const assist: LineAssist = {
+      ready: new Promise<void>((resolve) => (arrive = () => ((hints = true), resolve()))),
+      complete: () => ({ kind: 'lines', lines: [] }),
+      hint: (line) => (hints ? ` <${line}>` : null),
+    };
+    const program: TerminalProgram = {
+      name: 'redis-cli',
+      prompt: '> ',
+      start: () => Promise.resolve(),
+      runLine: () => Promise.resolve({ history: true }),
+      endOfInput: () => Promise.resolve({ history: false, exit: 0 }),
+      interrupt: () => 'exit',
+      close: () => {},
+      saveState: () => ({ kind: 'redis-cli', cli: { session: null, cli: {} as never } }),
+      assist: () => assist,
+    };
+    const session = new TerminalSession('t', 'test', () => program);
+    const screen = new Screen(40);
+    session.attach((text) => screen.write(text));
+    session.start();
+    await Promise.resolve();
+    session.input('GET');
+    expect(screen.grey()).toBe('');
+    arrive();
+    await assist.ready;
+    expect(screen.grey()).toBe(' <GET>');
+    expect(screen.text()).toEqual(['> GET <GET>']);
   });
 });
