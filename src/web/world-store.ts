@@ -383,8 +383,7 @@ export class WorldStore implements WorldHost {
     this.active = id;
     if (saved === undefined) session.start();
     else {
-      // Put back the history where the terminal offers it.
-      (session as Partial<{ setHistory(lines: readonly string[]): void }>).setHistory?.(saved.history);
+      session.setHistory(saved.history);
       session.resume(saved.screen, saved.ended);
     }
     this.changed();
