@@ -38,9 +38,14 @@ export function setExpireExact(db: Database, key: string, whenMs: Int64): void {
 
 /** A key's expiry time in ms, exactly, or undefined when it has none (getExpire). */
 export function getExpireExact(db: Database, key: string): Int64 | undefined {
-  const n = db.getExpire(key);
+  return db.expires.size === 0 ? undefined : expireIn(db.expires, key);
+}
+
+/** The same, from an expires table itself (a forked child reads the table it had at the fork). */
+export function expireIn(expires: Map<string, number>, key: string): Int64 | undefined {
+  const n = expires.get(key);
   if (n === undefined || Number.isSafeInteger(n)) return n;
-  const exact = exactExpires.get(db.expires)?.get(key);
+  const exact = exactExpires.get(expires)?.get(key);
   return exact !== undefined && Number(exact) === n ? exact : BigInt(n);
 }
 

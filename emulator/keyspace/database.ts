@@ -1,5 +1,6 @@
 import type { Value } from './values.js';
 import type { WatchedKey } from './watch.js';
+import type { ForkView } from './fork-view.js';
 
 /**
  * What a database needs from the server it belongs to: the time of the
@@ -32,6 +33,8 @@ export interface KeyspaceHost {
    * initial counter. Null or absent when access times are LRU clock values.
    */
   readonly lfuAccess?: ((previous: number | undefined) => number) | null;
+  /** The views of forked children (BGSAVE) that must see keys as they were before a write. */
+  readonly forkViews?: readonly ForkView[];
 }
 
 /**
@@ -80,8 +83,17 @@ export class Database {
     const v = this.dict.get(key);
     if (v === undefined) return undefined;
     if (this.expires.size !== 0 && this.expireIfNeeded(key, true)) return undefined;
+    // The caller may change the value in place: a forked child keeps its copy first.
+    this.beforeWrite(key);
     this.touch(key);
     return v;
+  }
+
+  /** Lets forked children keep the key as it was before the write about to happen. */
+  private beforeWrite(key: string): void {
+    const views = this.host.forkViews;
+    if (views === undefined || views.length === 0) return;
+    for (const v of views) v.beforeWrite(this, key);
   }
 
   /** Stamps an access to an existing key: the LRU clock, or updateLFU. */
@@ -117,6 +129,7 @@ export class Database {
    * The TTL is removed unless keepTtl; WATCH is signalled.
    */
   setKey(key: string, value: Value, keepTtl = false): void {
+    this.beforeWrite(key);
     // Replacing a value keeps the old one's LFU data (dbOverwrite).
     if (!this.host.lfuAccess || !this.dict.has(key)) this.access.set(key, this.freshStamp());
     const sizeBefore = this.dict.size;
@@ -128,6 +141,7 @@ export class Database {
 
   /** Adds a key known not to exist (Redis's dbAdd). Does not signal. */
   add(key: string, value: Value): void {
+    this.beforeWrite(key);
     this.dict.set(key, value);
     this.access.set(key, this.freshStamp());
     if (typeof value !== 'string') this.host.keyAdded(this, key, value);
@@ -135,12 +149,15 @@ export class Database {
 
   /** Replaces the value of a key known to exist, keeping its TTL (dbOverwrite). Does not signal. */
   overwrite(key: string, value: Value): void {
+    this.beforeWrite(key);
     this.dict.set(key, value);
   }
 
   /** Deletes a key and its TTL; returns whether it existed. Does not signal. */
   delete(key: string): boolean {
-    if (!this.dict.delete(key)) return false;
+    if (!this.dict.has(key)) return false;
+    this.beforeWrite(key);
+    this.dict.delete(key);
     if (this.expires.size !== 0) this.expires.delete(key);
     this.access.delete(key);
     return true;
@@ -151,10 +168,13 @@ export class Database {
   }
 
   setExpire(key: string, whenMs: number): void {
+    this.beforeWrite(key);
     this.expires.set(key, whenMs);
   }
 
   removeExpire(key: string): boolean {
+    if (!this.expires.has(key)) return false;
+    this.beforeWrite(key);
     return this.expires.delete(key);
   }
 
@@ -183,6 +203,8 @@ export class Database {
   /** Removes every key; returns how many there were. */
   clear(): number {
     const n = this.dict.size;
+    const views = this.host.forkViews;
+    if (views !== undefined) for (const v of views) v.beforeClear(this);
     this.dict = new Map();
     this.expires = new Map();
     this.access = new Map();

@@ -2,7 +2,7 @@ import { RdbError } from './rdb/errors.js';
 import { auxLogLine } from './rdb/aux-log.js';
 import { checkRdb } from '../programs/rdb-check/check.js';
 import { serverLogLine } from '../programs/server-log-line.js';
-import { loadRdbIntoServer, saveRdb, valueReadOptions } from './rdb/server-dataset.js';
+import { ForkedRdbWriter, loadRdbIntoServer, saveRdb, valueReadOptions } from './rdb/server-dataset.js';
 import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';
@@ -46,6 +46,12 @@ const RDB_C_LINE_EOF = 3249;
 /** Reference microseconds of CPU to serialize or load a kilobyte of RDB (cpu.ts scale). */
 const SAVE_US_PER_KB = 4;
 const LOAD_US_PER_KB = 6;
+/**
+ * How much of the file a BGSAVE child serializes and writes at a time. A
+ * small piece keeps each step of the simulation short (a page running the
+ * world between frames stays responsive during a million-key save).
+ */
+const CHILD_STEP_BYTES = 16 * 1024;
 /** Fork work that does not depend on memory: a small process's fork. */
 const FORK_BASE_US = 150;
 /** A memory page, the unit copy-on-write copies. */
@@ -67,7 +73,8 @@ export class Snapshots {
   private forkStartedUs = 0;
   private lastBgsaveTryS = 0;
   private childKeysTotal = 0;
-  private childCpuUs = 1;
+  /** What the running BGSAVE child is writing. */
+  private childWriter: ForkedRdbWriter | null = null;
   private childOutcome: { ok: boolean; signal: number | null } | null = null;
   bgsaveScheduled = false;
   /** Whether a child of another kind (the AOF rewrite's) runs: Redis runs one child at a time. */
@@ -241,12 +248,11 @@ export class Snapshots {
     stats.totalForks++;
     stats.persistence.rdbSaves++;
     this.dirtyAtFork = server.dirty;
-    // The child sees the dataset as it was at the fork.
-    const bytes = saveRdb(server);
-    let keys = 0;
-    for (const db of server.dbs) keys += db.dict.size;
-    this.childKeysTotal = keys;
-    this.childCpuUs = Math.max(1, ((bytes.length / 1024) * SAVE_US_PER_KB) / this.p.host.profile.cpuSpeed);
+    // The child sees the dataset as it was at the fork: the server keeps a
+    // key's old state for it before changing it, as copy-on-write pages do.
+    const writer = new ForkedRdbWriter(server);
+    this.childWriter = writer;
+    this.childKeysTotal = writer.keysTotal;
     const child = this.p.host.spawn(new RdbChild(this.p.host, server.port));
     this.child = child;
     this.childOutcome = null;
@@ -256,48 +262,73 @@ export class Snapshots {
     p.rdbBgsaveStartUnixS = Math.floor(this.forkStartedUs / 1e6);
     this.p.log(`Background saving started by pid ${child.pid}`);
     child.exitListeners.push((code) => {
+      writer.release();
       if (this.childOutcome === null) this.childOutcome = { ok: code === 0, signal: code > 128 ? code - 128 : null };
     });
     const kernel = this.p.kernel;
     const { file } = this.paths();
     const tmp = join(server.config.get('dir'), `temp-${child.pid}.rdb`);
-    // The child's own CPU: serializing the dataset.
-    const cpuUs = ((bytes.length / 1024) * SAVE_US_PER_KB) / this.p.host.profile.cpuSpeed;
-    kernel.at(Math.max(kernel.now, this.forkStartedUs) + Math.round(cpuUs), () => {
+    const cpuSpeed = this.p.host.profile.cpuSpeed;
+    let fd = -1;
+    // The child serializes a piece, writes it, and goes on after the CPU
+    // time that piece took; the parent serves clients meanwhile.
+    const step = (): void => {
       if (!child.alive) return;
-      let fd: number;
+      const piece = writer.step(CHILD_STEP_BYTES);
+      if (piece === null) {
+        this.syncAndInstall(child, fd, tmp, file);
+        return;
+      }
       try {
-        fd = this.openAndWrite(tmp, bytes, child.pid);
+        if (fd < 0) fd = this.disk.open(tmp, 'w', child.pid);
+        this.writeAll(fd, piece, tmp);
       } catch (e) {
+        if (fd >= 0) this.discard(fd, tmp);
         this.logWriteError(e, tmp);
         child.exit(1);
         return;
       }
-      this.disk.fsync(fd, (err) => {
+      kernel.after(Math.max(1, Math.round(((piece.length / 1024) * SAVE_US_PER_KB) / cpuSpeed)), step);
+    };
+    kernel.at(Math.max(kernel.now, this.forkStartedUs), step);
+    return 'started';
+  }
+
+  /** Writes all of `bytes` at the file's position; throws DiskError. */
+  private writeAll(fd: number, bytes: Uint8Array, path: string): void {
+    let off = 0;
+    while (off < bytes.length) {
+      const n = this.disk.write(fd, bytes.subarray(off));
+      if (n <= 0) throw new DiskError('ENOSPC', 'write', path);
+      off += n;
+    }
+  }
+
+  /** The child's last steps: fsync the temp file, rename it over dbfilename, sync the directory. */
+  private syncAndInstall(child: SimProcess, fd: number, tmp: string, file: string): void {
+    this.disk.fsync(fd, (err) => {
+      if (!child.alive) return;
+      if (err !== null) {
+        this.p.log(`Write error saving DB on disk(fsync): ${err.message}`, 'warning');
+        this.discard(fd, tmp);
+        child.exit(1);
+        return;
+      }
+      if (!this.finish(fd, tmp, file)) {
+        child.exit(1);
+        return;
+      }
+      this.syncDir(file, (dirErr) => {
         if (!child.alive) return;
-        if (err !== null) {
-          this.p.log(`Write error saving DB on disk(fsync): ${err.message}`, 'warning');
-          this.discard(fd, tmp);
+        if (dirErr !== null) {
+          this.p.log(`Write error saving DB on disk(fsyncFileDir): ${dirErr}`, 'warning');
           child.exit(1);
           return;
         }
-        if (!this.finish(fd, tmp, file)) {
-          child.exit(1);
-          return;
-        }
-        this.syncDir(file, (dirErr) => {
-          if (!child.alive) return;
-          if (dirErr !== null) {
-            this.p.log(`Write error saving DB on disk(fsyncFileDir): ${dirErr}`, 'warning');
-            child.exit(1);
-            return;
-          }
-          this.p.log('DB saved on disk');
-          child.exit(0);
-        });
+        this.p.log('DB saved on disk');
+        child.exit(0);
       });
     });
-    return 'started';
   }
 
   /**
@@ -308,10 +339,8 @@ export class Snapshots {
   private reportProgress(): void {
     const server = this.server;
     const p = server.stats.persistence;
-    const elapsed = this.p.nowUs() - this.forkStartedUs;
-    const done = Math.min(1, elapsed / this.childCpuUs);
     p.currentSaveKeysTotal = this.childKeysTotal;
-    p.currentSaveKeysProcessed = Math.floor(this.childKeysTotal * done);
+    p.currentSaveKeysProcessed = this.childWriter?.keysWritten ?? 0;
     p.currentForkPerc = this.childKeysTotal === 0 ? 0 : (p.currentSaveKeysProcessed / this.childKeysTotal) * 100;
     const cow = Math.min(usedMemory(server), Math.max(0, server.dirty - this.dirtyAtFork) * PAGE_BYTES);
     if (cow !== p.currentCowSize) p.currentCowSizeSinceUs = this.p.nowUs();

@@ -14,6 +14,7 @@ import { ScanCursors } from '../keyspace/scan.js';
 import { BlockingRegistry } from './blocking.js';
 import type { Value } from '../keyspace/values.js';
 import { lfuAccess } from '../commands/object.js';
+import type { ForkView } from '../keyspace/fork-view.js';
 import { OOM_MESSAGE, performEvictions } from './evict.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';
 import { monitorLine } from '../commands/monitor.js';
@@ -67,6 +68,8 @@ export class RedisServer implements KeyspaceHost {
   dirty = 0;
   /** Set under an LFU maxmemory-policy: keys' access data is then LFU counters. */
   lfuAccess: ((previous: number | undefined) => number) | null = null;
+  /** Point-in-time views of the dataset held by forked children (BGSAVE): writes save keys into them first. */
+  readonly forkViews: ForkView[] = [];
   /**
    * Time the server's thread must spend beyond the command's own cost (DEBUG
    * SLEEP); the process running the server in a simulated world charges it

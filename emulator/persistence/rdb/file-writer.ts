@@ -67,53 +67,131 @@ function writeAux(w: ByteWriter, key: string, value: string, compression: boolea
   writeString(w, value, compression);
 }
 
-/** Serializes the databases (only those with keys are written). */
-export function writeRdb(databases: Iterable<RdbDatabase>, opts: RdbWriteOptions): Uint8Array {
-  const w = new ByteWriter(4096);
-  const z = opts.compression;
-  w.str(`REDIS${String(RDB_VERSION).padStart(4, '0')}`);
-  const aux = opts.aux;
-  writeAux(w, 'redis-ver', aux.redisVersion, z);
-  writeAux(w, 'redis-bits', '64', z);
-  writeAux(w, 'ctime', String(aux.ctimeSeconds), z);
-  writeAux(w, 'used-mem', String(aux.usedMemoryBytes), z);
-  if (aux.replication) {
-    writeAux(w, 'repl-stream-db', String(aux.replication.streamDb), z);
-    writeAux(w, 'repl-id', aux.replication.replId, z);
-    writeAux(w, 'repl-offset', String(aux.replication.offset), z);
+/**
+ * An RDB file written piece by piece, as a forked child writes it through
+ * its buffered rio: the header, then databases and their keys in any
+ * number of steps, then EOF and the checksum of everything. `take()`
+ * hands over what was written since the last call.
+ *
+ *   const s = new RdbStreamWriter(opts);
+ *   s.header();
+ *   s.selectDb({ id: 0, size: 2, expiresSize: 0 });
+ *   s.key({ key: 'a', value: '1' });
+ *   out.push(s.take());            // ...while keys remain
+ *   out.push(s.end());
+ */
+export class RdbStreamWriter {
+  private w = new ByteWriter(32 * 1024);
+  private readonly crc: Crc64 | null;
+
+  constructor(private readonly opts: RdbWriteOptions) {
+    this.crc = opts.checksum ? new Crc64() : null;
   }
-  writeAux(w, 'aof-base', aux.aofBase ? '1' : '0', z);
-  for (const code of opts.functions ?? []) {
-    w.byte(OPCODE_FUNCTION2);
-    writeString(w, code, z);
+
+  /** Bytes written and not yet taken. */
+  get pending(): number {
+    return this.w.length;
   }
-  for (const db of databases) {
-    if (db.size === 0) continue;
+
+  /** The magic, the aux fields and the function libraries. */
+  header(): void {
+    const w = this.w;
+    const opts = this.opts;
+    const z = opts.compression;
+    w.str(`REDIS${String(RDB_VERSION).padStart(4, '0')}`);
+    const aux = opts.aux;
+    writeAux(w, 'redis-ver', aux.redisVersion, z);
+    writeAux(w, 'redis-bits', '64', z);
+    writeAux(w, 'ctime', String(aux.ctimeSeconds), z);
+    writeAux(w, 'used-mem', String(aux.usedMemoryBytes), z);
+    if (aux.replication) {
+      writeAux(w, 'repl-stream-db', String(aux.replication.streamDb), z);
+      writeAux(w, 'repl-id', aux.replication.replId, z);
+      writeAux(w, 'repl-offset', String(aux.replication.offset), z);
+    }
+    writeAux(w, 'aof-base', aux.aofBase ? '1' : '0', z);
+    for (const code of opts.functions ?? []) {
+      w.byte(OPCODE_FUNCTION2);
+      writeString(w, code, z);
+    }
+  }
+
+  /** SELECTDB and RESIZEDB: the keys that follow belong to this database. */
+  selectDb(db: { id: number; size: number; expiresSize: number }): void {
+    const w = this.w;
     w.byte(OPCODE_SELECTDB);
     writeLength(w, db.id);
     w.byte(OPCODE_RESIZEDB);
     writeLength(w, db.size);
     writeLength(w, db.expiresSize);
-    for (const k of db.keys) {
-      if (k.expireAtMs !== undefined) {
-        w.byte(OPCODE_EXPIRETIME_MS);
-        w.i64le(k.expireAtMs);
-      }
-      if (k.idleSeconds !== undefined) {
-        w.byte(OPCODE_IDLE);
-        writeLength(w, k.idleSeconds);
-      }
-      if (k.lfuFreq !== undefined) {
-        w.byte(OPCODE_FREQ);
-        w.byte(k.lfuFreq);
-      }
-      w.byte(objectType(k.value));
-      writeString(w, k.key, z);
-      writeObject(w, k.value, opts);
-    }
   }
-  w.byte(OPCODE_EOF);
-  const crc = opts.checksum ? new Crc64().update(w.view()).bytesLE() : new Uint8Array(8);
-  w.bytes(crc);
+
+  key(k: RdbKey): void {
+    writeKey(this.w, k, this.opts);
+  }
+
+  /** A key serialized earlier by keyRecord (a value saved before a write changed it). */
+  record(bytes: Uint8Array): void {
+    this.w.bytes(bytes);
+  }
+
+  take(): Uint8Array {
+    const out = this.w.finish();
+    this.crc?.update(out);
+    this.w = new ByteWriter(32 * 1024);
+    return out;
+  }
+
+  /** EOF and the CRC64 (0 without rdbchecksum): the last bytes of the file. */
+  end(): Uint8Array {
+    this.w.byte(OPCODE_EOF);
+    const body = this.take();
+    const crc = this.crc === null ? new Uint8Array(8) : this.crc.bytesLE();
+    const out = new Uint8Array(body.length + 8);
+    out.set(body);
+    out.set(crc, body.length);
+    return out;
+  }
+}
+
+function writeKey(w: ByteWriter, k: RdbKey, opts: ValueWriteOptions): void {
+  if (k.expireAtMs !== undefined) {
+    w.byte(OPCODE_EXPIRETIME_MS);
+    w.i64le(k.expireAtMs);
+  }
+  if (k.idleSeconds !== undefined) {
+    w.byte(OPCODE_IDLE);
+    writeLength(w, k.idleSeconds);
+  }
+  if (k.lfuFreq !== undefined) {
+    w.byte(OPCODE_FREQ);
+    w.byte(k.lfuFreq);
+  }
+  w.byte(objectType(k.value));
+  writeString(w, k.key, opts.compression);
+  writeObject(w, k.value, opts);
+}
+
+/** One key as the file stores it (its expiry, access data, type, name and value), on its own. */
+export function keyRecord(k: RdbKey, opts: ValueWriteOptions): Uint8Array {
+  const w = new ByteWriter(64);
+  writeKey(w, k, opts);
   return w.finish();
+}
+
+/** Serializes the databases (only those with keys are written). */
+export function writeRdb(databases: Iterable<RdbDatabase>, opts: RdbWriteOptions): Uint8Array {
+  const s = new RdbStreamWriter(opts);
+  s.header();
+  const parts: Uint8Array[] = [];
+  for (const db of databases) {
+    if (db.size === 0) continue;
+    s.selectDb(db);
+    for (const k of db.keys) s.key(k);
+  }
+  parts.push(s.take(), s.end());
+  const out = new Uint8Array(parts[0]!.length + parts[1]!.length);
+  out.set(parts[0]!);
+  out.set(parts[1]!, parts[0]!.length);
+  return out;
 }

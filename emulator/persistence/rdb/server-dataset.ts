@@ -1,4 +1,4 @@
-import { getExpireExact, setExpireExact } from '../../commands/expire.js';
+import { expireIn, setExpireExact } from '../../commands/expire.js';
 import { debugSettings } from '../../commands/debug.js';
 import { lfuCounter } from '../../commands/object.js';
 import type { Database } from '../../keyspace/database.js';
@@ -7,7 +7,9 @@ import type { RedisServer } from '../../server/server.js';
 import { REDIS_VERSION, usedMemory } from '../../server/info.js';
 import { RdbError } from './errors.js';
 import { readRdb, type LoadedKey, type RdbContents, type RdbReadOptions } from './file-reader.js';
-import { writeRdb, type RdbDatabase, type RdbKey } from './file-writer.js';
+import { keyRecord, RdbStreamWriter, writeRdb, type RdbDatabase, type RdbKey } from './file-writer.js';
+import { ForkView } from '../../keyspace/fork-view.js';
+import type { Value } from '../../keyspace/values.js';
 import type { ValueReadOptions } from './value-reader.js';
 import type { ValueWriteOptions } from './value-writer.js';
 
@@ -62,18 +64,132 @@ export function snapshotDatabases(server: RedisServer): RdbDatabase[] {
 }
 
 function* keysOf(server: RedisServer, db: Database, kind: 'lru' | 'lfu' | null): Generator<RdbKey> {
-  for (const [key, value] of db.dict) {
-    const k: RdbKey = { key, value };
-    const when = db.expires.size === 0 ? undefined : getExpireExact(db, key);
-    if (when !== undefined) k.expireAtMs = when;
-    if (kind === 'lru') {
-      const now = server.lruClock;
-      const last = db.access.get(key) ?? now;
-      k.idleSeconds = now >= last ? now - last : now + (LRU_CLOCK_MAX - last);
-    } else if (kind === 'lfu') {
-      k.lfuFreq = lfuCounter(server, db.access.get(key) ?? LFU_INIT_VAL);
+  for (const [key, value] of db.dict) yield rdbKeyOf(server, kind, key, value, db.expires, db.access);
+}
+
+/** A key as the file stores it, from the tables that hold its expiry and access data. */
+function rdbKeyOf(server: RedisServer, kind: 'lru' | 'lfu' | null, key: string, value: Value, expires: Map<string, number>, access: Map<string, number>): RdbKey {
+  const k: RdbKey = { key, value };
+  const when = expires.size === 0 ? undefined : expireIn(expires, key);
+  if (when !== undefined) k.expireAtMs = when;
+  if (kind === 'lru') {
+    const now = server.lruClock;
+    const last = access.get(key) ?? now;
+    k.idleSeconds = now >= last ? now - last : now + (LRU_CLOCK_MAX - last);
+  } else if (kind === 'lfu') {
+    k.lfuFreq = lfuCounter(server, access.get(key) ?? LFU_INIT_VAL);
+  }
+  return k;
+}
+
+/**
+ * The RDB file a BGSAVE child writes, from the dataset as it was at the
+ * fork (a ForkView the server keeps up to date as it goes on writing),
+ * a piece at a time, so the child's work is spread over its run.
+ *
+ *   const w = new ForkedRdbWriter(server);       // at the fork
+ *   for (let b; (b = w.step(256 * 1024)) !== null; ) file.write(b);
+ *   w.release();
+ */
+export class ForkedRdbWriter {
+  readonly view: ForkView;
+  readonly keysTotal: number;
+  keysWritten = 0;
+  private readonly stream: RdbStreamWriter;
+  private readonly opts: ValueWriteOptions;
+  private readonly kind: 'lru' | 'lfu' | null;
+  private db = -1;
+  private live: Iterator<[string, Value]> | null = null;
+  private tail: Iterator<[string, Uint8Array | null]> | null = null;
+  private ended = false;
+
+  constructor(
+    private readonly server: RedisServer,
+    stamp: SaveStamp = {},
+  ) {
+    this.kind = accessKind(server);
+    this.opts = valueWriteOptions(server);
+    const kind = this.kind;
+    const opts = this.opts;
+    this.view = new ForkView(server.dbs, (db, key, value) => keyRecord(rdbKeyOf(server, kind, key, value, db.expires, db.access), opts));
+    server.forkViews.push(this.view);
+    this.keysTotal = this.view.dbs.reduce((n, f) => n + f.size, 0);
+    this.stream = new RdbStreamWriter({
+      ...this.opts,
+      checksum: server.config.getBool('rdbchecksum'),
+      aux: {
+        redisVersion: REDIS_VERSION,
+        ctimeSeconds: stamp.ctimeSeconds ?? Math.floor(server.nowMs / 1000),
+        usedMemoryBytes: stamp.usedMemoryBytes ?? usedMemory(server),
+        aofBase: false,
+      },
+    });
+    this.stream.header();
+  }
+
+  /** About `maxBytes` more of the file (at least one key's worth), or null once it has all been given. */
+  step(maxBytes: number): Uint8Array | null {
+    if (this.ended) return null;
+    const s = this.stream;
+    while (s.pending < maxBytes) {
+      if (!this.advance()) {
+        this.ended = true;
+        this.release();
+        return s.end();
+      }
     }
-    yield k;
+    return s.take();
+  }
+
+  /** Writes the next key (or opens the next database); false when there is nothing left. */
+  private advance(): boolean {
+    const f = this.view.dbs[this.db];
+    if (f !== undefined && this.live !== null) {
+      const n = this.live.next();
+      if (!n.done) {
+        const [key, value] = n.value;
+        if (f.written.has(key)) return true;
+        const saved = f.saved.get(key);
+        // A key made after the fork is not the child's.
+        if (saved === null) return true;
+        if (saved !== undefined) this.stream.record(saved);
+        else this.stream.key(rdbKeyOf(this.server, this.kind, key, value, f.expires, f.access));
+        f.written.add(key);
+        this.keysWritten++;
+        return true;
+      }
+      this.live = null;
+      this.tail = f.saved.entries();
+    }
+    if (f !== undefined && this.tail !== null) {
+      const n = this.tail.next();
+      if (!n.done) {
+        // Keys deleted since the fork that the walk did not reach.
+        const [key, record] = n.value;
+        if (record !== null && !f.written.has(key)) {
+          this.stream.record(record);
+          f.written.add(key);
+          this.keysWritten++;
+        }
+        return true;
+      }
+      this.tail = null;
+    }
+    this.db++;
+    const next = this.view.dbs[this.db];
+    if (next === undefined) return false;
+    if (next.size !== 0) {
+      this.stream.selectDb(next);
+      this.live = next.dict.entries();
+    }
+    return true;
+  }
+
+  /** The child is done or gone: the parent stops keeping keys for it. */
+  release(): void {
+    const views = this.server.forkViews;
+    const at = views.indexOf(this.view);
+    if (at >= 0) views.splice(at, 1);
   }
 }
 

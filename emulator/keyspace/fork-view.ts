@@ -1,0 +1,71 @@
+import type { Database } from './database.js';
+import type { Value } from './values.js';
+
+/**
+ * What a forked child sees of the dataset: the databases as they were at
+ * the fork, while the parent goes on changing them. Like the pages of a
+ * forked process, a key is copied only when the parent is about to change
+ * it and the child has not written it yet: `beforeWrite` saves the key's
+ * fork-time record then (or that it did not exist). The child walks the
+ * fork-time tables, takes a saved record over the live value, and finally
+ * writes the saved keys the parent has since deleted.
+ *
+ * A table the parent stops using (FLUSHDB, FLUSHALL give the database new
+ * ones) is frozen: nothing changes it any more, so nothing needs saving.
+ */
+export interface ForkedDb {
+  readonly id: number;
+  /** The database's key table at the fork (the same object while the parent keeps it). */
+  readonly dict: Map<string, Value>;
+  /** Its expires and access tables at the fork. */
+  readonly expires: Map<string, number>;
+  readonly access: Map<string, number>;
+  readonly size: number;
+  readonly expiresSize: number;
+  /** Fork-time records of keys changed since: the bytes, or null when the key did not exist then. */
+  readonly saved: Map<string, Uint8Array | null>;
+  /** Keys the child has written. */
+  readonly written: Set<string>;
+  frozen: boolean;
+}
+
+/** How a key's fork-time state is kept: its serialized record (the child's output format). */
+export type KeyRecorder = (db: Database, key: string, value: Value) => Uint8Array;
+
+export class ForkView {
+  readonly dbs: ForkedDb[];
+  /** The forked databases by their table, since SWAPDB moves tables between databases. */
+  private readonly byTable = new Map<Map<string, Value>, ForkedDb>();
+
+  constructor(
+    databases: readonly Database[],
+    private readonly record: KeyRecorder,
+  ) {
+    this.dbs = databases.map((db) => ({
+      id: db.id,
+      dict: db.dict,
+      expires: db.expires,
+      access: db.access,
+      size: db.dict.size,
+      expiresSize: db.expires.size,
+      saved: new Map(),
+      written: new Set(),
+      frozen: false,
+    }));
+    for (const f of this.dbs) this.byTable.set(f.dict, f);
+  }
+
+  /** The parent is about to change `key` in `db` (its value, its expiry, or its existence). */
+  beforeWrite(db: Database, key: string): void {
+    const f = this.byTable.get(db.dict);
+    if (f === undefined || f.frozen || f.written.has(key) || f.saved.has(key)) return;
+    const value = db.dict.get(key);
+    f.saved.set(key, value === undefined ? null : this.record(db, key, value));
+  }
+
+  /** The parent replaces `db`'s table: the old one stays as it is. */
+  beforeClear(db: Database): void {
+    const f = this.byTable.get(db.dict);
+    if (f !== undefined) f.frozen = true;
+  }
+}
