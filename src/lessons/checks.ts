@@ -17,7 +17,7 @@ import { parseServerRef, type Check } from './schema.js';
  */
 export interface CheckResult {
   readonly ok: boolean;
-  /** For the learner: the lesson's why-not when failing, if any, else what was found. */
+  /** For the learner: the lesson's label (or, failing, its why-not) when it gives one, else what was found. */
   readonly message: string;
   /** What was found, in the workbook's words (shown under the lesson's why-not). */
   readonly detail: string;
@@ -43,8 +43,8 @@ export interface CellRunView {
 
 export function evaluateCheck(check: Check, ctx: CheckContext): CheckResult {
   const r = observe(check, ctx);
-  const whyNot = check['why-not'];
-  return { ok: r.ok, message: !r.ok && whyNot !== undefined ? whyNot : r.detail, detail: r.detail };
+  const shown = r.ok ? check.label : (check['why-not'] ?? check.label);
+  return { ok: r.ok, message: shown ?? r.detail, detail: r.detail };
 }
 
 interface Found {

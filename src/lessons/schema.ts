@@ -96,6 +96,8 @@ const numberExpect = {
 };
 
 const common = {
+  /** What the check asks for, in the lesson's words ("The power was cut during a write"): shown instead of what was found. */
+  label: z.string().optional(),
   /** The lesson's own words when the check fails, shown before what was found. */
   'why-not': z.string().optional(),
 };

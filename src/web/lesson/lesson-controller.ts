@@ -1,5 +1,6 @@
 import type { Lesson } from '../../lessons/lesson.js';
 import { LessonRunner, type LessonProgress, type StepStatus } from '../../lessons/runner.js';
+import { stateProviders } from '../session/state-providers.js';
 import { installWorkbookPrograms } from '../world-programs.js';
 import { buildSandboxWorld } from '../world-setup.js';
 import type { WorkbookSnapshot, WorldStore } from '../world-store.js';
@@ -23,6 +24,14 @@ export interface LessonPaneState {
   readonly busy: string | null;
   /** A failure to report (a lesson that would not load, an event that threw). */
   readonly error: string | null;
+}
+
+/** The session's name for the lesson state. */
+const SESSION_KEY = 'lesson';
+
+interface SavedLesson {
+  readonly lesson: string;
+  readonly progress: unknown;
 }
 
 /** The controller of a store, made on first use (the session and the pane share it). */
@@ -69,6 +78,47 @@ export class LessonController {
   constructor(private readonly store: WorldStore) {
     this.host = new StoreLessonHost(store);
     store.subscribe(() => this.worldMoved());
+    // The lesson being followed and the learner's progress are saved with the session.
+    stateProviders.register({
+      key: SESSION_KEY,
+      save: () => this.saved(),
+      restore: (data) => void this.restoreSaved(data),
+      reset: () => this.forget(),
+    });
+  }
+
+  /** What the session keeps of the lesson: which one, and the progress in it. */
+  private saved(): SavedLesson | null {
+    const r = this.runner;
+    return r === null ? null : { lesson: r.lesson.meta.id, progress: r.progress() };
+  }
+
+  /** A saved session comes back: its world and terminals are already hosted; take the lesson up over them. */
+  private async restoreSaved(data: unknown): Promise<void> {
+    if (data === null || typeof data !== 'object' || typeof (data as SavedLesson).lesson !== 'string') {
+      this.forget();
+      return;
+    }
+    const saved = data as SavedLesson;
+    await this.loadCatalogue();
+    const lesson = this.current.catalogue?.find((l) => l.meta.id === saved.lesson);
+    if (lesson === undefined) {
+      this.forget();
+      this.set({ error: `The saved lesson "${saved.lesson}" is not in this workbook any more; the world is kept as a sandbox.` });
+      return;
+    }
+    try {
+      this.resume(lesson, saved.progress);
+    } catch (e) {
+      this.forget();
+      this.set({ error: `The saved progress in "${lesson.meta.title}" could not be read: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+
+  /** No lesson any more (the session started over with a sandbox of its own). */
+  private forget(): void {
+    this.detach();
+    this.set({ view: 'picker', lesson: null, progress: null, status: null, eventOutput: {}, busy: null, error: null });
   }
 
   get state(): LessonPaneState {
@@ -155,6 +205,7 @@ export class LessonController {
   private detach(): void {
     this.offRunner?.();
     this.offRunner = null;
+    if (this.runner !== null) stateProviders.changed();
     this.runner = null;
   }
 
@@ -229,6 +280,9 @@ export class LessonController {
   private sync(): void {
     const r = this.runner;
     if (r === null) return;
-    this.set({ progress: r.progress(), status: r.stepStatus });
+    const progress = r.progress();
+    const changed = JSON.stringify(progress) !== JSON.stringify(this.current.progress);
+    this.set({ progress, status: r.stepStatus });
+    if (changed) stateProviders.changed();
   }
 }
