@@ -9,6 +9,7 @@ import { runningServer } from '../../src/lessons/observe.js';
 import { LessonRunner, type StepStatus } from '../../src/lessons/runner.js';
 import { checkSchema, type Check } from '../../src/lessons/schema.js';
 import { lessonFileNames, loadLesson } from './lesson-files.js';
+import { inProcessCells } from './replay.js';
 
 /** Everything a check could disturb: the action log, the trace, each server's INFO and each key's access time. */
 function fingerprint(world: World): string {
@@ -52,7 +53,7 @@ describe('evaluating checks', () => {
     it(`changes nothing in the world of ${file}, at any step`, async () => {
       const lesson = loadLesson(file);
       const host = new HeadlessLessonHost();
-      const runner = new LessonRunner(lesson, host);
+      const runner = new LessonRunner(lesson, host, inProcessCells(host));
       runner.start();
       for (let i = 0; i <= lesson.steps.length; i++) {
         const before = fingerprint(host.world);
@@ -68,9 +69,9 @@ describe('evaluating checks', () => {
     it(`leaves the world of ${file} to go on exactly as it would have without them`, async () => {
       const lesson = loadLesson(file);
       const checked = new HeadlessLessonHost();
-      await playAll(new LessonRunner(lesson, checked));
+      await playAll(new LessonRunner(lesson, checked, inProcessCells(checked)));
       const unchecked = new HeadlessLessonHost();
-      await playAll(new UncheckedRunner(lesson, unchecked));
+      await playAll(new UncheckedRunner(lesson, unchecked, inProcessCells(unchecked)));
       checked.world.advance(5000);
       unchecked.world.advance(5000);
       expect(checked.world.trace.hash()).toBe(unchecked.world.trace.hash());

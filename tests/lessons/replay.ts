@@ -1,6 +1,6 @@
 import { HeadlessLessonHost } from '../../src/lessons/headless.js';
 import type { Lesson } from '../../src/lessons/lesson.js';
-import { LessonRunner } from '../../src/lessons/runner.js';
+import { LessonRunner, type LessonRunnerOptions } from '../../src/lessons/runner.js';
 import { runCellInProcess } from '../../src/code-cell/run-in-process.js';
 
 export interface StepReplay {
@@ -18,6 +18,18 @@ export interface Replay {
   readonly traceHash: string;
 }
 
+/** Code cells run in process, on the lesson's world; what they print goes into the transcript. */
+export function inProcessCells(host: HeadlessLessonHost): LessonRunnerOptions {
+  return {
+    runCell: async (cell, source) => {
+      const out = await runCellInProcess(host.world, { cellId: cell.id, source, from: cell.from });
+      for (const line of out.output) host.note(`[cell ${cell.id}] ${line}`);
+      if (out.error !== null) host.note(`[cell ${cell.id}] ${out.error.name}: ${out.error.message}${out.error.line !== null ? ` (line ${out.error.line})` : ''}`);
+      return { status: out.stopped ? 'stopped' : out.error !== null ? 'failed' : 'done', reports: out.reports, error: out.error };
+    },
+  };
+}
+
 /**
  * Plays a lesson as a learner who follows its reference solution would:
  * a fresh world, then each step's solution in turn, noting the checks
@@ -25,15 +37,7 @@ export interface Replay {
  */
 export async function replayLesson(lesson: Lesson): Promise<Replay> {
   const host = new HeadlessLessonHost();
-  // Code cells run in process, on the lesson's world; what they print goes into the transcript.
-  const runner = new LessonRunner(lesson, host, {
-    runCell: async (cell, source) => {
-      const out = await runCellInProcess(host.world, { cellId: cell.id, source, from: cell.from });
-      for (const line of out.output) host.note(`[cell ${cell.id}] ${line}`);
-      if (out.error !== null) host.note(`[cell ${cell.id}] ${out.error.name}: ${out.error.message}${out.error.line !== null ? ` (line ${out.error.line})` : ''}`);
-      return { status: out.stopped ? 'stopped' : out.error !== null ? 'failed' : 'done', reports: out.reports, error: out.error };
-    },
-  });
+  const runner = new LessonRunner(lesson, host, inProcessCells(host));
   runner.start();
   const steps: StepReplay[] = [];
   for (let i = 0; i < lesson.steps.length; i++) {

@@ -1,5 +1,6 @@
 import type { Lesson } from '../../lessons/lesson.js';
 import { LessonRunner, type LessonProgress, type StepStatus } from '../../lessons/runner.js';
+import { lessonCellOptions } from '../code-cell/lesson-cells.js';
 import { stateProviders } from '../session/state-providers.js';
 import { installWorkbookPrograms } from '../world-programs.js';
 import { buildSandboxWorld } from '../world-setup.js';
@@ -195,7 +196,7 @@ export class LessonController {
 
   private attach(lesson: Lesson): LessonRunner {
     this.detach();
-    const runner = new LessonRunner(lesson, this.host, { worldSetup: installWorkbookPrograms });
+    const runner = new LessonRunner(lesson, this.host, { worldSetup: installWorkbookPrograms, ...lessonCellOptions(this.store) });
     this.runner = runner;
     this.offRunner = runner.subscribe(() => this.sync());
     this.set({ lesson });
