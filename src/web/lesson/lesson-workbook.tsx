@@ -26,6 +26,9 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
         Lessons
       </h2>
       <div className="lesson-body">
+        <p className="lesson-picker-intro muted">
+          Each lesson sets up its own machines and takes you through them step by step. New to Redis? Start with lesson 0.
+        </p>
         {current !== null && state.progress !== null && (
           <p>
             <button type="button" className="primary" onClick={() => lessons.showLesson()}>
