@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { HeadlessLessonHost } from '../../src/lessons/headless.js';
+import { LessonRunner } from '../../src/lessons/runner.js';
+import { loadLesson } from './lesson-files.js';
+
+const lesson = loadLesson('05-append-only-file.md');
+
+describe('the lesson runner', () => {
+  it('keeps progress as JSON: the step, the steps done, the hints and solutions shown', async () => {
+    const runner = new LessonRunner(lesson, new HeadlessLessonHost());
+    runner.start();
+    expect(runner.progress()).toMatchObject({ version: 1, lesson: 'append-only-file', step: 0, done: [false, false, false, false, false, false, false] });
+    await runner.playSolution();
+    expect(runner.progress().done[0]).toBe(true);
+    runner.next();
+    expect(runner.showHint()).toBe(1);
+    expect(runner.showHint()).toBe(1);
+    runner.revealSolution();
+    const p = runner.progress();
+    expect(p).toMatchObject({ step: 1, done: [true, false, false, false, false, false, false], hints: [0, 1, 0, 0, 0, 0, 0], solution: [false, true, false, false, false, false, false] });
+    expect(JSON.parse(JSON.stringify(p))).toEqual(p);
+  });
+
+  it('takes saved progress back over a world restored from its checkpoint', async () => {
+    const host = new HeadlessLessonHost();
+    const runner = new LessonRunner(lesson, host);
+    runner.start();
+    await runner.playSolution();
+    runner.next();
+    await runner.playSolution();
+    const saved = JSON.parse(JSON.stringify(runner.progress())) as unknown;
+
+    const again = new LessonRunner(lesson, host);
+    again.restoreProgress(saved);
+    expect(again.current).toBe(1);
+    expect(again.evaluate().passing).toBe(true);
+    expect(again.progress()).toEqual(saved);
+  });
+
+  it("refuses another lesson's progress, or one that does not fit", () => {
+    const runner = new LessonRunner(lesson, new HeadlessLessonHost());
+    runner.start();
+    const p = runner.progress();
+    expect(() => runner.restoreProgress({ ...p, lesson: 'snapshots' })).toThrow('the progress is for lesson snapshots, not append-only-file');
+    expect(() => runner.restoreProgress({ ...p, done: [true] })).toThrow('does not fit');
+    expect(() => runner.restoreProgress({ version: 2 })).toThrow();
+  });
+
+  it('starts over with a fresh world and no progress', async () => {
+    const host = new HeadlessLessonHost();
+    const runner = new LessonRunner(lesson, host);
+    runner.start();
+    const first = host.world;
+    await runner.playSolution();
+    runner.next();
+    runner.reset();
+    expect(host.world).not.toBe(first);
+    expect(runner.progress()).toMatchObject({ step: 0, done: [false, false, false, false, false, false, false] });
+    expect(runner.evaluate().passing).toBe(false);
+  });
+
+  it('tells its listeners when a step is done', async () => {
+    const runner = new LessonRunner(lesson, new HeadlessLessonHost());
+    runner.start();
+    const seen: boolean[] = [];
+    runner.subscribe(() => seen.push(runner.progress().done[0]!));
+    await runner.runLines('redis', ['CONFIG GET appendfsync']);
+    expect(seen).toContain(true);
+  });
+});
