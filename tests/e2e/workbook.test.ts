@@ -86,8 +86,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the workbook in Chromium', () => {
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-eval');
-    expect(await page.getByRole('heading', { name: 'Lesson' }).isVisible()).toBe(true);
-    expect(await page.getByText('Lessons arrive here').isVisible()).toBe(true);
+    await page.getByRole('list', { name: 'Lessons' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Lessons' }).isVisible()).toBe(true);
     expect(await page.getByRole('tab', { name: /redis-cli redis:6379/ }).getAttribute('aria-selected')).toBe('true');
     await page.waitForTimeout(300);
     expect(problems).toEqual([]);
