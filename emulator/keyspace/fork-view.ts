@@ -25,7 +25,9 @@ export interface ForkedDb {
   /** Fork-time records of keys changed since: the bytes, or null when the key did not exist then. */
   readonly saved: Map<string, Uint8Array | null>;
   /** Keys the child has written. */
-  readonly written: Set<string>;
+  readonly written: KeySet;
+  /** Keys the child had written that the parent deleted and made again: the walk may meet them again and must pass them by. */
+  readonly remade: Set<string>;
   frozen: boolean;
 }
 
@@ -49,7 +51,8 @@ export class ForkView {
       size: db.dict.size,
       expiresSize: db.expires.size,
       saved: new Map(),
-      written: new Set(),
+      written: new KeySet(),
+      remade: new Set(),
       frozen: false,
     }));
     for (const f of this.dbs) this.byTable.set(f.dict, f);
@@ -58,8 +61,12 @@ export class ForkView {
   /** The parent is about to change `key` in `db` (its value, its expiry, or its existence). */
   beforeWrite(db: Database, key: string): void {
     const f = this.byTable.get(db.dict);
-    if (f === undefined || f.frozen || f.written.has(key) || f.saved.has(key)) return;
+    if (f === undefined || f.frozen || f.saved.has(key)) return;
     const value = db.dict.get(key);
+    if (f.written.has(key)) {
+      if (value === undefined) f.remade.add(key);
+      return;
+    }
     f.saved.set(key, value === undefined ? null : this.record(db, key, value));
   }
 
@@ -69,3 +76,34 @@ export class ForkView {
     if (f !== undefined) f.frozen = true;
   }
 }
+
+/**
+ * A set of keys in many small tables rather than one: a single table of a
+ * million keys stops everything for tens of milliseconds each time it
+ * doubles, while many small ones grow a little at a time.
+ */
+export class KeySet {
+  private readonly shards: Set<string>[] = [];
+
+  constructor() {
+    for (let i = 0; i < KEY_SET_SHARDS; i++) this.shards.push(new Set());
+  }
+
+  private shard(key: string): Set<string> {
+    // A cheap spread over the end of the key, where names like "key:123" differ.
+    const n = key.length;
+    let h = n;
+    for (let i = Math.max(0, n - 4); i < n; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
+    return this.shards[h & (KEY_SET_SHARDS - 1)]!;
+  }
+
+  has(key: string): boolean {
+    return this.shard(key).has(key);
+  }
+
+  add(key: string): void {
+    this.shard(key).add(key);
+  }
+}
+
+const KEY_SET_SHARDS = 256;

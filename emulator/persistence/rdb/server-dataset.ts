@@ -148,7 +148,8 @@ export class ForkedRdbWriter {
       const n = this.live.next();
       if (!n.done) {
         const [key, value] = n.value;
-        if (f.written.has(key)) return true;
+        // A key written earlier that the parent deleted and made again.
+        if (f.remade.size !== 0 && f.remade.has(key)) return true;
         const saved = f.saved.get(key);
         // A key made after the fork is not the child's.
         if (saved === null) return true;
