@@ -209,6 +209,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
       await typeLine(page, 'sim power-loss redis');
       await prompt(page, 'powered off');
       await page.getByRole('button', { name: /^History/ }).click();
+      // The pointer away from the list, so no row shows as hovered.
+      await page.mouse.move(700, 300);
       await page.waitForTimeout(300);
       const shot = join(SHOTS, `timeline-${scheme}.png`);
       await page.screenshot({ path: shot });
