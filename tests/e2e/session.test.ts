@@ -83,9 +83,24 @@ async function tabTo(page: Page, name: string | RegExp, max = 60): Promise<void>
   throw new Error(`Tab never reached ${String(name)}`);
 }
 
-/** Waits until the session has saved what was just done (saves follow a change within a second). */
-async function saved(page: Page): Promise<void> {
-  await page.waitForTimeout(1600);
+/** Waits until the session kept in IndexedDB shows `text` on a terminal's screen (saves follow a change within a second). */
+async function saved(page: Page, text: string): Promise<void> {
+  const stored = (): Promise<string> =>
+    page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const open = indexedDB.open('redis-workbook');
+          open.onerror = () => resolve('');
+          open.onsuccess = () => {
+            const db = open.result;
+            if (!db.objectStoreNames.contains('session')) return resolve('');
+            const get = db.transaction('session').objectStore('session').get('live');
+            get.onsuccess = () => resolve(JSON.stringify(get.result ?? ''));
+            get.onerror = () => resolve('');
+          };
+        }),
+    );
+  await expect.poll(stored, { timeout: 10_000 }).toContain(text);
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
@@ -107,7 +122,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
     await typeLine(page, 'MULTI');
     await typeLine(page, 'INCR n');
     await prompt(page, 'QUEUED');
-    await saved(page);
+    await saved(page, 'QUEUED');
     await page.reload();
     await prompt(page, 'redis:6379(TX)>');
     expect(await screenLines(page)).toEqual([
