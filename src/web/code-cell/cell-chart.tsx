@@ -63,13 +63,14 @@ export default function CellChart({ chart }: { chart: BarChart }) {
         select: { show: false, left: 0, top: 0, width: 0, height: 0 },
         scales: {
           x: { time: false, range: () => [-0.5, groups.length - 0.5] },
-          y: chart.log ? { distr: 3, log: 10 } : { range: (_u, _min, max) => [0, max * 1.08] },
+          y: chart.log ? { distr: 3, log: 10, range: (_u, min, max) => decades(min, max) } : { range: (_u, _min, max) => [0, max * 1.08] },
         },
         axes: [
           {
             stroke: muted,
             grid: { show: false },
             ticks: { show: false },
+            size: 28,
             splits: () => groups.map((_, i) => i),
             values: (_u, splits) => splits.map((i) => groups[i] ?? ''),
           },
@@ -77,12 +78,14 @@ export default function CellChart({ chart }: { chart: BarChart }) {
             stroke: muted,
             label: chart.unit || undefined,
             grid: { stroke: withAlpha(muted, 0.25) },
-            values: (_u, splits) => splits.map(shortNumber),
-            size: 56,
+            // On a log scale, a line and a label at each power of ten only: the lines between crowd a small chart.
+            ...(chart.log ? { splits: (u: uPlot) => powersOfTen(u.scales.y!.min ?? 1, u.scales.y!.max ?? 10) } : {}),
+            values: (_u, splits) => splits.map((v) => (v == null ? '' : shortNumber(v))),
+            size: 44,
           },
         ],
         series,
-        legend: { show: true },
+        legend: { show: false },
       },
       data,
       el,
@@ -96,7 +99,38 @@ export default function CellChart({ chart }: { chart: BarChart }) {
     };
   }, [chart, theme]);
 
-  return <div ref={box} className="cell-chart" aria-hidden="true" />;
+  return (
+    <div className="cell-chart-box" aria-hidden="true">
+      <div ref={box} className="cell-chart" />
+      <ul className="cell-legend">
+        {chart.series.map((s, i) => (
+          <li key={s.label}>
+            <span className={s.reference ? 'cell-swatch reference' : 'cell-swatch'} style={{ color: `var(${PALETTE[legendIndex(chart, i) % PALETTE.length]!})` }} />
+            {s.label}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A series' place among the series of its kind, which picks its colour. */
+function legendIndex(chart: BarChart, i: number): number {
+  const reference = chart.series[i]!.reference;
+  return chart.series.slice(0, i).filter((s) => s.reference === reference).length;
+}
+
+/** A log axis from the power of ten below the smallest value to the one above the largest. */
+function decades(min: number | null, max: number | null): [number, number] {
+  const lo = min !== null && min > 0 ? 10 ** Math.floor(Math.log10(min)) : 1;
+  const hi = max !== null && max > 0 ? 10 ** Math.ceil(Math.log10(max)) : 10;
+  return [lo, Math.max(hi, lo * 10)];
+}
+
+function powersOfTen(min: number, max: number): number[] {
+  const out: number[] = [];
+  for (let e = Math.round(Math.log10(min)); 10 ** e <= max * 1.0001; e++) out.push(10 ** e);
+  return out;
 }
 
 /** Reads theme colours as the canvas needs them: CSS variables resolved to rgb() by the browser. */
@@ -121,5 +155,5 @@ function withAlpha(rgb: string, alpha: number): string {
 function shortNumber(x: number): string {
   if (x >= 1e6) return `${x / 1e6}M`;
   if (x >= 1e3) return `${x / 1e3}k`;
-  return String(x);
+  return String(Math.round(x * 1000) / 1000);
 }

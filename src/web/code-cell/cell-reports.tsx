@@ -38,8 +38,9 @@ function ChartReport({ name, chart }: { name: string; chart: BarChart }) {
       <Suspense fallback={<div className="cell-chart cell-chart-loading">Drawing the chart…</div>}>
         <CellChart chart={chart} />
       </Suspense>
+      <div className="cell-table-box">
       <table className="cell-table">
-        <caption>{visibleControls(chart.title || name)}{chart.unit ? ` (${visibleControls(chart.unit)})` : ''}</caption>
+        <caption className="visually-hidden">{visibleControls(chart.title || name)}{chart.unit ? ` (${visibleControls(chart.unit)})` : ''}</caption>
         <thead>
           <tr>
             <th scope="col" />
@@ -63,6 +64,7 @@ function ChartReport({ name, chart }: { name: string; chart: BarChart }) {
           ))}
         </tbody>
       </table>
+      </div>
     </figure>
   );
 }

@@ -16,6 +16,8 @@ export interface CellRunState {
   /** report(name, value): the last value per name, in the order first reported. */
   readonly reports: Readonly<Record<string, unknown>>;
   readonly error: CellError | null;
+  /** How many runs of the cell have started on this world (this one included). */
+  readonly runs: number;
   /** Virtual ms the run has taken, and wall ms. */
   readonly virtualMs: number;
   readonly wallMs: number;
@@ -27,7 +29,7 @@ const REDRAW_MS = 16;
 /** Output lines a cell keeps. */
 export const MAX_LINES = 2000;
 
-const IDLE: CellRunState = { status: 'idle', output: [], dropped: 0, reports: {}, error: null, virtualMs: 0, wallMs: 0 };
+const IDLE: CellRunState = { status: 'idle', output: [], dropped: 0, reports: {}, error: null, runs: 0, virtualMs: 0, wallMs: 0 };
 
 /** Spawns the worker a cell runs in; tests and other hosts may give their own. */
 export type WorkerFactory = () => Worker;
@@ -178,7 +180,7 @@ export class CodeCells {
       }
     });
     this.active = { cellId, executor, worker, startUs: world.kernel.now, startWall: performance.now(), wasPaused };
-    this.set(cellId, world, { ...IDLE, status: 'running' });
+    this.set(cellId, world, { ...IDLE, status: 'running', runs: this.state(cellId).runs + 1 });
     executor.start();
     return true;
   }

@@ -86,7 +86,7 @@ export function CodeCellView({ cellId, source, from, to, onSourceChange }: CodeC
   const lines = code.split('\n').length;
   const errorLine = run.error?.line ?? null;
   return (
-    <section className="code-cell" aria-label={`Code cell ${cellId}`} data-status={run.status}>
+    <section className="code-cell" aria-label={`Code cell ${cellId}`} data-status={run.status} data-runs={run.runs}>
       <div className="cell-toolbar">
         <span className="cell-title">
           <span className="cell-lang" aria-hidden="true">JS</span> {cellId}
@@ -122,7 +122,7 @@ export function CodeCellView({ cellId, source, from, to, onSourceChange }: CodeC
           onScroll={(e) => {
             if (gutter.current !== null) gutter.current.scrollTop = e.currentTarget.scrollTop;
           }}
-          rows={Math.min(28, Math.max(4, lines))}
+          rows={Math.min(24, Math.max(4, lines))}
           spellCheck={false}
           autoCapitalize="off"
           autoCorrect="off"
