@@ -30,8 +30,15 @@ interface Opened {
   problems: string[];
 }
 
+const TITLES: Record<number, string> = { 14: 'Listing items with WATCH', 16: 'Non-transactional pipelines' };
+
 /** Opens the workbook on lesson 16, at the given step. */
-async function openLesson16(step: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
+function openLesson16(step: number): Promise<Opened> {
+  return openLesson(16, step);
+}
+
+/** Opens the workbook on a lesson, at the given step. */
+async function openLesson(lesson: number, step: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 800 }, colorScheme, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -45,8 +52,8 @@ async function openLesson16(step: number, colorScheme: 'light' | 'dark' = 'light
     if (url.origin !== origin && url.protocol !== 'data:') problems.push(`request leaving the origin: ${r.url()}`);
   });
   await page.goto(app.url);
-  await page.getByRole('button', { name: 'Lesson 16: Non-transactional pipelines' }).click();
-  await page.getByRole('tab', { name: 'redis', exact: true }).waitFor();
+  await page.getByRole('button', { name: `Lesson ${lesson}: ${TITLES[lesson]}` }).click();
+  await page.getByRole('navigation', { name: 'Steps' }).waitFor();
   if (step > 1) await page.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: new RegExp(`^Step ${step}:`) }).click();
   return { page, problems };
 }
@@ -145,6 +152,18 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
     await setCode(page, 'round-trips', "await redis.set('a', 1);\nawait redis.hget('a', 'f');");
     expect(await runAndWait(page, 'round-trips')).toBe('failed');
     expect(await cell(page, 'round-trips').getByRole('alert').innerText()).toBe('ReplyError: WRONGTYPE Operation against a key holding the wrong kind of value (line 2, column 13)');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("retries lesson 14's listing exactly as the headless replay does: the game's write lands between WATCH and EXEC", async () => {
+    const { page, problems } = await openLesson(14, 5);
+    expect(await runAndWait(page, 'list-item')).toBe('done');
+    expect(await cell(page, 'list-item').getByRole('log').innerText()).toBe(
+      ['game: gave Frank ItemY', 'attempt 1: inventory:17 changed, trying again', 'attempt 2: listed ItemX.17 for 51', 'listed: true'].join('\n'),
+    );
+    await page.locator('.lesson-checks.done').waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(SHOTS, 'lesson-14-cell.png') });
     expect(problems).toEqual([]);
     await page.context().close();
   });
