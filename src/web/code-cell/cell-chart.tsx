@@ -71,6 +71,8 @@ export default function CellChart({ chart }: { chart: BarChart }) {
             grid: { show: false },
             ticks: { show: false },
             size: 28,
+            // Small enough for four group names side by side in the lesson pane's default width.
+            font: '11px system-ui, sans-serif',
             splits: () => groups.map((_, i) => i),
             values: (_u, splits) => splits.map((i) => groups[i] ?? ''),
           },
@@ -82,6 +84,7 @@ export default function CellChart({ chart }: { chart: BarChart }) {
             ...(chart.log ? { splits: (u: uPlot) => powersOfTen(u.scales.y!.min ?? 1, u.scales.y!.max ?? 10) } : {}),
             values: (_u, splits) => splits.map((v) => (v == null ? '' : shortNumber(v))),
             size: 44,
+            font: '11px system-ui, sans-serif',
           },
         ],
         series,
