@@ -113,10 +113,11 @@ describe("the page's code cells", () => {
     await until(() => old.kernel.now - old.kernel.startUs > 5_000_000);
     const { buildSandboxWorld } = await import('../../src/web/world-setup.js');
     h.store.replaceWorld(buildSandboxWorld(9));
-    await until(() => cells.running === null);
+    expect(cells.running).toBeNull();
     expect(old.clients.size).toBe(0);
-    // The run belonged to the old world: the new one shows the cell as never run.
+    // The run belonged to the old world: the new one shows the cell as never run, and its clock runs.
     expect(cells.state('long').status).toBe('idle');
+    expect(h.store.driver.isPaused).toBe(false);
   });
 
   it('runs a cell to its end for a lesson\'s solution', async () => {

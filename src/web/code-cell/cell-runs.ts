@@ -165,13 +165,15 @@ export class CodeCells {
           output = output.slice(-MAX_LINES);
         }
         const times = run === null ? {} : this.timesOf(run);
+        offWorld();
         this.set(cellId, world, { status: end.stopped ? 'stopped' : end.error !== null ? 'failed' : 'done', error: end.error, output: [...output], dropped, ...times });
-        if (store.world === world) {
-          store.input(() => undefined);
-          if (!wasPaused) store.resume();
-        }
+        if (store.world === world) store.input(() => undefined);
+        // A world hosted meanwhile took the paused clock over from this one: it runs again too.
+        if (!wasPaused) store.resume();
       },
     });
+    // Another world hosted (a lesson started over, a checkpoint restored): the run belonged to the old one.
+    const offWorld = store.onWorldChange(() => this.stop());
     worker.addEventListener('message', (e: MessageEvent) => executor.receive(e.data));
     worker.addEventListener('error', (e: ErrorEvent) => {
       e.preventDefault();
