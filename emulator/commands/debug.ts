@@ -333,7 +333,7 @@ function debug(c: Client, argv: string[]): Reply {
       break;
     case 'change-repl-id':
       if (argc === 2) {
-        server.replId = server.randomHex(40);
+        server.replication.debugChangeReplicationId();
         return OK;
       }
       break;

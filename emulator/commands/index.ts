@@ -10,6 +10,7 @@ import { memoryCommands } from './memory.js';
 import { monitorCommands } from './monitor.js';
 import { serverCommands } from './server.js';
 import { persistenceCommands } from './persistence.js';
+import { replicationCommands } from './replication.js';
 import { scriptingCommands } from './scripting.js';
 import { setCommands } from './set.js';
 import { shutdownCommands } from './shutdown.js';
@@ -30,6 +31,7 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...memoryCommands,
   ...monitorCommands,
   ...persistenceCommands,
+  ...replicationCommands,
   ...scriptingCommands,
   ...serverCommands,
   ...setCommands,

@@ -2,12 +2,14 @@ import { RdbError } from './rdb/errors.js';
 import { auxLogLine } from './rdb/aux-log.js';
 import { checkRdb } from '../programs/rdb-check/check.js';
 import { serverLogLine } from '../programs/server-log-line.js';
-import { ForkedRdbWriter, loadRdbIntoServer, saveRdb, valueReadOptions } from './rdb/server-dataset.js';
+import { bytesFromArray } from '../resp/bytes.js';
+import { ForkedRdbWriter, loadRdbIntoServer, saveRdb, valueReadOptions, type SaveStamp } from './rdb/server-dataset.js';
 import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';
 import { SimProcess, type Host } from '../sim/host.js';
 import type { Kernel } from '../sim/kernel.js';
+import type { RdbPipe } from '../replication/process.js';
 
 /**
  * RDB snapshots in time (src/rdb.c, src/server.c): SAVE holds the server's
@@ -59,15 +61,21 @@ const PAGE_BYTES = 4096;
 /** CONFIG_BGSAVE_RETRY_DELAY: after a failed BGSAVE, the save rules wait this long. */
 const BGSAVE_RETRY_DELAY_S = 5;
 
-/** The child that writes a BGSAVE's file. */
+/** The child that writes a BGSAVE's file, or streams the RDB to replicas (redis-rdb-to-slaves). */
 class RdbChild extends SimProcess {
-  constructor(host: Host, port: number) {
-    super(host, 'redis-rdb-bgsave', ['redis-rdb-bgsave', `*:${port}`]);
+  constructor(host: Host, port: number, title = 'redis-rdb-bgsave') {
+    super(host, title, [title, `*:${port}`]);
   }
 }
 
+/** SIGUSR1: how Redis stops an RDB child it no longer needs, without counting it as a failed save. */
+const SIGUSR1 = 10;
+
+
 export class Snapshots {
   private child: RdbChild | null = null;
+  /** Where the running child writes: dbfilename, or the replicas' sockets (rdb_child_type). */
+  private childTarget: 'disk' | 'socket' = 'disk';
   /** server.dirty when the running BGSAVE forked (dirty_before_bgsave). */
   private dirtyAtFork = 0;
   private forkStartedUs = 0;
@@ -79,6 +87,11 @@ export class Snapshots {
   bgsaveScheduled = false;
   /** Whether a child of another kind (the AOF rewrite's) runs: Redis runs one child at a time. */
   otherChildActive: () => boolean = () => false;
+  /**
+   * Told when the end of an RDB child has been dealt with, with its target
+   * (where Redis calls updateSlavesWaitingBgsave).
+   */
+  readonly childDoneListeners: Array<(ok: boolean, target: 'disk' | 'socket') => void> = [];
 
   constructor(private readonly p: SnapshotHost) {}
 
@@ -99,6 +112,11 @@ export class Snapshots {
 
   get childActive(): boolean {
     return this.child !== null;
+  }
+
+  /** The running RDB child's target, or null when none runs. */
+  get childType(): 'disk' | 'socket' | null {
+    return this.child === null ? null : this.childTarget;
   }
 
   /** SAVE: the thread writes and syncs the file; the reply waits for the disk. */
@@ -240,12 +258,7 @@ export class Snapshots {
     const server = this.server;
     const stats = server.stats;
     this.lastBgsaveTryS = Math.floor(this.p.nowUs() / 1e6);
-    // Copying the page tables: the parent stops for a time proportional to its memory.
-    const gb = usedMemory(server) / 2 ** 30;
-    const forkUs = Math.round(FORK_BASE_US + gb * this.p.host.profile.forkMsPerGb * 1000);
-    this.p.stall(forkUs);
-    stats.latestForkUsec = forkUs;
-    stats.totalForks++;
+    this.chargeFork();
     stats.persistence.rdbSaves++;
     this.dirtyAtFork = server.dirty;
     // The child sees the dataset as it was at the fork: the server keeps a
@@ -255,6 +268,7 @@ export class Snapshots {
     this.childKeysTotal = writer.keysTotal;
     const child = this.p.host.spawn(new RdbChild(this.p.host, server.port));
     this.child = child;
+    this.childTarget = 'disk';
     this.childOutcome = null;
     this.forkStartedUs = this.p.nowUs();
     const p = stats.persistence;
@@ -292,6 +306,88 @@ export class Snapshots {
     };
     kernel.at(Math.max(kernel.now, this.forkStartedUs), step);
     return 'started';
+  }
+
+  /** fork(): copying the page tables stops the parent for a time proportional to its memory. */
+  private chargeFork(): void {
+    const stats = this.server.stats;
+    const gb = usedMemory(this.server) / 2 ** 30;
+    const forkUs = Math.round(FORK_BASE_US + gb * this.p.host.profile.forkMsPerGb * 1000);
+    this.p.stall(forkUs);
+    stats.latestForkUsec = forkUs;
+    stats.totalForks++;
+  }
+
+  /**
+   * A diskless transfer for replicas (rdbSaveToSlavesSockets): a child
+   * writes "$EOF:<mark>\r\n", the RDB of the dataset at the fork (without
+   * its databases when `excludeData`) and the mark again into `pipe`, a
+   * piece at a time, each after the CPU time it took and once the parent
+   * has passed the previous one on. It exits when the parent says it read
+   * everything. Not a save: dirty, LASTSAVE and rdb_saves stay as they are.
+   */
+  bgsaveToSockets(pipe: RdbPipe, opts: { excludeData: boolean; replication: SaveStamp['replication'] }): 'started' | 'error' {
+    if (this.child !== null || this.otherChildActive()) return 'error';
+    const server = this.server;
+    this.chargeFork();
+    const writer = opts.excludeData ? null : new ForkedRdbWriter(server, { replication: opts.replication });
+    const whole = writer === null ? saveRdb(server, { excludeData: true, replication: opts.replication }) : null;
+    this.childWriter = writer;
+    this.childKeysTotal = writer?.keysTotal ?? 0;
+    // Only for the copy-on-write estimate: a transfer's end leaves dirty alone.
+    this.dirtyAtFork = server.dirty;
+    const mark = server.randomHex(40);
+    const child = this.p.host.spawn(new RdbChild(this.p.host, server.port, 'redis-rdb-to-slaves'));
+    this.child = child;
+    this.childTarget = 'socket';
+    this.childOutcome = null;
+    this.forkStartedUs = this.p.nowUs();
+    const p = server.stats.persistence;
+    p.rdbBgsaveInProgress = true;
+    p.rdbBgsaveStartUnixS = Math.floor(this.forkStartedUs / 1e6);
+    this.p.log(`Background RDB transfer started by pid ${child.pid}`);
+    child.exitListeners.push((code) => {
+      writer?.release();
+      if (this.childOutcome === null) this.childOutcome = { ok: code === 0, signal: code > 128 ? code - 128 : null };
+    });
+    const kernel = this.p.kernel;
+    const cpuSpeed = this.p.host.profile.cpuSpeed;
+    let head: string | null = `$EOF:${mark}\r\n`;
+    let ended = false;
+    const step = (): void => {
+      if (!child.alive) return;
+      if (ended) {
+        pipe.end(() => {
+          if (child.alive) child.exit(0);
+        });
+        return;
+      }
+      let piece = head ?? '';
+      head = null;
+      const bytes = writer !== null ? writer.step(CHILD_STEP_BYTES) : null;
+      if (bytes !== null) {
+        piece += bytesFromArray(bytes);
+      } else {
+        // The whole file when there is no data to walk; then the closing mark.
+        if (whole !== null) piece += bytesFromArray(whole);
+        piece += mark;
+        ended = true;
+      }
+      const cpuUs = Math.max(1, Math.round(((piece.length / 1024) * SAVE_US_PER_KB) / cpuSpeed));
+      kernel.after(cpuUs, () => {
+        if (child.alive) pipe.write(piece, step);
+      });
+    };
+    kernel.at(Math.max(kernel.now, this.forkStartedUs), step);
+    return 'started';
+  }
+
+  /** killRDBChild: SIGUSR1. The child's end is handled as usual, and is no failure of the save. */
+  killChild(): void {
+    const child = this.child;
+    if (child === null || !child.alive) return;
+    this.childOutcome = { ok: false, signal: SIGUSR1 };
+    this.p.host.reap(child, 128 + SIGUSR1, 'killed');
   }
 
   /** Writes all of `bytes` at the file's position; throws DiskError. */
@@ -348,39 +444,63 @@ export class Snapshots {
     if (cow > p.currentCowPeak) p.currentCowPeak = cow;
   }
 
+  /**
+   * checkChildrenDone's part for an RDB child that has ended: its figures,
+   * its log line, and the listeners (the replicas waiting for it). False
+   * when no RDB child has ended.
+   */
+  checkChildDone(): boolean {
+    if (this.child === null || this.childOutcome === null) return false;
+    const server = this.server;
+    const p = server.stats.persistence;
+    const nowS = Math.floor(this.p.nowUs() / 1e6);
+    const { ok, signal } = this.childOutcome;
+    const target = this.childTarget;
+    const pid = this.child.pid;
+    this.reportProgress();
+    p.rdbLastCowSize = p.currentCowSize;
+    p.currentCowSize = 0;
+    p.currentCowPeak = 0;
+    p.currentForkPerc = 0;
+    p.currentSaveKeysProcessed = 0;
+    p.currentSaveKeysTotal = 0;
+    this.child = null;
+    p.rdbBgsaveInProgress = false;
+    p.rdbLastBgsaveTimeS = nowS - p.rdbBgsaveStartUnixS;
+    p.rdbBgsaveStartUnixS = -1;
+    if (target === 'socket') {
+      // A transfer to replicas saves nothing: only its outcome is logged.
+      if (ok) this.p.log('Background RDB transfer terminated with success');
+      else if (signal !== null) this.p.log(`Background transfer terminated by signal ${signal}`, 'warning');
+      else this.p.log('Background transfer error', 'warning');
+    } else if (ok) {
+      this.p.log('Background saving terminated with success');
+      server.dirty -= this.dirtyAtFork;
+      p.lastSaveUnixS = nowS;
+      p.rdbLastBgsaveOk = true;
+    } else if (signal !== null) {
+      this.p.log(`Background saving terminated by signal ${signal}`, 'warning');
+      try {
+        this.disk.unlink(join(server.config.get('dir'), `temp-${pid}.rdb`));
+      } catch {
+        // The child had not opened its file yet.
+      }
+      if (signal !== SIGUSR1) p.rdbLastBgsaveOk = false;
+    } else {
+      this.p.log('Background saving error', 'warning');
+      p.rdbLastBgsaveOk = false;
+    }
+    for (const l of this.childDoneListeners) l(ok, target);
+    return true;
+  }
+
   /** serverCron's part: a finished child, a scheduled BGSAVE, the save rules. */
   cron(): void {
     const server = this.server;
     const p = server.stats.persistence;
     const nowS = Math.floor(this.p.nowUs() / 1e6);
     if (this.child !== null && this.childOutcome === null) this.reportProgress();
-    if (this.child !== null && this.childOutcome !== null) {
-      const { ok, signal } = this.childOutcome;
-      this.reportProgress();
-      p.rdbLastCowSize = p.currentCowSize;
-      p.currentCowSize = 0;
-      p.currentCowPeak = 0;
-      p.currentForkPerc = 0;
-      p.currentSaveKeysProcessed = 0;
-      p.currentSaveKeysTotal = 0;
-      this.child = null;
-      p.rdbBgsaveInProgress = false;
-      p.rdbLastBgsaveTimeS = nowS - p.rdbBgsaveStartUnixS;
-      p.rdbBgsaveStartUnixS = -1;
-      if (ok) {
-        this.p.log('Background saving terminated with success');
-        server.dirty -= this.dirtyAtFork;
-        p.lastSaveUnixS = nowS;
-        p.rdbLastBgsaveOk = true;
-      } else if (signal !== null) {
-        this.p.log(`Background saving terminated by signal ${signal}`, 'warning');
-        p.rdbLastBgsaveOk = false;
-      } else {
-        this.p.log('Background saving error', 'warning');
-        p.rdbLastBgsaveOk = false;
-      }
-      return;
-    }
+    if (this.checkChildDone()) return;
     if (this.child !== null || this.otherChildActive()) return;
     if (this.bgsaveScheduled) {
       this.bgsaveScheduled = false;

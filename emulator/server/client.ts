@@ -22,6 +22,20 @@ export interface ClientAddress {
   fd: number;
 }
 
+/**
+ * The connection's byte stream below replies, for the replication stream
+ * and the RDB transfer to a replica. Set by the transport.
+ */
+export interface RawOutput {
+  /** Queues bytes for the peer, in order with the replies written so far. */
+  write(bytes: string): void;
+  /**
+   * Calls `ready` once the socket can take more: the bytes written so far
+   * have mostly left. A transport with nothing to wait for calls it at once.
+   */
+  whenWritable(ready: () => void): void;
+}
+
 /** What a connection is to the server: CLIENT LIST's flags and CLIENT KILL TYPE. */
 export type ClientRole = 'normal' | 'replica' | 'master' | 'monitor';
 
@@ -70,6 +84,13 @@ export class Client implements Watcher {
   forcePropagation = false;
   /** Bytes in the query buffer, for CLIENT LIST (set by the transport). */
   queryBufferBytes = 0;
+  /**
+   * Replies to earlier commands are waiting to be written (set by the
+   * transport before each command): SYNC refuses to start then.
+   */
+  repliesPending = false;
+  /** The raw byte stream of the connection (set by the transport), or null. */
+  rawOutput: RawOutput | null = null;
   /** Bytes of the last command's arguments, for CLIENT LIST argv-mem. */
   argvBytes = 0;
   /** Unused: CLIENT LIST derives its flags from the state below. */

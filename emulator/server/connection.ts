@@ -41,9 +41,20 @@ export class ServerConnection {
     private readonly write: (bytes: string) => unknown,
     /** Closes the transport. */
     private readonly close: () => void,
-    opts: { address?: Partial<ClientAddress>; decode?: ByteDecoder } = {},
+    opts: {
+      address?: Partial<ClientAddress>;
+      decode?: ByteDecoder;
+      /** When the transport can take more bytes (see RawOutput); at once when absent. */
+      whenWritable?: (ready: () => void) => void;
+    } = {},
   ) {
     this.client = server.connect(opts.address);
+    this.client.rawOutput = {
+      write: (bytes) => {
+        if (!this.closed) this.write(bytes);
+      },
+      whenWritable: opts.whenWritable ?? ((ready) => ready()),
+    };
     this.client.onClose = () => this.shutdown();
     this.client.onAsyncReply = (reply) => {
       if (!this.closed) this.send(encodeReply(reply, this.client.resp));
@@ -100,6 +111,7 @@ export class ServerConnection {
         break;
       }
       c.queryBufferBytes = parser.pendingBytes;
+      c.repliesPending = out.length !== 0;
       const reply = this.server.execute(c, argv);
       if (this.onExecuted !== null) this.onExecuted(argv, reply);
       if (reply === BLOCKED) {

@@ -2,6 +2,7 @@ import type { RedisServer } from './server.js';
 import type { Client } from './client.js';
 import { DICT_ENTRY, keyMemoryUsage } from './memory-estimate.js';
 import { asciiLower } from '../resp/bytes.js';
+import { replicationMemory } from '../replication/info.js';
 
 /**
  * The text of INFO (src/server.c genRedisInfoString): the same sections,
@@ -279,6 +280,7 @@ function memorySection(server: RedisServer): string {
   const rss = resident + 7786496;
   const netUsage = used - STARTUP_BYTES > 0 ? used - STARTUP_BYTES : 1;
   const maxmemory = server.config.get('maxmemory');
+  const repl = replicationMemory(server.replication);
   return (
     `used_memory:${used}\r\n` +
     `used_memory_human:${bytesToHuman(used)}\r\n` +
@@ -321,9 +323,9 @@ function memorySection(server: RedisServer): string {
     `mem_fragmentation_ratio:${ratio(rss, used)}\r\n` +
     `mem_fragmentation_bytes:${rss - used}\r\n` +
     'mem_not_counted_for_evict:0\r\n' +
-    'mem_replication_backlog:0\r\n' +
-    'mem_total_replication_buffers:0\r\n' +
-    'mem_clients_slaves:0\r\n' +
+    `mem_replication_backlog:${repl.backlog}\r\n` +
+    `mem_total_replication_buffers:${repl.total}\r\n` +
+    `mem_clients_slaves:${repl.replicas}\r\n` +
     `mem_clients_normal:${clientsNormal}\r\n` +
     'mem_cluster_links:0\r\n' +
     'mem_aof_buffer:0\r\n' +

@@ -20,6 +20,7 @@ import type { ShutdownFlags } from '../commands/shutdown.js';
 import { monitorLine } from '../commands/monitor.js';
 import type { AofCommands, SnapshotCommands } from '../commands/persistence.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
+import { ReplicationPrimary } from '../replication/primary.js';
 
 export interface ServerOptions {
   /** Virtual time. */
@@ -103,8 +104,10 @@ export class RedisServer implements KeyspaceHost {
   activeExpireEnabled = true;
   /** The database the next active expire cycle starts with. */
   expireCycleNextDb = 0;
-  /** The replication ID (changed by DEBUG CHANGE-REPL-ID). */
+  /** The replication ID (changed by DEBUG CHANGE-REPL-ID and when a backlog is made). */
   replId: string;
+  /** Replication: the replicas, the backlog, the offsets (emulator/replication). */
+  readonly replication: ReplicationPrimary;
   /** Client IDs 1 and 2 belong to the scripting engines' internal clients, so connections start at 3. */
   private nextClientId = 3;
   private readonly propagationListeners: PropagationListener[] = [];
@@ -137,6 +140,7 @@ export class RedisServer implements KeyspaceHost {
     this.commands = new CommandTable(opts.handlers ?? ALL_HANDLERS);
     this.runId = this.randomHex(40);
     this.replId = this.randomHex(40);
+    this.replication = new ReplicationPrimary(this);
   }
 
   /** 'n' random lowercase hex digits from the server's PRNG. */
@@ -178,6 +182,7 @@ export class RedisServer implements KeyspaceHost {
   /** Forgets a client whose connection is gone. */
   disconnect(c: Client): void {
     if (!this.clients.delete(c.id)) return;
+    if (c.role === 'replica') this.replication.clientGone(c);
     this.monitors.delete(c);
     this.blocking.unblock(c, null);
     discardTransaction(c);
@@ -221,6 +226,12 @@ export class RedisServer implements KeyspaceHost {
    * flags, MULTI queueing, then call(). Redis's processCommand().
    */
   execute(c: Client, argv: string[]): Reply {
+    const reply = this.dispatch(c, argv);
+    // A replica's connection carries the stream: a reply would corrupt it.
+    return c.role === 'replica' ? this.replication.replyFromReplica(c, argv, reply) : reply;
+  }
+
+  private dispatch(c: Client, argv: string[]): Reply {
     this.updateTime();
     c.lastInteractionMs = this.nowMs;
     let cmd = this.commands.get(argv[0]!);
@@ -324,7 +335,8 @@ export class RedisServer implements KeyspaceHost {
     const wrap = mayWrap && ops.length > 1;
     if (wrap) for (const l of this.propagationListeners) l(ops[0]!.db, ['MULTI']);
     for (const op of ops) for (const l of this.propagationListeners) l(op.db, op.argv);
-    if (wrap) for (const l of this.propagationListeners) l(ops[0]!.db, ['EXEC']);
+    // EXEC goes with the last command's database, so no SELECT comes between them.
+    if (wrap) for (const l of this.propagationListeners) l(ops[ops.length - 1]!.db, ['EXEC']);
   }
 
   /** A refused command: counts it, flags a MULTI, and returns the error. */

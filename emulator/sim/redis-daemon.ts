@@ -13,6 +13,7 @@ import type { Client } from '../server/client.js';
 import { errorReply } from '../resp/reply.js';
 import { bytesToArray } from '../resp/bytes.js';
 import { serverLogLineAs } from '../programs/server-log-line.js';
+import { HostReplicationProcess } from '../replication/host-process.js';
 
 /** Redis's log levels (src/server.h LL_*). */
 export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
@@ -83,7 +84,21 @@ interface Transport {
   end(): void;
   /** False while the peer is not reading: the client's next commands wait. */
   canWrite(): boolean;
+  /**
+   * When the socket's send buffer next has room for more (virtual us), or
+   * null when that cannot be told yet (the peer is not reading).
+   */
+  writableAt(): number | null;
 }
+
+/**
+ * About what a socket's send buffer holds: a writer that waits for room
+ * (the RDB transfer to a replica) writes again once no more than this is
+ * still queued on the link.
+ */
+const SEND_BUFFER_BYTES = 128 * 1024;
+/** How often a writer waiting for a real client's socket to drain looks again. */
+const WRITABLE_POLL_US = 1000;
 
 class Conn {
   input: Uint8Array[] = [];
@@ -92,6 +107,8 @@ class Conn {
   writing = false;
   peerClosed = false;
   closing = false;
+  /** Writers waiting for the socket to take more (RawOutput.whenWritable). */
+  writableWaiters: Array<() => void> = [];
   sc!: ServerConnection;
   constructor(
     readonly transport: Transport,
@@ -179,6 +196,14 @@ export class RedisProcess extends SimProcess {
     });
     this.server.snapshots = this.snapshots;
     this.modules.push(new AofEngine(this));
+    this.server.replication.process = new HostReplicationProcess(
+      this.server,
+      this.snapshots,
+      () => host.disk,
+      (text, level) => this.log(text, level),
+      () => this.alive,
+    );
+    this.modules.push({ cron: () => this.server.replication.cron() });
   }
 
   /**
@@ -317,10 +342,18 @@ export class RedisProcess extends SimProcess {
 
   private accept(socket: Socket): void {
     this.sockets.add(socket);
+    const kernel = this.kernel;
     const transport: Transport = {
       write: (bytes, at) => socket.write(bytes, at),
       end: () => socket.end(),
       canWrite: () => true,
+      writableAt: () => {
+        // A partition holds the bytes back: no room until it heals.
+        if (socket.stalled.length !== 0) return null;
+        const link = socket.net.link(socket.host.name, socket.remoteHost, socket.unix);
+        const queuedUntil = link.direction(socket.host.name).busyUntil;
+        return Math.max(kernel.now, Math.round(queuedUntil - (SEND_BUFFER_BYTES * 8e6) / link.profile.bandwidthBps));
+      },
     };
     const c = this.attachConn(transport, socket, {
       address: socket.unix
@@ -365,6 +398,7 @@ export class RedisProcess extends SimProcess {
         else kernel.at(lastAt, () => opts.close());
       },
       canWrite: opts.canWrite,
+      writableAt: () => (opts.canWrite() ? kernel.now : null),
     };
     const c = this.attachConn(transport, null, { address: opts.address, decode: opts.decode });
     return {
@@ -393,7 +427,7 @@ export class RedisProcess extends SimProcess {
         c.closing = true;
         if (!c.writing) this.queueWrite(c, '');
       },
-      opts,
+      { ...opts, whenWritable: (ready) => this.whenWritable(c, ready) },
     );
     c.sc = sc;
     this.conns.add(c);
@@ -438,6 +472,34 @@ export class RedisProcess extends SimProcess {
       this.writes.push(c);
     }
     if (!this.inLoop) this.wake();
+  }
+
+  /**
+   * Calls `ready` once the client's socket can take more: after the bytes
+   * queued this pass have been handed to it, when the link has sent all
+   * but about a send buffer's worth.
+   */
+  private whenWritable(c: Conn, ready: () => void): void {
+    c.writableWaiters.push(ready);
+    if (!c.writing) this.releaseWritable(c);
+  }
+
+  private releaseWritable(c: Conn): void {
+    const waiters = c.writableWaiters;
+    if (waiters.length === 0) return;
+    c.writableWaiters = [];
+    const fire = (): void => {
+      for (const w of waiters) w();
+    };
+    const at = c.closing || c.peerClosed || !this.alive ? this.kernel.now : c.transport.writableAt();
+    if (at !== null) {
+      this.kernel.at(at, fire);
+      return;
+    }
+    this.kernel.after(WRITABLE_POLL_US, () => {
+      c.writableWaiters.push(...waiters);
+      this.releaseWritable(c);
+    });
   }
 
   /**
@@ -604,6 +666,7 @@ export class RedisProcess extends SimProcess {
         c.transport.write(c.out, Math.round(this.cpuNow));
         c.out = '';
       }
+      if (c.writableWaiters.length !== 0) this.releaseWritable(c);
       if (c.closing) {
         c.transport.end();
         this.conns.delete(c);

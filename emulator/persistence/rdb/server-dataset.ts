@@ -4,6 +4,7 @@ import { lfuCounter } from '../../commands/object.js';
 import type { Database } from '../../keyspace/database.js';
 import type { Int64 } from '../../numbers/int64.js';
 import type { RedisServer } from '../../server/server.js';
+import type { RdbReplicationInfo } from '../../replication/primary.js';
 import { REDIS_VERSION, usedMemory } from '../../server/info.js';
 import { RdbError } from './errors.js';
 import { readRdb, type LoadedKey, type RdbContents, type RdbReadOptions } from './file-reader.js';
@@ -122,6 +123,7 @@ export class ForkedRdbWriter {
         ctimeSeconds: stamp.ctimeSeconds ?? Math.floor(server.nowMs / 1000),
         usedMemoryBytes: stamp.usedMemoryBytes ?? usedMemory(server),
         aofBase: false,
+        replication: replicationAux(server, stamp),
       },
     });
     this.stream.header();
@@ -197,11 +199,25 @@ export class ForkedRdbWriter {
 export interface SaveStamp {
   ctimeSeconds?: number;
   usedMemoryBytes?: number;
+  /**
+   * The replication fields to write (repl-stream-db, repl-id, repl-offset);
+   * by default what the server's replication state gives now, none on a
+   * server that is in no replication chain.
+   */
+  replication?: RdbReplicationInfo | null;
+  /** Leave the databases out (a replica's rdb-filter-only). */
+  excludeData?: boolean;
 }
 
-/** The RDB file the server would write now (rdbSaveRio with no replication info). */
+/** rdbPopulateSaveInfo for a save made now, unless the stamp says otherwise. */
+function replicationAux(server: RedisServer, stamp: SaveStamp): RdbReplicationInfo | undefined {
+  const info = stamp.replication === undefined ? server.replication.rdbSaveInfo() : stamp.replication;
+  return info ?? undefined;
+}
+
+/** The RDB file the server would write now (rdbSaveRio, with the replication fields rdbPopulateSaveInfo gives). */
 export function saveRdb(server: RedisServer, stamp: SaveStamp = {}): Uint8Array {
-  return writeRdb(snapshotDatabases(server), {
+  return writeRdb(stamp.excludeData === true ? [] : snapshotDatabases(server), {
     ...valueWriteOptions(server),
     checksum: server.config.getBool('rdbchecksum'),
     aux: {
@@ -209,6 +225,7 @@ export function saveRdb(server: RedisServer, stamp: SaveStamp = {}): Uint8Array 
       ctimeSeconds: stamp.ctimeSeconds ?? Math.floor(server.nowMs / 1000),
       usedMemoryBytes: stamp.usedMemoryBytes ?? usedMemory(server),
       aofBase: false,
+      replication: replicationAux(server, stamp),
     },
   });
 }

@@ -1,0 +1,275 @@
+import { allocSize } from '../server/memory-estimate.js';
+
+/**
+ * The replication buffer of a primary (src/replication.c, Redis 7.0): one
+ * list of blocks holding the stream, shared by the backlog and by every
+ * replica's output. The backlog refers to the oldest block it keeps; each
+ * replica refers to the block holding the next byte it has not been sent.
+ * A block is freed only when nothing refers to it any more and the backlog
+ * still holds at least `repl-backlog-size` bytes without it, so a slow
+ * replica (one waiting for its RDB) makes the backlog grow past its size.
+ *
+ * Offsets are Redis's replication offsets: the stream's first byte ever is
+ * offset 1, and `masterReplOffset` is the offset of the last byte written.
+ */
+
+/** PROTO_REPLY_CHUNK_BYTES: the smallest block. */
+const CHUNK_BYTES = 16 * 1024;
+/** sizeof(replBufBlock): refcount, id, repl_offset, size and used, padded. */
+const BLOCK_HEADER_BYTES = 40;
+/** sizeof(listNode): each block hangs on a list node, counted with it. */
+const LIST_NODE_BYTES = 24;
+/** REPL_BACKLOG_TRIM_BLOCKS_PER_CALL: blocks freed at most per trim. */
+const TRIM_BLOCKS_PER_CALL = 64;
+/** REPL_BACKLOG_INDEX_PER_BLOCKS: one index entry per this many blocks. */
+const INDEX_PER_BLOCKS = 64;
+/** CONFIG_REPL_BACKLOG_MIN_SIZE. */
+export const MIN_BACKLOG_BYTES = 16 * 1024;
+
+/** One block of the shared buffer (replBufBlock). */
+export class BufferBlock {
+  /** The bytes written so far (a byte string); `used` is its length. */
+  data = '';
+  refcount = 0;
+  constructor(
+    /** Replication offset of the block's first byte. */
+    readonly replOffset: number,
+    /** Bytes the block can hold: its allocation minus the header. */
+    readonly size: number,
+  ) {}
+
+  get used(): number {
+    return this.data.length;
+  }
+}
+
+/** Where a reader (the backlog, a replica) stands in the buffer. */
+export interface BufferCursor {
+  block: BufferBlock | null;
+  /** Position inside the block of the next byte to send. */
+  pos: number;
+}
+
+export class ReplicationBuffer {
+  private blocks: BufferBlock[] = [];
+  /** Index of the first live block in `blocks` (freed blocks are dropped lazily). */
+  private head = 0;
+  /** The backlog's reference: the oldest block it keeps. */
+  private backlogBlock: BufferBlock | null = null;
+  /** Bytes the backlog holds (repl_backlog->histlen). */
+  histlen = 0;
+  /** Offset of the first byte the backlog holds (repl_backlog->offset). */
+  firstByteOffset: number;
+  /** server.repl_buffer_mem: every block's allocation and list node. */
+  memoryBytes = 0;
+  /** Blocks added since the last index entry, and entries in the index. */
+  private unindexed = 0;
+  indexEntries = 0;
+  /** The replicas' cursors, fed as the stream grows. */
+  private readonly readers = new Set<BufferCursor>();
+
+  constructor(
+    /** The offset of the last byte of the stream so far (master_repl_offset). */
+    public masterReplOffset: number,
+    /** repl-backlog-size, read each time it matters (CONFIG SET resizes). */
+    private readonly backlogSize: () => number,
+  ) {
+    this.firstByteOffset = masterReplOffset + 1;
+  }
+
+  private get tail(): BufferBlock | null {
+    return this.blocks.length > this.head ? this.blocks[this.blocks.length - 1]! : null;
+  }
+
+  /** Starts feeding a reader (a replica that now takes the stream) from the next byte written. */
+  attach(cursor: BufferCursor): void {
+    this.readers.add(cursor);
+  }
+
+  /**
+   * Appends bytes of the stream (feedReplicationBuffer): into the tail
+   * block while it has room, then into new blocks of at least 16 KB and at
+   * most a sixteenth of the backlog, as jemalloc sizes them.
+   */
+  feed(bytes: string): void {
+    let off = 0;
+    let len = bytes.length;
+    while (len > 0) {
+      let startBlock: BufferBlock | null = null;
+      let startPos = 0;
+      let added = false;
+      let tail = this.tail;
+      if (tail !== null && tail.size > tail.used) {
+        startBlock = tail;
+        startPos = tail.used;
+        const n = Math.min(tail.size - tail.used, len);
+        tail.data += n === bytes.length ? bytes : bytes.slice(off, off + n);
+        off += n;
+        len -= n;
+        this.masterReplOffset += n;
+        this.histlen += n;
+      }
+      if (len > 0) {
+        const limit = Math.max(Math.floor(this.backlogSize() / 16), CHUNK_BYTES);
+        const want = Math.min(Math.max(len, CHUNK_BYTES), limit);
+        const usable = allocSize(want + BLOCK_HEADER_BYTES);
+        tail = new BufferBlock(this.masterReplOffset + 1, usable - BLOCK_HEADER_BYTES);
+        const n = Math.min(tail.size, len);
+        tail.data = n === bytes.length ? bytes : bytes.slice(off, off + n);
+        this.blocks.push(tail);
+        this.memoryBytes += usable + LIST_NODE_BYTES;
+        added = true;
+        if (startBlock === null) {
+          startBlock = tail;
+          startPos = 0;
+        }
+        off += n;
+        len -= n;
+        this.masterReplOffset += n;
+        this.histlen += n;
+      }
+      for (const r of this.readers) {
+        if (r.block === null) {
+          r.block = startBlock;
+          r.pos = startPos;
+          startBlock!.refcount++;
+        }
+      }
+      if (this.backlogBlock === null) {
+        this.backlogBlock = startBlock;
+        startBlock!.refcount++;
+      }
+      if (added) {
+        if (++this.unindexed >= INDEX_PER_BLOCKS) {
+          this.indexEntries++;
+          this.unindexed = 0;
+        }
+        this.trim();
+      }
+    }
+  }
+
+  /**
+   * incrementalTrimReplicationBacklog: frees the oldest blocks while the
+   * backlog holds more than its size, nothing else refers to them, and what
+   * stays still covers the size. Then recomputes the first byte's offset.
+   */
+  trim(): void {
+    let trimmed = 0;
+    const size = this.backlogSize();
+    while (this.histlen > size && trimmed < TRIM_BLOCKS_PER_CALL) {
+      if (this.blocks.length - this.head <= 1) break;
+      const first = this.blocks[this.head]!;
+      if (first.refcount !== 1) break;
+      if (this.histlen - first.size <= size) break;
+      first.refcount--;
+      trimmed++;
+      this.histlen -= first.size;
+      const next = this.blocks[this.head + 1]!;
+      this.backlogBlock = next;
+      next.refcount++;
+      this.memoryBytes -= first.size + BLOCK_HEADER_BYTES + LIST_NODE_BYTES;
+      this.blocks[this.head] = undefined as unknown as BufferBlock;
+      this.head++;
+    }
+    if (this.head > 64 && this.head * 2 > this.blocks.length) {
+      this.blocks = this.blocks.slice(this.head);
+      this.head = 0;
+    }
+    this.firstByteOffset = this.masterReplOffset - this.histlen + 1;
+  }
+
+  /**
+   * The bytes a reader has not been sent yet, up to the end of the stream;
+   * the cursor moves to the end and lets go of the blocks behind it
+   * (_writeToClient for a replica).
+   */
+  take(cursor: BufferCursor): string {
+    let block = cursor.block;
+    if (block === null) return '';
+    let out = '';
+    for (;;) {
+      if (block.used > cursor.pos) out += cursor.pos === 0 ? block.data : block.data.slice(cursor.pos);
+      cursor.pos = block.used;
+      const i = this.indexOf(block);
+      const next = i + 1 < this.blocks.length ? this.blocks[i + 1]! : null;
+      if (next === null) return out;
+      block.refcount--;
+      next.refcount++;
+      cursor.block = next;
+      cursor.pos = 0;
+      block = next;
+      this.trim();
+    }
+  }
+
+  /**
+   * A reader that joins another's BGSAVE shares its place in the stream
+   * (copyReplicaOutputBuffer).
+   */
+  copyCursor(from: BufferCursor, to: BufferCursor): void {
+    this.readers.add(to);
+    if (from.block === null) return;
+    to.block = from.block;
+    to.pos = from.pos;
+    to.block.refcount++;
+  }
+
+  /** Whether a reader has bytes not yet sent (clientHasPendingReplies for a replica). */
+  hasPending(cursor: BufferCursor): boolean {
+    if (cursor.block === null) return false;
+    const tail = this.tail!;
+    return cursor.block !== tail || cursor.pos < tail.used;
+  }
+
+  /** A reader goes away (freeReplicaReferencedReplBuffer). */
+  detach(cursor: BufferCursor): void {
+    this.readers.delete(cursor);
+    if (cursor.block !== null) {
+      cursor.block.refcount--;
+      cursor.block = null;
+      cursor.pos = 0;
+      this.trim();
+    }
+  }
+
+  /**
+   * A cursor for a partial resync from `offset` (addReplyReplicationBacklog):
+   * at the byte of that offset, holding its block. The offset must lie
+   * within the backlog. Returns the number of bytes it will be sent.
+   */
+  cursorAt(offset: number, cursor: BufferCursor): number {
+    this.readers.add(cursor);
+    if (this.histlen === 0) return 0;
+    for (let i = this.head; i < this.blocks.length; i++) {
+      const b = this.blocks[i]!;
+      if (b.replOffset + b.used >= offset) {
+        b.refcount++;
+        cursor.block = b;
+        cursor.pos = offset - b.replOffset;
+        break;
+      }
+    }
+    return this.histlen - (offset - this.firstByteOffset);
+  }
+
+  /** Blocks alive, for tests and the panels. */
+  get blockCount(): number {
+    return this.blocks.length - this.head;
+  }
+
+  /** Frees every block (freeReplicationBacklog; no replica may hold one). */
+  clear(): void {
+    this.blocks = [];
+    this.head = 0;
+    this.backlogBlock = null;
+    this.memoryBytes = 0;
+    this.readers.clear();
+  }
+
+  private indexOf(block: BufferBlock): number {
+    // Readers are nearly always at the tail: search from the end.
+    for (let i = this.blocks.length - 1; i >= this.head; i--) if (this.blocks[i] === block) return i;
+    throw new Error('replication buffer: a cursor refers to a freed block');
+  }
+}

@@ -1,0 +1,96 @@
+import { bytesFromArray } from '../resp/bytes.js';
+import { saveRdb } from '../persistence/rdb/server-dataset.js';
+import type { RedisServer } from '../server/server.js';
+import type { RdbReplicationInfo } from './primary.js';
+
+/**
+ * What the primary needs from the redis-server process running it: its
+ * log, its RDB child (a BGSAVE to disk, or a diskless transfer through a
+ * pipe), and the file a disk save leaves behind. A process on a simulated
+ * host provides them (sim/redis-daemon.ts); a server with no process gets
+ * an in-memory stand-in whose saves are done the moment they start.
+ */
+
+/** Which child runs: an RDB child with a disk or a socket target, a child of another kind (AOF rewrite), or none. */
+export type ChildKind = 'disk' | 'socket' | 'other' | null;
+
+/** The pipe a diskless child writes the framed RDB into, a piece at a time. */
+export interface RdbPipe {
+  /** The child wrote `piece` (a byte string); it writes the next one once `next` is called. */
+  write(piece: string, next: () => void): void;
+  /** The child wrote everything; it exits once `release` is called (the parent read it all). */
+  end(release: () => void): void;
+}
+
+export interface ReplicationProcess {
+  log(text: string, level?: 'notice' | 'warning'): void;
+  childKind(): ChildKind;
+  /** rdbSaveBackground to dbfilename; false when the fork fails. */
+  startDiskSave(): boolean;
+  /**
+   * rdbSaveToSlavesSockets: a child streams the RDB into `pipe`, with the
+   * replication fields taken before the replicas were set up; without the
+   * data when a filter excludes it. False when the fork fails.
+   */
+  startSocketSave(pipe: RdbPipe, excludeData: boolean, replication: RdbReplicationInfo): boolean;
+  /** killRDBChild: SIGUSR1, which is not a failure of the save. */
+  killRdbChild(): void;
+  /** checkChildrenDone: handles an RDB child that has exited, if any (REPLCONF ACK may come before serverCron notices). */
+  checkChildDone(): void;
+  /** dbfilename's bytes after a disk save, or the error text of opening it. */
+  readRdbFile(): Uint8Array | string;
+  /** Whether dbfilename exists (lstat). */
+  rdbFileExists(): boolean;
+  /** Removes dbfilename (bg_unlink). */
+  removeRdbFile(): void;
+  /**
+   * True for the in-memory stand-in: a save started is done at once, and
+   * the primary reports its end itself.
+   */
+  readonly immediate: boolean;
+}
+
+/**
+ * The stand-in for a server without a process: a disk save keeps the file
+ * in memory, a diskless one hands the whole RDB over at once.
+ */
+export class InMemoryReplicationProcess implements ReplicationProcess {
+  readonly immediate = true;
+  private file: Uint8Array | null = null;
+
+  constructor(private readonly server: RedisServer) {}
+
+  log(): void {}
+
+  childKind(): ChildKind {
+    return null;
+  }
+
+  startDiskSave(): boolean {
+    this.file = saveRdb(this.server);
+    return true;
+  }
+
+  startSocketSave(pipe: RdbPipe, excludeData: boolean, replication: RdbReplicationInfo): boolean {
+    const mark = this.server.randomHex(40);
+    const rdb = bytesFromArray(saveRdb(this.server, { excludeData, replication }));
+    pipe.write(`$EOF:${mark}\r\n${rdb}${mark}`, () => pipe.end(() => {}));
+    return true;
+  }
+
+  killRdbChild(): void {}
+
+  checkChildDone(): void {}
+
+  readRdbFile(): Uint8Array | string {
+    return this.file ?? 'No such file or directory';
+  }
+
+  rdbFileExists(): boolean {
+    return this.file !== null;
+  }
+
+  removeRdbFile(): void {
+    this.file = null;
+  }
+}
