@@ -657,6 +657,27 @@ export class WorkbookSession {
     };
   }
 
+  /** Resolves once the store's snapshot lists the terminals it has now (it publishes at its next frame). */
+  private terminalsPublished(): Promise<void> {
+    const published = (): boolean => {
+      const shown = this.store.getSnapshot().terminals;
+      const now = this.store.listTerminals();
+      return shown.length === now.length && shown.every((t, i) => t === now[i]);
+    };
+    if (published()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        off();
+        cancel();
+        resolve();
+      };
+      const off = this.store.subscribe(() => {
+        if (published()) done();
+      });
+      const cancel = this.scheduler.after(done, PUBLISH_WAIT_MS);
+    });
+  }
+
   /** Opens a session from a file or the store: its active branch where it was. Nothing changes if that fails. */
   private async open(file: SessionFile, label: string): Promise<boolean> {
     const before = { branches: this.branches, activeId: this.activeId, checkpoints: this.checkpoints, nextId: this.nextId };
@@ -673,12 +694,17 @@ export class WorkbookSession {
       this.unpark(before.activeId);
       return false;
     }
+    // Providers read the page as React sees it (the lesson matches its terminals by their tabs).
+    await this.terminalsPublished();
     const { failed } = this.providers.restoreAll(file.state);
     if (failed.length !== 0) this.notice = { kind: 'error', text: `Some saved state could not be restored: ${failed.join(', ')}.` };
     this.publish();
     return true;
   }
 }
+
+/** How long to wait for the store to publish restored terminals before going on regardless. */
+const PUBLISH_WAIT_MS = 500;
 
 /** The newest part of a screen, cut at a line's start. */
 function newestLines(screen: string, chars: number): string {

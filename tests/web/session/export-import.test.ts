@@ -4,7 +4,7 @@ import { digest, sessionHarness } from './session-harness.js';
 
 async function busySession() {
   const h = sessionHarness();
-  await h.session.load();
+  await h.load();
   const cli = h.open();
   await h.run(50);
   h.store.sendLine(cli.id, 'RPUSH list a b c');
@@ -22,7 +22,7 @@ describe('exporting and importing a session', () => {
     const hash = a.store.world.trace.hash();
 
     const b = sessionHarness();
-    await b.session.load();
+    await b.load();
     b.open();
     const done = b.session.importText(text);
     await b.idle();
@@ -64,7 +64,7 @@ describe('exporting and importing a session', () => {
     const exported = JSON.parse(a.session.exportText()) as { branches: Array<{ head: { eventsRun: number } }> };
     exported.branches[0]!.head.eventsRun += 1_000_000;
     const b = sessionHarness();
-    await b.session.load();
+    await b.load();
     const done = b.session.importText(JSON.stringify(exported));
     await b.idle();
     expect(await done).toEqual({ ok: true });

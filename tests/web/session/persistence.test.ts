@@ -7,7 +7,7 @@ describe('the session kept between visits', () => {
   it('comes back after a reload at the same world, virtual time, terminals, screens and time controls', async () => {
     const kv = new MemoryStore();
     const first = sessionHarness({ kv });
-    await first.session.load();
+    await first.load();
     const cli = first.open();
     await first.run(50);
     first.store.sendLine(cli.id, 'SET a 1');
@@ -30,7 +30,7 @@ describe('the session kept between visits', () => {
     first.session.dispose();
 
     const again = sessionHarness({ kv });
-    expect(await again.session.load()).toBe(true);
+    expect(await again.load()).toBe(true);
     await again.idle();
     const w = again.store.world;
     expect({ digest: digest(w), hash: w.trace.hash(), now: w.kernel.now, events: w.kernel.eventsRun }).toEqual(expected);
@@ -57,7 +57,7 @@ describe('the session kept between visits', () => {
   it('comes back with the terminals history', async () => {
     const kv = new MemoryStore();
     const first = sessionHarness({ kv });
-    await first.session.load();
+    await first.load();
     const cli = first.open();
     await first.run(50);
     first.store.sendLine(cli.id, 'PING');
@@ -67,7 +67,7 @@ describe('the session kept between visits', () => {
     first.store.stop();
 
     const again = sessionHarness({ kv });
-    await again.session.load();
+    await again.load();
     await again.idle();
     expect(again.store.terminal('t1')!.history()).toEqual(['PING', 'DBSIZE']);
   });
@@ -75,7 +75,7 @@ describe('the session kept between visits', () => {
   it('keeps checkpoints and branches, and a saved rewind', async () => {
     const kv = new MemoryStore();
     const first = sessionHarness({ kv });
-    await first.session.load();
+    await first.load();
     const cli = first.open();
     await first.run(50);
     first.store.sendLine(cli.id, 'SET k v');
@@ -89,7 +89,7 @@ describe('the session kept between visits', () => {
     first.store.stop();
 
     const again = sessionHarness({ kv });
-    await again.session.load();
+    await again.load();
     await again.idle();
     const s = again.session.getSnapshot();
     expect(s.branches).toEqual(snap.branches);
@@ -106,7 +106,7 @@ describe('the session kept between visits', () => {
   it('saves only what changed: the log in chunks from the first one not yet written', async () => {
     const kv = new MemoryStore();
     const h = sessionHarness({ kv });
-    await h.session.load();
+    await h.load();
     const cli = h.open();
     await h.run(50);
     for (let i = 0; i < LOG_CHUNK + 10; i++) h.store.sendLine(cli.id, `SET k${i} ${i}`);
@@ -126,7 +126,7 @@ describe('the session kept between visits', () => {
   it('gives each state provider its data back, even one that registers after the load', async () => {
     const kv = new MemoryStore();
     const first = sessionHarness({ kv });
-    await first.session.load();
+    await first.load();
     first.open();
     let progress = { lesson: 5, step: 2 };
     first.providers.register({ key: 'lesson-progress', save: () => progress, restore: () => undefined });
@@ -140,7 +140,7 @@ describe('the session kept between visits', () => {
     const again = sessionHarness({ kv });
     let got: unknown = null;
     again.providers.register({ key: 'lesson-progress', save: () => got, restore: (d) => (got = d) });
-    await again.session.load();
+    await again.load();
     await again.idle();
     expect(got).toEqual({ lesson: 5, step: 3 });
     let late: unknown = null;
@@ -152,7 +152,7 @@ describe('the session kept between visits', () => {
     const kv = new MemoryStore();
     await kv.setMany([['meta', { format: 'redis-workbook-session', version: 1, branches: [{ id: 'b1', logLength: 0 }], checkpoints: [] }]]);
     const h = sessionHarness({ kv });
-    expect(await h.session.load()).toBe(false);
+    expect(await h.load()).toBe(false);
     expect(h.session.getSnapshot().notice?.text).toMatch(/^Your saved session could not be restored: The session file is damaged/);
     expect(await h.session.savedUnreadable()).toContain('redis-workbook-session');
     expect(h.store.world.redis('redis')).toBeDefined();

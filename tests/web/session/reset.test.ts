@@ -5,7 +5,7 @@ import { digest, sessionHarness } from './session-harness.js';
 describe('starting over', () => {
   it('resets to a fresh sandbox: one redis-cli, no checkpoints, one branch, the state providers reset', async () => {
     const h = sessionHarness();
-    await h.session.load();
+    await h.load();
     const cli = h.open();
     await h.run(50);
     h.store.sendLine(cli.id, 'SET a 1');
@@ -26,7 +26,7 @@ describe('starting over', () => {
     // What is saved is the new start: a reload finds the fresh sandbox.
     await h.session.save();
     const again = sessionHarness({ kv: h.kv });
-    expect(await again.session.load()).toBe(true);
+    expect(await again.load()).toBe(true);
     await again.idle();
     expect(digest(again.store.world)).toBe(digest(h.store.world));
     expect(again.session.getSnapshot().checkpoints).toEqual([]);
@@ -34,7 +34,7 @@ describe('starting over', () => {
 
   it('starts a world of its own with named terminals (a lesson), keeping the state providers', async () => {
     const h = sessionHarness();
-    await h.session.load();
+    await h.load();
     let forgotten = false;
     h.providers.register({ key: 'lesson', save: () => 1, restore: () => undefined, reset: () => (forgotten = true) });
     const world = new World({ seed: 7 });
@@ -61,7 +61,7 @@ describe('starting over', () => {
 
   it('starts a new timeline when another part of the page hosts a world of its own', async () => {
     const h = sessionHarness();
-    await h.session.load();
+    await h.load();
     h.open();
     await h.run(50);
     h.session.checkpoint();

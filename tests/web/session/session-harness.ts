@@ -91,6 +91,14 @@ export function sessionHarness(opts: { kv?: MemoryStore; open?: boolean; wallSte
       const id = store.openTerminal(choice, title === undefined ? {} : { title });
       return view(id);
     },
+    /** Loads the stored session, running frames meanwhile as the page would. */
+    async load(): Promise<boolean> {
+      const loading = session.load();
+      let done = false;
+      void loading.finally(() => (done = true));
+      for (let t = 0; t < 20_000 && !done; t += FRAME_MS) await run(FRAME_MS);
+      return loading;
+    },
     /** Runs until the session is no longer busy (a replay), up to `maxMs` of wall time. */
     async idle(maxMs = 20_000): Promise<void> {
       for (let t = 0; t < maxMs && session.getSnapshot().busy !== null; t += FRAME_MS) await run(FRAME_MS);
