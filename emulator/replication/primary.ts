@@ -77,8 +77,14 @@ export class ReplicationPrimary {
   private offsetWithoutBuffer = 0;
   private readonly links = new WeakMap<Client, ReplicaLink>();
   private stopFeeding: (() => void) | null = null;
-  private serverCronLoops = 0;
-  private replicationCronLoops = 0;
+  /**
+   * serverCron's and replicationCron's loop counters. Redis's first
+   * serverCron runs a millisecond after start, before any client can
+   * connect; the process here runs its first one a tick later, so the
+   * counts start as if that first round had run.
+   */
+  private serverCronLoops = 1;
+  private replicationCronLoops = 1;
   private transfer: DisklessTransfer | null = null;
   private rdbGeneratedByReplication = false;
 
