@@ -30,7 +30,8 @@ export function summarizeValue(v: Value): ValueSummary {
   }
   switch (v.type) {
     case 'list':
-      return collection(v.items.length, 'item', v.items.slice(0, PREVIEW_ELEMENTS).map((e) => quoteCut(e)));
+      // Deque.slice does not clamp its end: ask for no more than the list holds.
+      return collection(v.items.length, 'item', v.items.slice(0, Math.min(PREVIEW_ELEMENTS, v.items.length)).map((e) => quoteCut(e)));
     case 'hash':
       return collection(v.map.size, 'field', first(v.map, ([f, val]) => `${quoteCut(f)}=${quoteCut(val)}`));
     case 'set':

@@ -50,6 +50,7 @@ const DATASET: string[][] = [
   ['SET', 'raw', 'hello world'],
   ['SET', 'bin', 'x\x00\xff\r\n'],
   ['RPUSH', 'list', 'a', 'b', 'c', 'd', 'e'],
+  ['RPUSH', 'short-list', 'x'],
   ['HSET', 'small-hash', 'f1', 'v1', 'f2', 'v2'],
   ['HSET', 'big-hash', ...Array.from({ length: 600 }, (_, i) => [`f${i}`, `v${i}`]).flat()],
   ['SADD', 'ints', '3', '1', '2'],
@@ -104,6 +105,7 @@ function checkEncodings(recs: RdbRecord[]): void {
   }
   expect(byName.get('ttl')!.expireAtMs).toBe(4102444800000);
   expect(byName.get('list')!.value.preview).toBe('5 items: "a", "b", "c", "d", …');
+  expect(byName.get('short-list')!.value.preview).toBe('1 item: "x"');
   expect(byName.get('small-zset')!.value.preview).toBe('2 members: "a" 1, "b" 2.5');
   expect(byName.get('bin')!.value).toEqual({ size: 5, preview: '"x\\x00\\xff\\r\\n"' });
   expect(byName.get('lzf')!.value.preview).toBe(`"${'a'.repeat(64)}"…`);
