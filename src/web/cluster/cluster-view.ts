@@ -67,6 +67,8 @@ export interface LinkView {
 
 export interface ProcessView {
   readonly pid: number;
+  /** A running redis-server, shown as a server card of its own. */
+  readonly isServer: boolean;
   readonly name: string;
   /** The command line, control characters made visible. */
   readonly command: string;
@@ -146,8 +148,9 @@ export function clusterView(world: World): ClusterView {
     const processes: ProcessView[] = [];
     const servers: ServerView[] = [];
     for (const p of host.processes.values()) {
-      processes.push({ pid: p.pid, name: terminalText(p.name), command: terminalText(p.argv.join(' ')) });
-      if (p instanceof RedisProcess && p.alive) servers.push(serverView(p, nowUs));
+      const isServer = p instanceof RedisProcess && p.alive;
+      processes.push({ pid: p.pid, isServer, name: terminalText(p.name), command: terminalText(p.argv.join(' ')) });
+      if (isServer) servers.push(serverView(p as RedisProcess, nowUs));
     }
     processes.sort((a, b) => a.pid - b.pid);
     servers.sort((a, b) => a.port - b.port);
