@@ -36,7 +36,7 @@ export interface DiskFilesView {
 /** Files listed per host, so a disk full of small files cannot slow the page down. */
 export const MAX_FILES = 500;
 
-/** Every file of a disk, depth first, directories in name order. */
+/** Every file of a disk: each directory's files in name order, then its subdirectories. */
 export function diskFiles(disk: FileSystem): DiskFilesView {
   const files: FileView[] = [];
   const walk = (dir: string): boolean => {
@@ -46,6 +46,8 @@ export function diskFiles(disk: FileSystem): DiskFilesView {
     } catch {
       return true;
     }
+    // A directory's own files first, then its subdirectories, so that each directory's files stay together.
+    const subdirs: string[] = [];
     for (const name of names) {
       const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
       let st;
@@ -55,12 +57,13 @@ export function diskFiles(disk: FileSystem): DiskFilesView {
         continue;
       }
       if (st.isDirectory) {
-        if (!walk(path)) return false;
+        subdirs.push(path);
         continue;
       }
       if (files.length === MAX_FILES) return false;
       files.push(fileView(path, st));
     }
+    for (const path of subdirs) if (!walk(path)) return false;
     return true;
   };
   const complete = walk('/');

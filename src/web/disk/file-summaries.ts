@@ -15,7 +15,7 @@ export class RdbSummary {
   functions = 0;
   keys = 0;
   /** The end marker or the error reading stopped at, once reached. */
-  end: RdbRecord | null = null;
+  end: Extract<RdbRecord, { kind: 'eof' | 'error' }> | null = null;
   /** Where the scan has got to, in bytes. */
   bytesRead = 0;
 
@@ -57,7 +57,7 @@ export class AofSummary {
   /** Commands by name (lower case), most frequent first when read through `topCommands`. */
   private readonly byName = new Map<string, number>();
   /** A torn command, bytes that are not a command, or a broken preamble, once reached. */
-  end: AofEntry | null = null;
+  end: Extract<AofEntry, { kind: 'torn' | 'bad-format' | 'bad-preamble' }> | null = null;
   /** The first entry that is not wholly on the medium, and its index: where a power loss now would cut. */
   firstUnsynced: { index: number; entry: AofEntry } | null = null;
   bytesRead = 0;
