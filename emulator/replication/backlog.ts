@@ -31,6 +31,8 @@ export class BufferBlock {
   /** The bytes written so far (a byte string); `used` is its length. */
   data = '';
   refcount = 0;
+  /** Whether the block has an entry in the backlog's index. */
+  indexed = false;
   constructor(
     /** Replication offset of the block's first byte. */
     readonly replOffset: number,
@@ -141,6 +143,7 @@ export class ReplicationBuffer {
       }
       if (added) {
         if (++this.unindexed >= INDEX_PER_BLOCKS) {
+          tail.indexed = true;
           this.indexEntries++;
           this.unindexed = 0;
         }
@@ -169,6 +172,7 @@ export class ReplicationBuffer {
       this.backlogBlock = next;
       next.refcount++;
       this.memoryBytes -= first.size + BLOCK_HEADER_BYTES + LIST_NODE_BYTES;
+      if (first.indexed) this.indexEntries--;
       this.blocks[this.head] = undefined as unknown as BufferBlock;
       this.head++;
     }
