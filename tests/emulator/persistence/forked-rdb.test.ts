@@ -38,10 +38,10 @@ const command: fc.Arbitrary<string[]> = fc.oneof(
   fc.tuple(key, fc.integer({ min: 1, max: 10_000 })).map(([k, s]) => ['EXPIRE', k, String(s)]),
   fc.tuple(key).map(([k]) => ['PERSIST', k]),
   fc.tuple(key).map(([k]) => ['MOVE', k, '1']),
-  fc.constant(['SELECT', '1']),
-  fc.constant(['SELECT', '0']),
-  fc.constant(['SWAPDB', '0', '1']),
-  fc.constant(['FLUSHDB']),
+  fc.constant<string[]>(['SELECT', '1']),
+  fc.constant<string[]>(['SELECT', '0']),
+  fc.constant<string[]>(['SWAPDB', '0', '1']),
+  fc.constant<string[]>(['FLUSHDB']),
 );
 
 function fresh(): RedisServer {
