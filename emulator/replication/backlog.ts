@@ -99,8 +99,8 @@ export class ReplicationBuffer {
     while (len > 0) {
       let startBlock: BufferBlock | null = null;
       let startPos = 0;
-      let added = false;
-      let tail = this.tail;
+      let created: BufferBlock | null = null;
+      const tail = this.tail;
       if (tail !== null && tail.size > tail.used) {
         startBlock = tail;
         startPos = tail.used;
@@ -115,14 +115,13 @@ export class ReplicationBuffer {
         const limit = Math.max(Math.floor(this.backlogSize() / 16), CHUNK_BYTES);
         const want = Math.min(Math.max(len, CHUNK_BYTES), limit);
         const usable = allocSize(want + BLOCK_HEADER_BYTES);
-        tail = new BufferBlock(this.masterReplOffset + 1, usable - BLOCK_HEADER_BYTES);
-        const n = Math.min(tail.size, len);
-        tail.data = n === bytes.length ? bytes : bytes.slice(off, off + n);
-        this.blocks.push(tail);
+        created = new BufferBlock(this.masterReplOffset + 1, usable - BLOCK_HEADER_BYTES);
+        const n = Math.min(created.size, len);
+        created.data = n === bytes.length ? bytes : bytes.slice(off, off + n);
+        this.blocks.push(created);
         this.memoryBytes += usable + LIST_NODE_BYTES;
-        added = true;
         if (startBlock === null) {
-          startBlock = tail;
+          startBlock = created;
           startPos = 0;
         }
         off += n;
@@ -141,9 +140,9 @@ export class ReplicationBuffer {
         this.backlogBlock = startBlock;
         startBlock!.refcount++;
       }
-      if (added) {
+      if (created !== null) {
         if (++this.unindexed >= INDEX_PER_BLOCKS) {
-          tail.indexed = true;
+          created.indexed = true;
           this.indexEntries++;
           this.unindexed = 0;
         }
