@@ -5,11 +5,13 @@
  * the light ones replace docs/screenshots/cluster-panel.png,
  * docs/screenshots/disk-view.png and docs/screenshots/file-viewer.png.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeRdb } from '../../emulator/persistence/rdb/index.js';
+import { World } from '../../emulator/sim/world.js';
 import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_REQUIRED, chromiumSkipNotice, HAVE_CHROMIUM, type ServedApp } from './app-server.js';
 
 if (!HAVE_CHROMIUM) {
@@ -172,6 +174,40 @@ describe.skipIf(!HAVE_CHROMIUM)('the cluster panel and the disk view in Chromium
     await expect.poll(() => terminal(page).innerText()).toContain('"uploaded"');
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+
+  it('uploads a whole appendonlydir as a folder, explains its manifest, and downloads a file as it is on the disk', async () => {
+    // An appendonlydir as the emulator writes it, put in a folder of the real machine.
+    const world = new World({ seed: 2 });
+    world.addHost('A');
+    world.startRedis('A', { config: { appendonly: 'yes', appendfsync: 'always' } });
+    const r = world.connect({ from: 'A', to: 'A:6379' });
+    await world.settle(r.call('SET', 'k', 'v'));
+    const local = await mkdtemp(join(tmpdir(), 'workbook-aofdir-'));
+    const dir = join(local, 'appendonlydir');
+    await mkdir(dir);
+    const names = world.host('A').disk.readdir('/var/lib/redis/appendonlydir');
+    for (const name of names) await writeFile(join(dir, name), world.host('A').disk.readFile(`/var/lib/redis/appendonlydir/${name}`));
+    try {
+      const { page, problems } = await openWorkbook();
+      await page.getByRole('tab', { name: 'Disk' }).click();
+      const host = page.getByRole('article', { name: 'Files of redis' });
+      await host.getByText('Upload into redis').click();
+      await host.getByRole('textbox', { name: 'Directory' }).fill('/tmp');
+      await host.getByLabel('Choose a folder (an appendonlydir) to upload into redis').setInputFiles(dir);
+      await host.getByText(`uploaded ${names.length} files (`).waitFor();
+      await host.getByRole('button', { name: 'Open /tmp/appendonlydir/appendonly.aof.manifest on redis' }).click();
+      const viewer = page.getByRole('dialog', { name: /appendonly\.aof\.manifest/ });
+      await expect.poll(() => viewer.locator('.manifest-lines').innerText()).toMatch(/file appendonly\.aof\.1\.base\.rdb seq 1 type b\s+base\s+1\s+the base/);
+      expect(await viewer.innerText()).toContain('On start, Redis loads appendonly.aof.1.base.rdb, then appendonly.aof.1.incr.aof');
+      const [download] = await Promise.all([page.waitForEvent('download'), viewer.getByRole('button', { name: /^Download / }).click()]);
+      expect(download.suggestedFilename()).toBe('appendonly.aof.manifest');
+      expect(await readFile((await download.path())!)).toEqual(Buffer.from(world.host('A').disk.readFile('/var/lib/redis/appendonlydir/appendonly.aof.manifest')));
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      await rm(local, { recursive: true, force: true });
+    }
   });
 
   it('opens a dump.rdb of a million keys without a main-thread task over 50 ms, and pages to its last key', async () => {
