@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { ReplicationBuffer, type BufferCursor } from '../../../emulator/replication/backlog.js';
+
+const cursor = (): BufferCursor => ({ block: null, pos: 0 });
+
+describe('replication buffer', () => {
+  it('a block holds 20440 bytes: 16 KB and its header rounded up to a jemalloc size class, less the header', () => {
+    const b = new ReplicationBuffer(0, () => 1024 * 1024);
+    b.feed('x'.repeat(10));
+    expect(b.blockCount).toBe(1);
+    // 20480 for the block and 24 for its list node, as mem_total_replication_buffers shows.
+    expect(b.memoryBytes).toBe(20504);
+    b.feed('y'.repeat(20430));
+    expect(b.blockCount).toBe(1);
+    b.feed('z');
+    expect(b.blockCount).toBe(2);
+    expect(b.masterReplOffset).toBe(20441);
+    expect(b.histlen).toBe(20441);
+    expect(b.firstByteOffset).toBe(1);
+  });
+
+  it('a big write gets blocks of at most a sixteenth of the backlog', () => {
+    const b = new ReplicationBuffer(0, () => 1024 * 1024);
+    b.feed('x'.repeat(200_000));
+    // 64 KB plus the header is rounded up to 80 KB: two blocks of 81880
+    // bytes; the last is sized for the 36240 bytes left, rounded up to 40 KB.
+    expect(b.blockCount).toBe(3);
+    expect(b.memoryBytes).toBe(2 * (81920 + 24) + 40960 + 24);
+  });
+
+  it('the backlog keeps at least its size, freeing the oldest blocks nobody needs', () => {
+    const b = new ReplicationBuffer(0, () => 16384);
+    for (let i = 0; i < 10; i++) b.feed('x'.repeat(20440));
+    // A block is freed only if what stays still covers the size.
+    expect(b.histlen).toBeGreaterThan(16384);
+    expect(b.histlen).toBeLessThanOrEqual(16384 + 20440);
+    expect(b.firstByteOffset).toBe(b.masterReplOffset - b.histlen + 1);
+  });
+
+  it('a replica that has not been sent its bytes keeps the blocks it needs', () => {
+    const b = new ReplicationBuffer(0, () => 16384);
+    const slow = cursor();
+    b.attach(slow);
+    for (let i = 0; i < 10; i++) b.feed('x'.repeat(20440));
+    expect(b.histlen).toBe(10 * 20440);
+    expect(b.take(slow).length).toBe(10 * 20440);
+    // Sent: the replica now holds only the last block, and the backlog shrinks back.
+    expect(b.histlen).toBeLessThanOrEqual(16384 + 20440);
+  });
+
+  it('a reader gets exactly the bytes fed since it was attached, in order', () => {
+    const b = new ReplicationBuffer(100, () => 1024 * 1024);
+    b.feed('before');
+    const r = cursor();
+    b.attach(r);
+    b.feed('one,');
+    b.feed('two,');
+    expect(b.take(r)).toBe('one,two,');
+    expect(b.hasPending(r)).toBe(false);
+    b.feed('three');
+    expect(b.hasPending(r)).toBe(true);
+    expect(b.take(r)).toBe('three');
+    expect(b.masterReplOffset).toBe(100 + 6 + 8 + 5);
+  });
+
+  it('a partial resync reads from an offset to the end of the backlog', () => {
+    const b = new ReplicationBuffer(0, () => 1024 * 1024);
+    b.feed('abcdefghij');
+    b.feed('k'.repeat(30000));
+    const r = cursor();
+    expect(b.cursorAt(5, r)).toBe(30010 - 4);
+    const got = b.take(r);
+    expect(got.startsWith('efghij')).toBe(true);
+    expect(got.length).toBe(30006);
+    const end = cursor();
+    expect(b.cursorAt(30011, end)).toBe(0);
+    expect(b.take(end)).toBe('');
+  });
+
+  it('a reader that joins another keeps its place (copyReplicaOutputBuffer)', () => {
+    const b = new ReplicationBuffer(0, () => 1024 * 1024);
+    const first = cursor();
+    b.attach(first);
+    b.feed('abc');
+    const second = cursor();
+    b.copyCursor(first, second);
+    b.feed('def');
+    expect(b.take(first)).toBe('abcdef');
+    expect(b.take(second)).toBe('abcdef');
+  });
+});
