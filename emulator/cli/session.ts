@@ -234,6 +234,9 @@ export class CliSession {
     return exit ?? (this.link === null ? 1 : 0);
   }
 
+  /** SHUTDOWN was sent on some connection of this session (redis-cli's config.shutdown). */
+  private shutdownSent = false;
+
   /** `:set hints` and friends: the terminal's own settings. */
   private preference(argv: string[]): void {
     if (lower(argv[0]!) === ':set' && argv.length >= 2) {
@@ -274,6 +277,9 @@ export class CliSession {
     if (name === 'monitor') this.streaming = 'monitor';
     if (name === 'subscribe' || name === 'psubscribe' || name === 'ssubscribe') this.streaming = 'pubsub';
     const link = this.link!;
+    // redis-cli remembers for good that it sent SHUTDOWN: from then on a
+    // connection found closed is dropped without a word (config.shutdown).
+    if (name === 'shutdown') this.shutdownSent = true;
     link.send(argv);
 
     if (this.streaming !== null) {
@@ -313,7 +319,11 @@ export class CliSession {
       }
       break;
     }
-    if (r === CLOSED) return false;
+    if (r === CLOSED) {
+      if (!this.shutdownSent) return false;
+      this.link = null;
+      return true;
+    }
     if (!this.print(r, verbatim)) return 'exit';
     this.follow(argv, r);
     return true;

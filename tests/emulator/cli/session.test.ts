@@ -125,6 +125,22 @@ describe('redis-cli session', () => {
     expect(session.prompt).toBe('127.0.0.1:6379[2]> ');
   });
 
+  it('says nothing when SHUTDOWN closes the connection, and nothing for any closed connection after that', async () => {
+    const { server, session, run, links } = setup();
+    await session.connect();
+    // A server without a shutdown hook refuses; the client closing is what redis-cli sees either way.
+    server.kill(links[0]!.client);
+    const shut = await run('SHUTDOWN NOSAVE');
+    expect([shut.out, shut.err]).toEqual(['', '']);
+    expect(session.prompt).toBe('not connected> ');
+    expect((await run('PING')).out).toBe('PONG\n');
+    server.kill(links[1]!.client);
+    // redis-cli's config.shutdown stays set: a later closed connection is dropped silently too.
+    const later = await run('PING');
+    expect([later.out, later.err]).toEqual(['', '']);
+    expect(session.prompt).toBe('not connected> ');
+  });
+
   it('speaks RESP3 when asked, and prints maps and doubles', async () => {
     const { session, run } = setup({ resp3: true });
     await session.connect();
