@@ -210,6 +210,43 @@ describe.skipIf(!HAVE_CHROMIUM)('the cluster panel and the disk view in Chromium
     }
   });
 
+  it('shows a torn AOF as torn, and where a damaged RDB stops decoding and why', async () => {
+    const aof = Buffer.from('*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n1\r\n*3\r\n$3\r\nSET\r\n$1\r', 'latin1');
+    const rdb = writeRdb([{ id: 0, size: 1, expiresSize: 0, keys: [{ key: 'k', value: 'v' }] }], {
+      compression: false,
+      checksum: true,
+      fill: -2,
+      compressDepth: 0,
+      packedThreshold: 1 << 30,
+      aux: { redisVersion: '7.0.15', ctimeSeconds: 1767225600, usedMemoryBytes: 1 << 20, aofBase: false },
+    });
+    // The value's last byte changed: every record reads, the checksum does not match.
+    rdb[rdb.length - 10] = 0x77;
+    const { page, problems } = await openWorkbook();
+    await page.getByRole('tab', { name: 'Disk' }).click();
+    const host = page.getByRole('article', { name: 'Files of redis' });
+    await host.getByText('Upload into redis').click();
+    await host.getByRole('textbox', { name: 'Directory' }).fill('/tmp');
+    await host.getByLabel('Choose files to upload into redis').setInputFiles([
+      { name: 'torn.aof', mimeType: 'application/octet-stream', buffer: aof },
+      { name: 'bad.rdb', mimeType: 'application/octet-stream', buffer: Buffer.from(rdb) },
+    ]);
+    await host.getByText('uploaded 2 files (').waitFor();
+
+    await host.getByRole('button', { name: 'Open /tmp/torn.aof on redis' }).click();
+    let viewer = page.getByRole('dialog', { name: /torn\.aof/ });
+    await expect.poll(() => viewer.locator('.facts').innerText()).toMatch(/Commands\s+2[\s\S]*ends with a torn command at byte 50/);
+    expect(await viewer.getByRole('list', { name: 'Records' }).innerText()).toMatch(/50\s+TORN\s+torn command: the file ends 16 bytes into it: "\*3\\r\\n\$3\\r\\nSET\\r\\n\$1\\r"/);
+    await page.keyboard.press('Escape');
+
+    await host.getByRole('button', { name: 'Open /tmp/bad.rdb on redis' }).click();
+    viewer = page.getByRole('dialog', { name: /bad\.rdb/ });
+    await expect.poll(() => viewer.locator('.facts').innerText()).toMatch(/decoding stopped at byte \d+: RDB CRC error \(Wrong RDB checksum expected: \([0-9a-f]+\) but got \([0-9a-f]+\)\. Aborting now\.\)/);
+    expect(await viewer.locator('.hex-lines .damaged').count()).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('opens a dump.rdb of a million keys without a main-thread task over 50 ms, and pages to its last key', async () => {
     const { page, problems } = await openWorkbook();
     await page.getByRole('button', { name: 'New terminal' }).click();

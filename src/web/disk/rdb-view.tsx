@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { RdbRecordReader, type RdbReaderState, type RdbRecord } from '../../../emulator/persistence/inspect/index.js';
 import { formatBytes } from './disk-view.js';
+import type { ByteRange } from './hex-view.js';
 import { RdbSummary } from './file-summaries.js';
 import type { OpenedFile } from './opened-file.js';
 import { RecordPager } from './record-pager.js';
@@ -18,17 +19,22 @@ export function RdbView({ file, nowUs }: { file: OpenedFile; nowUs: number }) {
     return { pager, summary };
   }, [file]);
   const rowOf = useCallback((r: RdbRecord) => rdbRow(r, nowUs / 1000), [nowUs]);
-  const end = summary.end;
   return (
     <RecordsView
       file={file}
       pager={pager}
       rowOf={rowOf}
-      damaged={end !== null && end.kind === 'error' ? { start: Math.max(end.offset, end.error.offset), end: end.end } : null}
+      damaged={() => stopRange(summary.end)}
       jumpTo={null}
       summary={(scan) => <RdbFacts summary={summary} size={file.bytes.length} done={scan.done} />}
     />
   );
+}
+
+/** The record decoding stopped in, through the byte it stopped at. */
+export function stopRange(end: RdbSummary['end']): ByteRange | null {
+  if (end === null || end.kind !== 'error') return null;
+  return { start: end.offset, end: Math.max(end.end, end.error.offset + 1) };
 }
 
 export function RdbFacts({ summary: s, size, done }: { summary: RdbSummary; size: number; done: boolean }) {

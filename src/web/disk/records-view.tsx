@@ -24,8 +24,8 @@ export function RecordsView<R, S>({
   rowOf: (record: R) => RecordRow;
   /** What the scan has found so far; re-rendered as it goes. */
   summary: (scan: { scanned: number; done: boolean }) => ReactNode;
-  /** Where decoding stopped, once known, to mark in the hex view. */
-  damaged: ByteRange | null;
+  /** Where decoding stopped, once the scan knows, to mark in the hex view; asked at each render. */
+  damaged: () => ByteRange | null;
   /** A record to show, by index (the un-synced tail); changes when asked again. */
   jumpTo: { index: number; seq: number } | null;
 }) {
@@ -52,8 +52,9 @@ export function RecordsView<R, S>({
 
   const rows = useMemo(() => (pager.page(page) ?? []).map(rowOf), [pager, page, rowOf]);
   // The same range as the same object, so the hex view renders again only when it moves.
-  const damagedStart = damaged?.start ?? -1;
-  const damagedEnd = damaged?.end ?? -1;
+  const stop = damaged();
+  const damagedStart = stop?.start ?? -1;
+  const damagedEnd = stop?.end ?? -1;
   const damagedRange = useMemo(() => (damagedStart < 0 ? null : { start: damagedStart, end: damagedEnd }), [damagedStart, damagedEnd]);
   const total = pager.totalPages;
   const lastKnown = total ?? pager.knownPages;
