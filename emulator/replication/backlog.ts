@@ -1,4 +1,5 @@
 import { allocSize } from '../server/memory-estimate.js';
+import { bytesFromArray } from '../resp/bytes.js';
 
 /**
  * The replication buffer of a primary (src/replication.c, Redis 7.0): one
@@ -26,10 +27,15 @@ const INDEX_PER_BLOCKS = 64;
 /** CONFIG_REPL_BACKLOG_MIN_SIZE. */
 export const MIN_BACKLOG_BYTES = 16 * 1024;
 
-/** One block of the shared buffer (replBufBlock). */
+/**
+ * One block of the shared buffer (replBufBlock). Its bytes live in a
+ * typed array, as in Redis, rather than in a string built a command at a
+ * time, which would leave the collector millions of small pieces.
+ */
 export class BufferBlock {
-  /** The bytes written so far (a byte string); `used` is its length. */
-  data = '';
+  readonly data: Uint8Array;
+  /** Bytes written so far. */
+  used = 0;
   refcount = 0;
   /** Whether the block has an entry in the backlog's index. */
   indexed = false;
@@ -38,10 +44,21 @@ export class BufferBlock {
     readonly replOffset: number,
     /** Bytes the block can hold: its allocation minus the header. */
     readonly size: number,
-  ) {}
+  ) {
+    this.data = new Uint8Array(size);
+  }
 
-  get used(): number {
-    return this.data.length;
+  /** Copies `n` bytes of the byte string `s` from `from` to the end of the block. */
+  append(s: string, from: number, n: number): void {
+    const data = this.data;
+    let at = this.used;
+    for (let i = from, end = from + n; i < end; i++) data[at++] = s.charCodeAt(i);
+    this.used = at;
+  }
+
+  /** The bytes from `pos` to what is written, as a byte string. */
+  bytesFrom(pos: number): string {
+    return bytesFromArray(this.data, pos, this.used);
   }
 }
 
@@ -69,6 +86,8 @@ export class ReplicationBuffer {
   indexEntries = 0;
   /** The replicas' cursors, fed as the stream grows. */
   private readonly readers = new Set<BufferCursor>();
+  /** Readers not yet placed in the buffer: the next byte fed places them. */
+  private unplaced = 0;
 
   constructor(
     /** The offset of the last byte of the stream so far (master_repl_offset). */
@@ -85,7 +104,29 @@ export class ReplicationBuffer {
 
   /** Starts feeding a reader (a replica that now takes the stream) from the next byte written. */
   attach(cursor: BufferCursor): void {
+    if (this.readers.has(cursor)) return;
     this.readers.add(cursor);
+    if (cursor.block === null) this.unplaced++;
+  }
+
+  /**
+   * Appends bytes that fit in the tail block when nothing else is to be
+   * done (no reader to place): the common case of a small command, where
+   * feeding it in pieces would come to the same. False when it does not apply.
+   */
+  tryAppend(bytes: string): boolean {
+    const tail = this.tail;
+    if (tail === null || this.unplaced !== 0 || this.backlogBlock === null || tail.size - tail.used < bytes.length) return false;
+    tail.append(bytes, 0, bytes.length);
+    this.masterReplOffset += bytes.length;
+    this.histlen += bytes.length;
+    return true;
+  }
+
+  /** How many bytes a reader has not been sent yet. */
+  pending(cursor: BufferCursor): number {
+    const b = cursor.block;
+    return b === null ? 0 : this.masterReplOffset + 1 - (b.replOffset + cursor.pos);
   }
 
   /**
@@ -105,7 +146,7 @@ export class ReplicationBuffer {
         startBlock = tail;
         startPos = tail.used;
         const n = Math.min(tail.size - tail.used, len);
-        tail.data += n === bytes.length ? bytes : bytes.slice(off, off + n);
+        tail.append(bytes, off, n);
         off += n;
         len -= n;
         this.masterReplOffset += n;
@@ -117,7 +158,7 @@ export class ReplicationBuffer {
         const usable = allocSize(want + BLOCK_HEADER_BYTES);
         created = new BufferBlock(this.masterReplOffset + 1, usable - BLOCK_HEADER_BYTES);
         const n = Math.min(created.size, len);
-        created.data = n === bytes.length ? bytes : bytes.slice(off, off + n);
+        created.append(bytes, off, n);
         this.blocks.push(created);
         this.memoryBytes += usable + LIST_NODE_BYTES;
         if (startBlock === null) {
@@ -129,12 +170,15 @@ export class ReplicationBuffer {
         this.masterReplOffset += n;
         this.histlen += n;
       }
-      for (const r of this.readers) {
-        if (r.block === null) {
-          r.block = startBlock;
-          r.pos = startPos;
-          startBlock!.refcount++;
+      if (this.unplaced !== 0) {
+        for (const r of this.readers) {
+          if (r.block === null) {
+            r.block = startBlock;
+            r.pos = startPos;
+            startBlock!.refcount++;
+          }
         }
+        this.unplaced = 0;
       }
       if (this.backlogBlock === null) {
         this.backlogBlock = startBlock;
@@ -188,15 +232,23 @@ export class ReplicationBuffer {
    * (_writeToClient for a replica).
    */
   take(cursor: BufferCursor): string {
-    let block = cursor.block;
-    if (block === null) return '';
+    return this.advance(cursor, true);
+  }
+
+  /** Moves a reader to the end of the stream, its bytes sent another way (as they were fed). */
+  skipToEnd(cursor: BufferCursor): void {
+    this.advance(cursor, false);
+  }
+
+  private advance(cursor: BufferCursor, collect: boolean): string {
+    if (cursor.block === null) return '';
+    let block: BufferBlock = cursor.block;
     let out = '';
     for (;;) {
-      if (block.used > cursor.pos) out += cursor.pos === 0 ? block.data : block.data.slice(cursor.pos);
+      if (collect && block.used > cursor.pos) out += block.bytesFrom(cursor.pos);
       cursor.pos = block.used;
-      const i = this.indexOf(block);
-      const next = i + 1 < this.blocks.length ? this.blocks[i + 1]! : null;
-      if (next === null) return out;
+      if (block === this.tail) return out;
+      const next: BufferBlock = this.blocks[this.indexOf(block) + 1]!;
       block.refcount--;
       next.refcount++;
       cursor.block = next;
@@ -211,8 +263,11 @@ export class ReplicationBuffer {
    * (copyReplicaOutputBuffer).
    */
   copyCursor(from: BufferCursor, to: BufferCursor): void {
+    if (from.block === null) {
+      this.attach(to);
+      return;
+    }
     this.readers.add(to);
-    if (from.block === null) return;
     to.block = from.block;
     to.pos = from.pos;
     to.block.refcount++;
@@ -227,8 +282,9 @@ export class ReplicationBuffer {
 
   /** A reader goes away (freeReplicaReferencedReplBuffer). */
   detach(cursor: BufferCursor): void {
-    this.readers.delete(cursor);
-    if (cursor.block !== null) {
+    if (!this.readers.delete(cursor)) return;
+    if (cursor.block === null) this.unplaced--;
+    else {
       cursor.block.refcount--;
       cursor.block = null;
       cursor.pos = 0;
@@ -242,7 +298,7 @@ export class ReplicationBuffer {
    * within the backlog. Returns the number of bytes it will be sent.
    */
   cursorAt(offset: number, cursor: BufferCursor): number {
-    this.readers.add(cursor);
+    this.attach(cursor);
     if (this.histlen === 0) return 0;
     for (let i = this.head; i < this.blocks.length; i++) {
       const b = this.blocks[i]!;
@@ -250,6 +306,7 @@ export class ReplicationBuffer {
         b.refcount++;
         cursor.block = b;
         cursor.pos = offset - b.replOffset;
+        this.unplaced--;
         break;
       }
     }
@@ -268,6 +325,7 @@ export class ReplicationBuffer {
     this.backlogBlock = null;
     this.memoryBytes = 0;
     this.readers.clear();
+    this.unplaced = 0;
   }
 
   private indexOf(block: BufferBlock): number {

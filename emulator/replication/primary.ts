@@ -10,7 +10,7 @@ import { clientInfoLine } from '../commands/client.js';
 import { MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
 import { InMemoryReplicationProcess, type ReplicationProcess, type RdbPipe } from './process.js';
 import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_RDB_MASK, ReplicaLink, cText } from './replica.js';
-import { PING_COMMAND, selectCommand } from './stream.js';
+import { PING_COMMAND, selectCommand, streamCommand } from './stream.js';
 import { BULK_PIECE_BYTES, DisklessTransfer, pump } from './transfer.js';
 import { replicationInfo } from './info.js';
 
@@ -203,18 +203,22 @@ export class ReplicationPrimary {
     if (this.masterHost !== null) return;
     const b = this.buffer;
     if (b === null) return;
-    if (this.slaveSelDb !== db) {
-      b.feed(selectCommand(db));
-      this.slaveSelDb = db;
+    const select = this.slaveSelDb !== db ? selectCommand(db) : '';
+    this.slaveSelDb = db;
+    const command = streamCommand(argv);
+    const bytes = select + command;
+    if (!b.tryAppend(bytes)) {
+      // Near a block's end, each part goes in as Redis feeds it, so the blocks come out the same.
+      if (select !== '') b.feed(select);
+      b.feed(`*${argv.length}\r\n`);
+      for (let i = 0; i < argv.length; i++) {
+        const a = argv[i]!;
+        b.feed(`$${a.length}\r\n`);
+        if (a.length !== 0) b.feed(a);
+        b.feed('\r\n');
+      }
     }
-    b.feed(`*${argv.length}\r\n`);
-    for (let i = 0; i < argv.length; i++) {
-      const a = argv[i]!;
-      b.feed(`$${a.length}\r\n`);
-      if (a.length !== 0) b.feed(a);
-      b.feed('\r\n');
-    }
-    this.flushStreaming();
+    this.flushStreaming(bytes);
   }
 
   /**
@@ -223,16 +227,27 @@ export class ReplicationPrimary {
    */
   feedFromPrimaryStream(bytes: string): void {
     if (this.buffer === null || bytes.length === 0) return;
-    this.buffer.feed(bytes);
-    this.flushStreaming();
+    if (!this.buffer.tryAppend(bytes)) this.buffer.feed(bytes);
+    this.flushStreaming(bytes);
   }
 
-  /** Sends what each streaming replica has not been sent yet. */
-  private flushStreaming(): void {
+  /**
+   * Sends each streaming replica what it has not been sent yet: the bytes
+   * just fed, as they are, for one that had everything before them.
+   */
+  private flushStreaming(fed: string): void {
+    const b = this.buffer!;
     const replicas = this.replicas;
     for (let i = 0; i < replicas.length; i++) {
       const r = this.links.get(replicas[i]!)!;
-      if (r.streaming) this.flushReplica(r);
+      if (!r.streaming || r.gone) continue;
+      if (b.pending(r.cursor) === fed.length) {
+        b.skipToEnd(r.cursor);
+        r.client.rawOutput?.write(fed);
+        this.server.stats.netReplOutputBytes += fed.length;
+      } else {
+        this.flushReplica(r);
+      }
     }
   }
 
