@@ -1,6 +1,6 @@
 import type { RecordedAction } from '../../../emulator/sim/world.js';
 import type { KeyValueStore } from './kv-store.js';
-import { SESSION_FORMAT, SESSION_VERSION, type BranchData, type CheckpointData, type Moment } from './session-data.js';
+import { SESSION_FORMAT, SESSION_VERSION, type BranchData, type CheckpointData, type Moment } from './session-format.js';
 
 /** Actions per stored chunk of a branch's log: a save rewrites only the chunks that changed. */
 export const LOG_CHUNK = 256;

@@ -6,7 +6,10 @@ import { buildSandboxWorld } from '../world-setup.js';
 import { faultLabel } from './fault-label.js';
 import type { KeyValueStore } from './kv-store.js';
 import { browserSliceScheduler, replayInSlices, type SliceScheduler } from './replay-slices.js';
-import { checkSession, parseSessionText, SESSION_FORMAT, SESSION_VERSION, type BranchData, type CheckpointData, type Moment, type SessionFile } from './session-data.js';
+import { SESSION_FORMAT, SESSION_VERSION, type BranchData, type CheckpointData, type Moment, type SessionFile } from './session-format.js';
+
+/** The checks of a session file (zod): loaded when a session is read, not with the page. */
+const sessionChecks = (): Promise<typeof import('./session-data.js')> => import('./session-data.js');
 import { SessionPersistence, type SaveSource } from './session-persistence.js';
 import { stateProviders as pageProviders, type StateProviders } from './state-providers.js';
 import { setupWorldPrograms } from './world-programs-setup.js';
@@ -365,7 +368,7 @@ export class WorkbookSession {
    */
   async importText(text: string): Promise<{ ok: true } | { ok: false; message: string }> {
     if (this.busy !== null) return { ok: false, message: 'Wait for the rewind under way to end.' };
-    const parsed = parseSessionText(text);
+    const parsed = (await sessionChecks()).parseSessionText(text);
     if (!parsed.ok) return parsed;
     this.notice = null;
     const ok = await this.open(parsed.session, 'Importing the session');
@@ -401,7 +404,7 @@ export class WorkbookSession {
       this.ready = true;
       return false;
     }
-    const parsed = checkSession(raw);
+    const parsed = (await sessionChecks()).checkSession(raw);
     let ok = false;
     if (parsed.ok) ok = await this.open(parsed.session, 'Restoring your session');
     if (!ok) {

@@ -1,0 +1,137 @@
+/**
+ * The workbook's speed as a learner feels it, in Chromium on the
+ * production build: a key press shows at the next frame, and a BGSAVE of
+ * a million keys never holds the main thread for more than 50 ms.
+ *
+ * What the page does is observed from outside its code: an init script
+ * (run before the page's own scripts) records when keys go down and rows change, and every long task.
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_REQUIRED, chromiumSkipNotice, HAVE_CHROMIUM, type ServedApp } from './app-server.js';
+
+if (!HAVE_CHROMIUM) {
+  if (CHROMIUM_REQUIRED) throw new Error(`${CHROMIUM_PATH} is required here (CI) but was not found: apt-get install chromium`);
+  console.warn(`\n!!! ${chromiumSkipNotice()}\n`);
+}
+
+let app: ServedApp;
+let browser: Browser;
+
+interface Probe {
+  keys: Array<{ key: string; downAt: number; shownAt: number | null; framesBefore: number | null }>;
+  frames: number;
+  longTasks: Array<{ start: number; duration: number }>;
+}
+
+declare global {
+  interface Window {
+    __probe: Probe;
+  }
+}
+
+/** Runs in the page before its scripts: watches rows, keys, frames and long tasks. */
+function installProbe(): void {
+  const probe: Probe = { keys: [], frames: 0, longTasks: [] };
+  window.__probe = probe;
+  const tick = (): void => {
+    probe.frames++;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) probe.longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key.length === 1) probe.keys.push({ key: e.key, downAt: performance.now(), shownAt: null, framesBefore: probe.frames });
+    },
+    true,
+  );
+  new MutationObserver(() => {
+    const rows = document.querySelector('.terminal-screen:not([hidden]) .xterm-rows');
+    const text = rows?.textContent ?? '';
+    const last = probe.keys[probe.keys.length - 1];
+    if (last !== undefined && last.shownAt === null && text.includes(last.key)) {
+      last.shownAt = performance.now();
+      last.framesBefore = probe.frames - (last.framesBefore ?? 0);
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+}
+
+async function open(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 800 } });
+  await context.addInitScript(installProbe);
+  const page = await context.newPage();
+  await page.goto(app.url);
+  await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('redis:6379>').waitFor();
+  return page;
+}
+
+async function screenText(page: Page): Promise<string> {
+  return (await page.locator('.terminal-screen:not([hidden]) .xterm-rows').innerText()).replace(/\u00a0/g, ' ');
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the workbook is fast', () => {
+  beforeAll(async () => {
+    app = await buildAndServe();
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('echoes a key press at the next frame', async () => {
+    const page = await open();
+    await page.locator('.terminal-screen:not([hidden]) .xterm-helper-textarea').focus();
+    for (const key of 'QWERTZ') {
+      await page.keyboard.press(key);
+      await page.waitForFunction(() => window.__probe.keys.at(-1)?.shownAt !== null);
+    }
+    const keys = await page.evaluate(() => window.__probe.keys);
+    for (const k of keys) {
+      // Written to the terminal in the key's own handler, drawn by the renderer at the next frame.
+      expect(k.framesBefore, `key ${k.key}`).toBeLessThanOrEqual(1);
+      expect(k.shownAt! - k.downAt, `key ${k.key}`).toBeLessThan(50);
+    }
+    await page.context().close();
+  });
+
+  it('runs a BGSAVE of 1,000,000 keys without a main-thread task over 50 ms', async () => {
+    const page = await open();
+    await page.getByRole('button', { name: 'New terminal' }).click();
+    await page.getByRole('menuitem', { name: /Shell on redis/ }).click();
+    await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('root@redis').waitFor();
+    // Filling the server is one command (one long task); only the save is measured.
+    await page.keyboard.type('redis-cli DEBUG POPULATE 1000000');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screenText(page), { timeout: 120_000 }).toContain('OK');
+    await page.keyboard.type('redis-cli DBSIZE');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screenText(page), { timeout: 30_000 }).toContain('(integer) 1000000');
+    const from = await page.evaluate(() => performance.now());
+    await page.keyboard.type('redis-cli BGSAVE');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screenText(page), { timeout: 30_000 }).toContain('Background saving started');
+    // The save is done when INFO says so; the terminal keeps taking keys meanwhile.
+    let done = false;
+    for (let i = 0; i < 120 && !done; i++) {
+      await page.waitForTimeout(1000);
+      await page.keyboard.type('clear');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('redis-cli INFO persistence');
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(200);
+      const text = await screenText(page);
+      done = text.includes('rdb_bgsave_in_progress:0') && text.includes('rdb_last_bgsave_status:ok') && text.includes('rdb_saves:1');
+    }
+    expect(done, 'the BGSAVE finished within two minutes').toBe(true);
+    const tasks = await page.evaluate((t0) => window.__probe.longTasks.filter((t) => t.start >= t0), from);
+    console.log(`long tasks during the BGSAVE: ${tasks.length ? tasks.map((t) => `${t.duration.toFixed(0)} ms`).join(', ') : 'none'}`);
+    expect(tasks.filter((t) => t.duration > 50)).toEqual([]);
+    await page.context().close();
+  }, 300_000);
+});
