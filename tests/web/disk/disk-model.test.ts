@@ -11,6 +11,7 @@ import { AofSummary, RdbSummary } from '../../../src/web/disk/file-summaries.js'
 import { openFile } from '../../../src/web/disk/opened-file.js';
 import { aofRow, commandText, rdbRow, ttlText } from '../../../src/web/disk/record-rows.js';
 import { RecordPager } from '../../../src/web/disk/record-pager.js';
+import { pageText } from '../../../src/web/disk/text-view.js';
 import { planUpload, uploadFiles } from '../../../src/web/disk/upload.js';
 import { installWorkbookPrograms } from '../../../src/web/world-programs.js';
 import { storeHarness } from '../store-harness.js';
@@ -230,6 +231,15 @@ describe('record rows', () => {
     const torn = aofRow({ kind: 'torn', offset: 0, end: 12 }, Uint8Array.from('*3\r\n$3\r\nSET\r\n', (c) => c.charCodeAt(0)), 0);
     expect(torn).toMatchObject({ tag: 'torn', tone: 'bad', text: 'torn command: the file ends 12 bytes into it: "*3\\r\\n$3\\r\\nSET\\r"' });
     expect(ttlText(1000, 61_000)).toBe('expired 60 s ago (1970-01-01T00:00:01Z)');
+  });
+});
+
+describe('text pages', () => {
+  it('show control characters in caret notation, carriage returns too, and split where the durable bytes end', () => {
+    const bytes = Uint8Array.from('port 6379\r\n\x1b[31mred\x00\ncaf\xc3\xa9\n', (c) => c.charCodeAt(0));
+    expect(pageText(bytes, 0, 11)).toEqual({ synced: 'port 6379^M\n', unsynced: '^[[31mred^@\ncafé\n' });
+    // A later page: the durable length counts from the file's start.
+    expect(pageText(bytes.subarray(11), 11, 11)).toEqual({ synced: '', unsynced: '^[[31mred^@\ncafé\n' });
   });
 });
 
