@@ -544,6 +544,8 @@ export class Snapshots {
     const server = this.server;
     const cfg = server.config;
     const nowUs = this.p.nowUs();
+    const replication = server.replication;
+    replication.beforeRdbLoad();
     const contents = loadRdbIntoServer(server, bytes, {
       ...valueReadOptions(server),
       deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
@@ -556,8 +558,10 @@ export class Snapshots {
         const line = auxLogLine(key, value, Math.floor(nowUs / 1e6));
         if (line !== null) this.p.log(line);
       },
+      onExpired: (db, key) => replication.expiredOnLoad(db, key),
     });
     if (contents instanceof RdbError) return this.loadFailed(contents, bytes, Math.floor(nowUs / 1000));
+    replication.afterRdbLoad(contents.aux);
     const p = server.stats.persistence;
     p.rdbLastLoadKeysExpired = contents.keysExpired;
     p.rdbLastLoadKeysLoaded = contents.keysLoaded;

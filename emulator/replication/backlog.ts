@@ -41,7 +41,7 @@ export class BufferBlock {
   indexed = false;
   constructor(
     /** Replication offset of the block's first byte. */
-    readonly replOffset: number,
+    public replOffset: number,
     /** Bytes the block can hold: its allocation minus the header. */
     readonly size: number,
   ) {
@@ -311,6 +311,16 @@ export class ReplicationBuffer {
       }
     }
     return this.histlen - (offset - this.firstByteOffset);
+  }
+
+  /**
+   * rebaseReplicationBuffer: the stream so far is moved to start after
+   * `base` bytes (a primary restarted on an RDB that had come that far).
+   */
+  rebase(base: number): void {
+    for (let i = this.head; i < this.blocks.length; i++) this.blocks[i]!.replOffset += base;
+    this.masterReplOffset += base;
+    this.firstByteOffset = this.masterReplOffset - this.histlen + 1;
   }
 
   /** Blocks alive, for tests and the panels. */

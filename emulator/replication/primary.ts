@@ -74,6 +74,8 @@ export class ReplicationPrimary {
   masterHost: string | null = null;
   /** The replica's side, set when the server is a replica. */
   replicaSide: ReplicaSide | null = null;
+  /** The replication fields of the RDB loaded at start, when it had them (for a replica's cached primary). */
+  loadedRdbInfo: RdbReplicationInfo | null = null;
   private offsetWithoutBuffer = 0;
   private readonly links = new WeakMap<Client, ReplicaLink>();
   private stopFeeding: (() => void) | null = null;
@@ -190,6 +192,52 @@ export class ReplicationPrimary {
     }
     const db = this.replicaSide?.streamDb() ?? null;
     return db === null ? null : { streamDb: db, replId: this.replId, offset: this.masterReplOffset };
+  }
+
+  // ---- loading an RDB at start (loadDataFromDisk) ----
+
+  /**
+   * Before the RDB is read: a primary makes a backlog, which takes the DEL
+   * of each key found already expired.
+   */
+  beforeRdbLoad(): void {
+    this.loadedRdbInfo = null;
+    if (this.masterHost === null) this.createBacklog();
+  }
+
+  /** A key the load left out as expired (RDBFLAGS_FEED_REPL). */
+  expiredOnLoad(db: number, key: string): void {
+    if (this.buffer === null) return;
+    this.feedCommand(db, [this.server.config.getBool('lazyfree-lazy-expire') ? 'UNLINK' : 'DEL', key]);
+  }
+
+  /**
+   * The RDB is in. When it carried its history (repl-id, repl-offset,
+   * repl-stream-db), a primary keeps it as its secondary ID, so replicas
+   * of its previous life can continue with PSYNC, and counts its offset
+   * on from there; otherwise the backlog goes, though the offset keeps the
+   * DELs it took.
+   */
+  afterRdbLoad(aux: ReadonlyArray<readonly [string, string]>): void {
+    let replId: string | null = null;
+    let offset = -1;
+    let streamDb = -1;
+    for (const [key, value] of aux) {
+      const k = asciiLower(key);
+      if (k === 'repl-id' && value.length === 40) replId = value;
+      else if (k === 'repl-offset') offset = cInteger(value);
+      else if (k === 'repl-stream-db') streamDb = cInteger(value);
+    }
+    const valid = replId !== null && offset !== -1 && streamDb !== -1;
+    if (valid) this.loadedRdbInfo = { replId: replId!, offset, streamDb };
+    if (valid && this.masterHost === null && this.buffer !== null) {
+      this.replId2 = replId!;
+      this.secondReplOffset = offset + 1;
+      this.buffer.rebase(offset);
+      this.noReplicasSinceS = this.nowS;
+      return;
+    }
+    if (!valid && this.buffer !== null) this.freeBacklog();
   }
 
   // ---- the stream ----
@@ -763,6 +811,12 @@ export class ReplicationPrimary {
     }
     this.goodReplicas = good;
   }
+}
+
+/** strtoll / atoi: the leading integer of a string, 0 when there is none. */
+function cInteger(s: string): number {
+  const m = /^\s*([+-]?\d+)/.exec(s);
+  return m === null ? 0 : Number(m[1]);
 }
 
 /** The `save` parameter holds no rule (saveparamslen == 0). */

@@ -48,8 +48,8 @@ async function startReal(extra: string[] = []): Promise<Side> {
   return { name: 'real', port: r.port, log: () => readFileSync(join(r.dir, 'redis.log'), 'latin1'), stop: () => r.stop() };
 }
 
-async function startEmulator(extra: string[] = []): Promise<Side> {
-  const dir = mkdtempSync(join(tmpdir(), 'rw-repl-emu-'));
+async function startEmulator(extra: string[] = [], keepDir?: string): Promise<Side> {
+  const dir = keepDir ?? mkdtempSync(join(tmpdir(), 'rw-repl-emu-'));
   const port = await freePort();
   let log = '';
   const cwd = process.cwd();
@@ -64,7 +64,7 @@ async function startEmulator(extra: string[] = []): Promise<Side> {
     log: () => log,
     stop: async () => {
       await running.shutdown();
-      rmSync(dir, { recursive: true, force: true });
+      if (keepDir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -479,6 +479,50 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
         }),
       );
       expect(seen[1]).toEqual(seen[0]);
+    });
+  });
+
+  describe('a primary restarted on its own dump.rdb', () => {
+    it('keeps its history as the secondary ID, counts on from its offset, and lets a replica of its past continue', async () => {
+      const seen: string[][] = [];
+      for (const start of [(dir: string) => startReal(['--dir', dir]), (dir: string) => startEmulator([], dir)]) {
+        const dir = mkdtempSync(join(tmpdir(), 'rw-repl-restart-'));
+        const out: string[] = [];
+        try {
+          let s = await start(dir);
+          const p = await Peer.open(s.port);
+          p.send('PSYNC', '?', '-1');
+          await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
+          p.close();
+          await run(s.port, [['SET', 'k', 'v'], ['SELECT', '2'], ['SET', 'soon-gone', 'v', 'PX', '300'], ['SAVE']]);
+          const before = await info(s.port, 'replication');
+          await s.stop();
+          // The key expires while the server is down: loading drops it, and its DEL enters the new backlog.
+          await new Promise((r) => setTimeout(r, 400));
+          s = await start(dir);
+          try {
+            const after = await info(s.port, 'replication');
+            expect(after.get('master_replid2'), s.name).toBe(before.get('master_replid'));
+            out.push(...['master_repl_offset', 'second_repl_offset', 'repl_backlog_active', 'repl_backlog_first_byte_offset', 'repl_backlog_histlen'].map((f) => `${f}:${after.get(f)}`));
+            const q = await Peer.open(s.port);
+            q.send('REPLCONF', 'capa', 'psync2');
+            await q.until(() => q.bytes === '+OK\r\n');
+            q.bytes = '';
+            q.send('PSYNC', before.get('master_replid')!, String(Number(before.get('master_repl_offset')) + 1));
+            await q.until(() => q.bytes.includes('\r\n'));
+            await q.quiet();
+            out.push(q.bytes.replace(after.get('master_replid')!, '<new id>'));
+            q.close();
+          } finally {
+            await s.stop();
+          }
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+        seen.push(out);
+      }
+      expect(seen[1]).toEqual(seen[0]);
+      expect(seen[0]![5]).toBe('+CONTINUE <new id>\r\n*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n*2\r\n$3\r\nDEL\r\n$9\r\nsoon-gone\r\n');
     });
   });
 

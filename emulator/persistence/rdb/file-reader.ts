@@ -38,6 +38,8 @@ export interface RdbReadOptions extends ValueReadOptions {
   allowDuplicates: boolean;
   /** Told each aux field as it is read, before anything later in the file can fail (the loader logs some of them). */
   onAux?: (key: string, value: string) => void;
+  /** Told each key left out as already expired (a primary feeds its DEL to the replication backlog). */
+  onExpired?: (db: number, key: string) => void;
 }
 
 export interface LoadedKey {
@@ -187,6 +189,7 @@ function load(bytes: Uint8Array, opts: RdbReadOptions, sink: RdbKeySink | undefi
       if (out.emptyKeysSkipped <= 10) out.warnings.push(`rdbLoadObject skipping empty key: ${key}`);
     } else if (opts.dropExpired && expireAtMs !== undefined && expireAtMs < opts.nowMs) {
       out.keysExpired++;
+      opts.onExpired?.(dbId, key);
     } else {
       const loaded: LoadedKey = { value };
       if (expireAtMs !== undefined) loaded.expireAtMs = expireAtMs;
