@@ -1,26 +1,27 @@
-import { FramesReply, errorReply, type Reply } from '../resp/reply.js';
-import { asciiLower, bytesFromArray } from '../resp/bytes.js';
-import { parseInt64 } from '../numbers/int64.js';
-import { NOT_INTEGER } from '../commands/errors.js';
+import { FramesReply, type Reply } from '../resp/reply.js';
+import { asciiLower } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
 import { setInfoSection } from '../server/info.js';
 import { BLOCKED } from '../server/blocking.js';
 import { clientInfoLine } from '../commands/client.js';
 import { MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
-import { InMemoryReplicationProcess, type ReplicationProcess, type RdbPipe } from './process.js';
-import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_RDB_MASK, ReplicaLink, cText } from './replica.js';
-import { PING_COMMAND, selectCommand, streamCommand } from './stream.js';
-import { BULK_PIECE_BYTES, DisklessTransfer, pump } from './transfer.js';
+import { InMemoryReplicationProcess, type ReplicationProcess } from './process.js';
+import { ReplicaLink } from './replica.js';
+import { selectCommand, streamCommand } from './stream.js';
 import { replicationInfo } from './info.js';
+import { Synchronization } from './synchronization.js';
+import { ReplicationCron, noSaveRules } from './cron.js';
 
 /**
  * The primary's side of replication (src/replication.c): the replication
- * IDs and offset, the backlog, the replicas and their full or partial
- * synchronization, the command stream, and replicationCron's chores.
+ * IDs and offset, the backlog, the replicas' connections and the command
+ * stream they are sent. Their synchronization (SYNC, PSYNC and the BGSAVE
+ * behind them) is in synchronization.ts, replicationCron in cron.ts.
  *
  * The replica's side (REPLICAOF, the handshake, loading the RDB, applying
- * the stream) plugs in through `masterHost` and `replicaSide`.
+ * the stream) plugs in through `masterHost`, `replicaSide`,
+ * `adoptPrimaryHistory`, `shiftReplicationId` and `feedFromPrimaryStream`.
  */
 
 /** A command that answers nothing at all (SYNC, REPLCONF ACK). */
@@ -76,19 +77,13 @@ export class ReplicationPrimary {
   replicaSide: ReplicaSide | null = null;
   /** The replication fields of the RDB loaded at start, when it had them (for a replica's cached primary). */
   loadedRdbInfo: RdbReplicationInfo | null = null;
+  /** SYNC and PSYNC, and the BGSAVEs for them. */
+  readonly synchronization: Synchronization = new Synchronization(this);
+  /** replicationCron. */
+  readonly cronJobs: ReplicationCron = new ReplicationCron(this);
   private offsetWithoutBuffer = 0;
   private readonly links = new WeakMap<Client, ReplicaLink>();
   private stopFeeding: (() => void) | null = null;
-  /**
-   * serverCron's and replicationCron's loop counters. Redis's first
-   * serverCron runs a millisecond after start, before any client can
-   * connect; the process here runs its first one a tick later, so the
-   * counts start as if that first round had run.
-   */
-  private serverCronLoops = 1;
-  private replicationCronLoops = 1;
-  private transfer: DisklessTransfer | null = null;
-  private rdbGeneratedByReplication = false;
 
   constructor(readonly server: RedisServer) {
     this.process = new InMemoryReplicationProcess(server);
@@ -123,11 +118,13 @@ export class ReplicationPrimary {
     return this.links.get(c);
   }
 
-  private get nowS(): number {
+  /** server.unixtime. */
+  get nowS(): number {
     return Math.floor(this.server.nowMs / 1000);
   }
 
-  private log(text: string, level: 'notice' | 'warning' = 'notice'): void {
+  /** A line in the server's log. */
+  log(text: string, level: 'notice' | 'warning' = 'notice'): void {
     this.process.log(text, level);
   }
 
@@ -153,6 +150,19 @@ export class ReplicationPrimary {
       `Setting secondary replication ID to ${this.replId2}, valid up to offset: ${this.secondReplOffset}. New replication ID is ${this.replId}`,
       'warning',
     );
+  }
+
+  /**
+   * A replica takes its primary's history after a full sync
+   * (readSyncBulkPayload): its ID and offset, and a new backlog from there
+   * for sub-replicas and a later promotion.
+   */
+  adoptPrimaryHistory(replId: string, offset: number): void {
+    this.freeBacklog();
+    this.server.replId = replId;
+    this.offsetWithoutBuffer = offset;
+    this.clearReplicationId2();
+    this.createBacklog();
   }
 
   /** DEBUG CHANGE-REPL-ID. */
@@ -299,7 +309,8 @@ export class ReplicationPrimary {
     }
   }
 
-  private flushReplica(r: ReplicaLink): void {
+  /** Sends a streaming replica what it has not been sent yet. */
+  flushReplica(r: ReplicaLink): void {
     const b = this.buffer;
     if (b === null || r.gone) return;
     const bytes = b.take(r.cursor);
@@ -308,329 +319,16 @@ export class ReplicationPrimary {
     this.server.stats.netReplOutputBytes += bytes.length;
   }
 
-  // ---- SYNC and PSYNC ----
+  // ---- SYNC and PSYNC (synchronization.ts) ----
 
   /** syncCommand: SYNC, or PSYNC <replid> <offset>. */
   sync(c: Client, argv: string[], psync: boolean): Reply {
-    const r = this.link(c);
-    // A replica asking again, or a monitor (Redis flags both as slaves), gets nothing.
-    if (r.state !== null || c.role === 'monitor') return NO_REPLY;
-    if (psync && argv.length > 3 && asciiLower(cText(argv[3]!)) === 'failover') {
-      this.log(`Failover request received for replid ${cText(argv[1]!)}.`, 'warning');
-      if (this.masterHost === null) return errorReply("PSYNC FAILOVER can't be sent to a master.");
-      const refused = this.replicaSide?.failoverRequest(c, argv[1]!) ?? null;
-      if (refused !== null) return refused;
-    }
-    if (this.masterHost !== null && !(this.replicaSide?.linkUp() ?? false)) {
-      return errorReply("-NOMASTERLINK Can't SYNC while not connected with my master");
-    }
-    if (c.repliesPending) return errorReply('SYNC and PSYNC are invalid with pending output');
-    if (r.req & REQ_RDB_MASK && !(r.capa & CAPA_EOF)) return errorReply('Filtered replica requires EOF capability');
-    this.log(`Replica ${r.name} asks for synchronization`);
-    const stats = this.server.stats;
-    if (psync) {
-      const offset = parseInt64(argv[2]!);
-      if (offset === null) {
-        this.log(`Replica ${r.name} asks for synchronization but with a wrong offset`, 'warning');
-        return NOT_INTEGER;
-      }
-      if (this.tryPartialResync(r, argv[1]!, Number(offset))) {
-        stats.syncPartialOk++;
-        return NO_REPLY;
-      }
-      // "?" asks for a full resync on purpose: not a failed partial one.
-      if (argv[1]!.charCodeAt(0) !== 63) stats.syncPartialErr++;
-    } else {
-      r.prePsync = true;
-    }
-    stats.syncFull++;
-    r.state = 'wait_bgsave_start';
-    c.role = 'replica';
-    this.replicas.push(c);
-    if (this.replicas.length === 1 && this.buffer === null) {
-      // A backlog made from nothing starts a new history.
-      this.changeReplicationId();
-      this.clearReplicationId2();
-      this.createBacklog();
-      this.log(`Replication backlog created, my new replication IDs are '${this.replId}' and '${this.replId2}'`);
-    }
-    const child = this.process.childKind();
-    if (child === 'disk') {
-      this.attachToRunningBgsave(r);
-    } else if (child === 'socket') {
-      this.log('Current BGSAVE has socket target. Waiting for next BGSAVE for SYNC');
-    } else if (this.server.config.getBool('repl-diskless-sync') && r.capa & CAPA_EOF && this.server.config.getNumber('repl-diskless-sync-delay') > 0) {
-      // replicationCron starts it, giving other replicas time to come.
-      this.log('Delay next BGSAVE for diskless SYNC');
-    } else if (child === null) {
-      this.startBgsaveForReplication(r.capa, r.req);
-    } else {
-      this.log('No BGSAVE in progress, but another BG operation is active. BGSAVE for replication delayed');
-    }
-    return NO_REPLY;
+    return this.synchronization.sync(c, argv, psync);
   }
 
-  /**
-   * A BGSAVE to disk is running: the replica can share it if another
-   * replica has been accumulating the stream since that fork (and it has
-   * every capability and the same requirements); else it waits for the next.
-   */
-  private attachToRunningBgsave(r: ReplicaLink): void {
-    let other: ReplicaLink | null = null;
-    for (const o of this.replicas) {
-      const l = this.links.get(o)!;
-      if (l.state === 'wait_bgsave_end' && (!l.rdbOnly || r.rdbOnly)) {
-        other = l;
-        break;
-      }
-    }
-    if (other !== null && (r.capa & other.capa) === other.capa && r.req === other.req) {
-      if (!r.rdbOnly && this.buffer !== null) this.buffer.copyCursor(other.cursor, r.cursor);
-      this.setupFullResync(r, other.initialOffset);
-      this.log('Waiting for end of BGSAVE for SYNC');
-    } else {
-      this.log("Can't attach the replica to the current BGSAVE. Waiting for next BGSAVE for SYNC");
-    }
-  }
-
-  /**
-   * masterTryPartialResynchronization: the replica continues from `offset`
-   * when it names this history (or the previous one, up to where it was
-   * valid) and the backlog still holds that offset.
-   */
-  private tryPartialResync(r: ReplicaLink, askedId: string, offset: number): boolean {
-    const id = cText(askedId);
-    const isId1 = sameId(id, this.replId);
-    const isId2 = sameId(id, this.replId2);
-    if (!isId1 && (!isId2 || offset > this.secondReplOffset)) {
-      if (id.charCodeAt(0) !== 63) {
-        if (!isId1 && !isId2) {
-          this.log(
-            `Partial resynchronization not accepted: Replication ID mismatch (Replica asked for '${id}', my replication IDs are '${this.replId}' and '${this.replId2}')`,
-          );
-        } else {
-          this.log(`Partial resynchronization not accepted: Requested offset for second ID was ${offset}, but I can reply up to ${this.secondReplOffset}`);
-        }
-      } else {
-        this.log(`Full resync requested by replica ${r.name}`);
-      }
-      return false;
-    }
-    const b = this.buffer;
-    if (b === null || offset < b.firstByteOffset || offset > b.firstByteOffset + b.histlen) {
-      this.log(`Unable to partial resync with replica ${r.name} for lack of backlog (Replica request was: ${offset}).`);
-      if (offset > this.masterReplOffset) {
-        this.log(`Warning: replica ${r.name} tried to PSYNC with an offset that is greater than the master replication offset.`, 'warning');
-      }
-      return false;
-    }
-    const c = r.client;
-    c.role = 'replica';
-    r.state = 'online';
-    r.ackTimeS = this.nowS;
-    r.startStreamOnAck = false;
-    this.replicas.push(c);
-    c.rawOutput?.write(r.capa & CAPA_PSYNC2 ? `+CONTINUE ${this.replId}\r\n` : '+CONTINUE\r\n');
-    const n = b.cursorAt(offset, r.cursor);
-    this.log(`Partial resynchronization request from ${r.name} accepted. Sending ${n} bytes of backlog starting from offset ${offset}.`);
-    this.refreshGoodReplicas();
-    r.streaming = true;
-    this.flushReplica(r);
-    return true;
-  }
-
-  /**
-   * replicationSetupSlaveForFullResync: the replica waits for the RDB of a
-   * BGSAVE that forked at `offset`, accumulating the stream from there; a
-   * PSYNC replica is told so with +FULLRESYNC.
-   */
-  private setupFullResync(r: ReplicaLink, offset: number): void {
-    r.initialOffset = offset;
-    r.state = 'wait_bgsave_end';
-    // The stream it accumulates must start by selecting its database.
-    this.slaveSelDb = -1;
-    if (!r.rdbOnly) this.buffer?.attach(r.cursor);
-    if (!r.prePsync) r.client.rawOutput?.write(`+FULLRESYNC ${this.replId} ${offset}\r\n`);
-  }
-
-  /**
-   * startBgsaveForReplication: a BGSAVE for the replicas waiting for one,
-   * to the replicas' sockets when they all take a diskless transfer and the
-   * configuration (or a filter) asks for it, else to disk.
-   */
-  startBgsaveForReplication(mincapa: number, req: number): boolean {
-    const socket = (this.server.config.getBool('repl-diskless-sync') || (req & REQ_RDB_MASK) !== 0) && (mincapa & CAPA_EOF) !== 0;
-    this.log(`Starting BGSAVE for SYNC with target: ${socket ? 'replicas sockets' : 'disk'}`);
-    const rsi = this.rdbSaveInfo();
-    let ok: boolean;
-    if (rsi === null) {
-      this.log("BGSAVE for replication: replication information not available, can't generate the RDB file right now. Try later.", 'warning');
-      ok = false;
-    } else if (socket) {
-      ok = this.startDisklessTransfer(req, rsi);
-    } else {
-      ok = this.process.startDiskSave();
-    }
-    if (ok && !socket && this.server.config.getBool('rdb-del-sync-files')) this.rdbGeneratedByReplication = true;
-    if (!ok) {
-      this.log('BGSAVE for replication failed', 'warning');
-      for (const c of [...this.replicas]) {
-        const r = this.links.get(c)!;
-        if (r.state !== 'wait_bgsave_start') continue;
-        this.forget(c, r);
-        c.role = 'normal';
-        c.onAsyncReply?.(errorReply("BGSAVE failed, replication can't continue"));
-        c.closeAfterReply = true;
-        this.server.kill(c);
-      }
-      return false;
-    }
-    if (!socket) {
-      for (const c of this.replicas) {
-        const r = this.links.get(c)!;
-        if (r.state === 'wait_bgsave_start' && r.req === req) this.setupFullResync(r, this.masterReplOffset);
-      }
-    }
-    if (this.process.immediate) this.bgsaveDone(true, socket ? 'socket' : 'disk');
-    return true;
-  }
-
-  /**
-   * rdbSaveToSlavesSockets: the waiting replicas with these requirements
-   * are set up, then a child writes the RDB, framed by an EOF mark, into a
-   * pipe the parent passes on to them.
-   */
-  private startDisklessTransfer(req: number, rsi: RdbReplicationInfo): boolean {
-    const targets: ReplicaLink[] = [];
-    for (const c of this.replicas) {
-      const r = this.links.get(c)!;
-      if (r.state === 'wait_bgsave_start' && r.req === req) {
-        targets.push(r);
-        this.setupFullResync(r, this.masterReplOffset);
-      }
-    }
-    const transfer = new DisklessTransfer(targets, (n) => (this.server.stats.netReplOutputBytes += n));
-    this.transfer = transfer;
-    const pipe: RdbPipe = {
-      write: (piece, next) => {
-        if (this.transfer !== transfer) return;
-        if (!transfer.write(piece, next)) {
-          this.log('Diskless rdb transfer, last replica dropped, killing fork child.', 'warning');
-          this.process.killRdbChild();
-        }
-      },
-      end: (release) => {
-        if (this.transfer !== transfer) return;
-        this.log(`Diskless rdb transfer, done reading from pipe, ${transfer.targets.size} replicas still up.`, 'warning');
-        release();
-      },
-    };
-    const ok = this.process.startSocketSave(pipe, (req & REQ_EXCLUDE_DATA) !== 0, rsi);
-    if (!ok) {
-      this.transfer = null;
-      for (const c of this.replicas) {
-        const r = this.links.get(c)!;
-        if (r.state === 'wait_bgsave_end') r.state = 'wait_bgsave_start';
-      }
-    }
-    return ok;
-  }
-
-  /**
-   * updateSlavesWaitingBgsave: an RDB child ended. The replicas that
-   * waited for it get the file from disk, or (diskless) are online and
-   * wait for their first ACK; on failure they are dropped. Then a BGSAVE
-   * starts for replicas still waiting for one (checkChildrenDone).
-   */
+  /** An RDB child ended (updateSlavesWaitingBgsave). */
   bgsaveDone(ok: boolean, type: 'disk' | 'socket'): void {
-    if (type === 'socket') this.transfer = null;
-    let file: Uint8Array | string | null = null;
-    for (const c of [...this.replicas]) {
-      const r = this.links.get(c);
-      if (r === undefined || r.state !== 'wait_bgsave_end' || r.gone) continue;
-      if (!ok) {
-        this.log('SYNC failed. BGSAVE child returned an error', 'warning');
-        this.server.kill(c);
-        continue;
-      }
-      if (type === 'socket') {
-        this.log(`Streamed RDB transfer with replica ${r.name} succeeded (socket). Waiting for REPLCONF ACK from slave to enable streaming`);
-        if (!this.putOnline(r)) {
-          this.server.kill(c);
-          continue;
-        }
-        r.startStreamOnAck = true;
-        continue;
-      }
-      file ??= this.process.readRdbFile();
-      if (typeof file === 'string') {
-        this.log(`SYNC failed. Can't open/stat DB after BGSAVE: ${file}`, 'warning');
-        this.server.kill(c);
-        continue;
-      }
-      r.state = 'send_bulk';
-      this.sendBulk(r, file);
-    }
-    this.startPendingFork();
-  }
-
-  /** sendBulkToSlave: "$<size>\r\n", then the file, as fast as the replica's socket takes it. */
-  private sendBulk(r: ReplicaLink, file: Uint8Array): void {
-    const out = r.client.rawOutput;
-    if (out === null) {
-      this.bulkSent(r);
-      return;
-    }
-    let preamble: string | null = `$${file.length}\r\n`;
-    let off = 0;
-    const stats = this.server.stats;
-    pump(out, () => {
-      if (r.gone || r.state !== 'send_bulk') return false;
-      if (preamble !== null) {
-        out.write(preamble);
-        stats.netReplOutputBytes += preamble.length;
-        preamble = null;
-        if (file.length !== 0) return true;
-      } else {
-        const end = Math.min(file.length, off + BULK_PIECE_BYTES);
-        out.write(bytesFromArray(file, off, end));
-        stats.netReplOutputBytes += end - off;
-        off = end;
-      }
-      if (off < file.length) return true;
-      this.bulkSent(r);
-      return false;
-    });
-  }
-
-  /** The whole file left: the replica goes online and its stream starts, or (RDB only) it is let go. */
-  private bulkSent(r: ReplicaLink): void {
-    if (!this.putOnline(r)) {
-      this.server.kill(r.client);
-      return;
-    }
-    this.startCommandStream(r);
-  }
-
-  /** replicaPutOnline: false for a client that wanted the RDB only (it is to be closed). */
-  private putOnline(r: ReplicaLink): boolean {
-    if (r.rdbOnly) {
-      r.state = 'rdb_transmitted';
-      this.log(`RDB transfer completed, rdb only replica (${r.name}) should be disconnected asap`);
-      return false;
-    }
-    r.state = 'online';
-    r.ackTimeS = this.nowS;
-    this.refreshGoodReplicas();
-    this.log(`Synchronization with replica ${r.name} succeeded`);
-    return true;
-  }
-
-  /** replicaStartCommandStream: what accumulated since the fork, and everything after, flows. */
-  private startCommandStream(r: ReplicaLink): void {
-    r.startStreamOnAck = false;
-    r.streaming = true;
-    this.flushReplica(r);
+    this.synchronization.bgsaveDone(ok, type);
   }
 
   // ---- REPLCONF ----
@@ -643,7 +341,7 @@ export class ReplicationPrimary {
     r.ackTimeS = this.nowS;
     const child = this.process.childKind();
     if ((child === 'disk' || child === 'socket') && r.state === 'wait_bgsave_end') this.process.checkChildDone();
-    if (r.startStreamOnAck && r.state === 'online') this.startCommandStream(r);
+    if (r.startStreamOnAck && r.state === 'online') this.synchronization.startCommandStream(r);
   }
 
   /** A newline from a replica refreshes its ACK time (processInlineBuffer). */
@@ -689,9 +387,9 @@ export class ReplicationPrimary {
   }
 
   /** Takes a replica out of the list and the buffer. */
-  private forget(c: Client, r: ReplicaLink): void {
+  forget(c: Client, r: ReplicaLink): void {
     this.buffer?.detach(r.cursor);
-    this.transfer?.drop(r);
+    this.synchronization.dropFromTransfer(r);
     r.streaming = false;
     r.state = null;
     const i = this.replicas.indexOf(c);
@@ -700,102 +398,11 @@ export class ReplicationPrimary {
     this.refreshGoodReplicas();
   }
 
-  // ---- serverCron ----
+  // ---- serverCron (cron.ts) ----
 
-  /** serverCron's part, hz times a second: replicationCron runs once a second (run_with_period(1000)). */
+  /** serverCron's part, hz times a second. */
   cron(): void {
-    const hz = Math.min(500, Math.max(1, this.server.config.getNumber('hz')));
-    const every = Math.max(1, Math.floor(1000 / Math.floor(1000 / hz)));
-    if (this.serverCronLoops++ % every === 0) this.replicationCron();
-  }
-
-  /** replicationCron: pings, keep-alive newlines, timeouts, the backlog's TTL, pending BGSAVEs. */
-  replicationCron(): void {
-    const server = this.server;
-    server.updateTime();
-    const cfg = server.config;
-    const nowS = this.nowS;
-    this.replicaSide?.cron();
-    if (this.replicationCronLoops % cfg.getNumber('repl-ping-replica-period') === 0 && this.replicas.length !== 0) {
-      this.feedCommand(this.slaveSelDb, PING_COMMAND);
-    }
-    // Replicas still waiting for their RDB hear a newline each second, so they do not time out.
-    const child = this.process.childKind();
-    for (const c of this.replicas) {
-      const r = this.links.get(c)!;
-      if (r.state === 'wait_bgsave_start' || (r.state === 'wait_bgsave_end' && child !== 'socket')) c.rawOutput?.write('\n');
-    }
-    const timeoutS = cfg.getNumber('repl-timeout');
-    for (const c of [...this.replicas]) {
-      const r = this.links.get(c)!;
-      if (r.state === 'online' && !r.prePsync && nowS - r.ackTimeS > timeoutS) {
-        this.log(`Disconnecting timedout replica (streaming sync): ${r.name}`, 'warning');
-        server.kill(c);
-      } else if (r.state === 'wait_bgsave_end' && child === 'socket' && r.lastPartialWriteS !== 0 && nowS - r.lastPartialWriteS > timeoutS) {
-        this.log(`Disconnecting timedout replica (full sync): ${r.name}`, 'warning');
-        server.kill(c);
-      }
-    }
-    const ttl = cfg.getNumber('repl-backlog-ttl');
-    if (this.replicas.length === 0 && ttl > 0 && this.buffer !== null && this.masterHost === null && nowS - this.noReplicasSinceS > ttl) {
-      // Without a backlog the offset stops counting: the old ID must not be trusted any more.
-      this.changeReplicationId();
-      this.clearReplicationId2();
-      this.freeBacklog();
-      this.log(`Replication backlog freed after ${ttl} seconds without connected replicas.`);
-    }
-    this.startPendingFork();
-    this.removeRdbUsedToSyncReplicas();
-    this.refreshGoodReplicas();
-    this.replicationCronLoops++;
-  }
-
-  /**
-   * replicationStartPendingFork: a BGSAVE for the replicas waiting for one
-   * (those with the first one's requirements), once no child runs; a
-   * diskless one waits repl-diskless-sync-delay for more replicas to come.
-   */
-  startPendingFork(): void {
-    if (this.process.childKind() !== null) return;
-    const nowS = this.nowS;
-    let waiting = 0;
-    let maxIdle = 0;
-    let mincapa = 0;
-    let req = 0;
-    for (const c of this.replicas) {
-      const r = this.links.get(c)!;
-      if (r.state !== 'wait_bgsave_start') continue;
-      if (waiting === 0) req = r.req;
-      else if (r.req !== req) continue;
-      maxIdle = Math.max(maxIdle, nowS - Math.floor(c.lastInteractionMs / 1000));
-      mincapa = waiting === 0 ? r.capa : mincapa & r.capa;
-      waiting++;
-    }
-    if (waiting === 0) return;
-    const cfg = this.server.config;
-    const maxReplicas = cfg.getNumber('repl-diskless-sync-max-replicas');
-    if (!cfg.getBool('repl-diskless-sync') || (maxReplicas > 0 && waiting >= maxReplicas) || maxIdle >= cfg.getNumber('repl-diskless-sync-delay')) {
-      this.startBgsaveForReplication(mincapa, req);
-    }
-  }
-
-  /** rdb-del-sync-files: a server with no persistence does not keep the RDB it made for replicas. */
-  private removeRdbUsedToSyncReplicas(): void {
-    const cfg = this.server.config;
-    if (!cfg.getBool('rdb-del-sync-files')) {
-      this.rdbGeneratedByReplication = false;
-      return;
-    }
-    const persistenceOff = noSaveRules(this.server) && !cfg.getBool('appendonly');
-    if (!persistenceOff || !this.rdbGeneratedByReplication) return;
-    for (const c of this.replicas) {
-      const s = this.links.get(c)!.state;
-      if (s === 'wait_bgsave_start' || s === 'wait_bgsave_end' || s === 'send_bulk') return;
-    }
-    if (!this.process.rdbFileExists()) return;
-    this.rdbGeneratedByReplication = false;
-    this.log('Removing the RDB file used to feed replicas in a persistence-less instance');
-    this.process.removeRdbFile();
+    this.cronJobs.tick();
   }
 
   /** refreshGoodSlavesCount, for min-replicas-to-write. */
@@ -817,14 +424,4 @@ export class ReplicationPrimary {
 function cInteger(s: string): number {
   const m = /^\s*([+-]?\d+)/.exec(s);
   return m === null ? 0 : Number(m[1]);
-}
-
-/** The `save` parameter holds no rule (saveparamslen == 0). */
-function noSaveRules(server: RedisServer): boolean {
-  return server.config.get('save').trim() === '';
-}
-
-/** strcasecmp of two C strings being equal. */
-function sameId(a: string, b: string): boolean {
-  return a.length === b.length && asciiLower(a) === asciiLower(b);
 }
