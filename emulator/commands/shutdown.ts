@@ -1,4 +1,4 @@
-import { errorReply, type Reply } from '../resp/reply.js';
+import { errorReply, OK, type Reply } from '../resp/reply.js';
 import { BLOCKED } from '../server/blocking.js';
 import type { Client } from '../server/client.js';
 import { opt } from './args.js';
@@ -32,8 +32,8 @@ function shutdown(c: Client, argv: string[]): Reply {
   }
   const any = flags.nosave || flags.save || flags.now || flags.force;
   if ((abort && any) || (flags.nosave && flags.save)) return SYNTAX_ERROR;
-  // Shutdowns here never wait for replicas, so none is ever in progress.
-  if (abort) return errorReply('No shutdown in progress.');
+  // Only a shutdown waiting for lagging replicas can be aborted.
+  if (abort) return c.server.replication.abortShutdown() ? OK : errorReply('No shutdown in progress.');
   const hook = c.server.shutdownHook;
   if (hook === null || !hook(flags, c)) return errorReply('Errors trying to SHUTDOWN. Check logs.');
   return BLOCKED;

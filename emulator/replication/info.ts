@@ -9,7 +9,7 @@ import { cText, type ReplicaState } from './replica.js';
  */
 
 /** replstateToString: both waits read "wait_bgsave"; a client done with its RDB-only transfer is not listed. */
-function stateText(s: ReplicaState | null): string {
+export function stateText(s: ReplicaState | null): string {
   switch (s) {
     case 'wait_bgsave_start':
     case 'wait_bgsave_end':

@@ -1,4 +1,4 @@
-import { FramesReply, type Reply } from '../resp/reply.js';
+import { errorReply, FramesReply, type Reply } from '../resp/reply.js';
 import { asciiLower } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
@@ -8,8 +8,8 @@ import { clientInfoLine } from '../commands/client.js';
 import { MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
 import { InMemoryReplicationProcess, type ReplicationProcess } from './process.js';
 import { ReplicaLink } from './replica.js';
-import { selectCommand, streamCommand } from './stream.js';
-import { replicationInfo } from './info.js';
+import { GETACK_COMMAND, selectCommand, streamCommand } from './stream.js';
+import { replicationInfo, stateText } from './info.js';
 import { Synchronization } from './synchronization.js';
 import { ReplicationCron, noSaveRules } from './cron.js';
 
@@ -84,6 +84,7 @@ export class ReplicationPrimary {
   private offsetWithoutBuffer = 0;
   private readonly links = new WeakMap<Client, ReplicaLink>();
   private stopFeeding: (() => void) | null = null;
+  private shutdownWait: { deadlineMs: number; finish: () => void; clients: Client[] } | null = null;
 
   constructor(readonly server: RedisServer) {
     this.process = new InMemoryReplicationProcess(server);
@@ -398,10 +399,86 @@ export class ReplicationPrimary {
     this.refreshGoodReplicas();
   }
 
+  // ---- shutting down (prepareForShutdown, finishShutdown) ----
+
+  /** Whether a shutdown waits for lagging replicas (isShutdownInitiated). */
+  get shutdownInitiated(): boolean {
+    return this.shutdownWait !== null;
+  }
+
+  /** isReadyToShutdown: every replica has acknowledged the whole stream. */
+  private readyToShutdown(): boolean {
+    const offset = this.masterReplOffset;
+    for (const c of this.replicas) if (this.link(c).ackOffset !== offset) return false;
+    return true;
+  }
+
+  /**
+   * Before shutting down, replicas that have not acknowledged the whole
+   * stream get up to shutdown-timeout seconds to catch up; they are asked
+   * for an ACK at once. True when the shutdown waits: serverCron calls
+   * `finish` once they have, or the time is up. The SHUTDOWN client (if
+   * any) stays blocked meanwhile.
+   */
+  waitBeforeShutdown(now: boolean, c: Client | null, finish: () => void): boolean {
+    const timeoutS = this.server.config.getNumber('shutdown-timeout');
+    if (now || timeoutS === 0 || this.readyToShutdown()) return false;
+    this.shutdownWait = { deadlineMs: this.server.nowMs + timeoutS * 1000, finish, clients: c === null ? [] : [c] };
+    this.feedCommand(this.slaveSelDb, GETACK_COMMAND);
+    this.log('Waiting for replicas before shutting down.');
+    return true;
+  }
+
+  /** Another SHUTDOWN while replicas are awaited: its client waits too. */
+  awaitShutdown(c: Client): void {
+    this.shutdownWait?.clients.push(c);
+  }
+
+  /**
+   * SHUTDOWN ABORT: the wait ends, the server goes on, and the clients
+   * that sent SHUTDOWN are told it failed. False when no shutdown waits.
+   */
+  abortShutdown(): boolean {
+    const wait = this.shutdownWait;
+    if (wait === null) return false;
+    this.shutdownWait = null;
+    this.log('Shutdown manually aborted.');
+    for (const c of wait.clients) {
+      c.onAsyncReply?.(errorReply('Errors trying to SHUTDOWN. Check logs.'));
+      c.onResume?.();
+    }
+    return true;
+  }
+
+  /** finishShutdown's report: each lagging replica, then how many are in sync. */
+  reportBeforeShutdown(): void {
+    const offset = this.masterReplOffset;
+    let lagging = 0;
+    for (const c of this.replicas) {
+      const r = this.link(c);
+      if (r.ackOffset === offset) continue;
+      lagging++;
+      const lag = r.state === 'online' ? this.nowS - r.ackTimeS : 0;
+      this.log(`Lagging replica ${r.name} reported offset ${offset - r.ackOffset} behind master, lag=${lag}, state=${stateText(r.state)}.`, 'warning');
+    }
+    const n = this.replicas.length;
+    if (n > 0) this.log(`${n - lagging} of ${n} replicas are in sync when shutting down.`);
+  }
+
+  /** serverCron's check of a shutdown waiting for replicas. */
+  private checkShutdownWait(): void {
+    const wait = this.shutdownWait;
+    if (wait === null || (this.server.nowMs < wait.deadlineMs && !this.readyToShutdown())) return;
+    this.shutdownWait = null;
+    wait.finish();
+  }
+
   // ---- serverCron (cron.ts) ----
 
   /** serverCron's part, hz times a second. */
   cron(): void {
+    this.server.updateTime();
+    this.checkShutdownWait();
     this.cronJobs.tick();
   }
 

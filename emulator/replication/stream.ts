@@ -22,3 +22,6 @@ export function streamCommand(argv: readonly string[]): string {
 
 /** The PING serverCron sends replicas every repl-ping-replica-period (shared.ping: lower case). */
 export const PING_COMMAND = ['ping'];
+
+/** What asks replicas for an ACK at once (sendGetackToReplicas). */
+export const GETACK_COMMAND = ['REPLCONF', 'GETACK', '*'];

@@ -207,15 +207,27 @@ export class RedisProcess extends SimProcess {
   }
 
   /**
-   * prepareForShutdown (src/server.c): stop a saving child, save the final
+   * prepareForShutdown (src/server.c): let lagging replicas catch up (up
+   * to shutdown-timeout, unless NOW), stop a saving child, save the final
    * snapshot when save rules are set (or SAVE is asked) unless NOSAVE, then
    * exit after the current pass. False when the save fails without FORCE:
-   * the server stays up and SHUTDOWN answers an error.
+   * the server stays up and SHUTDOWN answers an error. A SHUTDOWN while
+   * replicas are awaited waits with the first.
    */
   private prepareForShutdown(reason: string, flags: ShutdownFlags = NO_FLAGS, c: Client | null = null): boolean {
+    const replication = this.server.replication;
+    if (replication.shutdownInitiated) {
+      if (c !== null) replication.awaitShutdown(c);
+      return true;
+    }
     this.log(reason, 'warning');
-    this.snapshots.stopChild();
-    return this.shutdownModules(0, flags, c, false);
+    const finish = (deferred: boolean): boolean => {
+      replication.reportBeforeShutdown();
+      this.snapshots.stopChild();
+      return this.shutdownModules(0, flags, c, deferred);
+    };
+    if (replication.waitBeforeShutdown(flags.now, c, () => finish(true))) return true;
+    return finish(false);
   }
 
   /**

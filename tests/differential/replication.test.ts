@@ -526,6 +526,42 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
     });
   });
 
+  describe('SHUTDOWN with a lagging replica', () => {
+    it('waits shutdown-timeout for it, asking for an ACK, then reports it and exits', async () => {
+      const seen = await Promise.all(
+        [startReal, startEmulator].map(async (start) => {
+          const s = await start(['--shutdown-timeout', '1']);
+          try {
+            const p = await Peer.open(s.port);
+            p.send('PSYNC', '?', '-1');
+            await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
+            await command(s.port, ['SET', 'b', '2']);
+            const logged = s.log().length;
+            const c = await Peer.open(s.port);
+            const t0 = Date.now();
+            c.send('SHUTDOWN');
+            await c.until(() => c.closed, 5000);
+            const waitedMs = Date.now() - t0;
+            await new Promise((r) => setTimeout(r, 100));
+            const rest = splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2))!.rest;
+            p.close();
+            return { waitedMs, log: logFrom(s.log().slice(logged), /./), closed: c.closed, rest };
+          } finally {
+            await s.stop();
+          }
+        }),
+      );
+      const [real, emu] = seen;
+      expect(emu!.log).toEqual(real!.log);
+      expect(emu!.rest).toBe(real!.rest);
+      expect(real!.log).toContain('* Waiting for replicas before shutting down.');
+      for (const side of seen) {
+        expect(side.closed).toBe(true);
+        expect(side.waitedMs).toBeGreaterThan(800);
+      }
+    });
+  });
+
   describe('a BGSAVE already running', () => {
     it('for another reason makes the replica wait for the next one', async () => {
       const seen = new Map<string, string[]>();

@@ -266,6 +266,65 @@ describe('replicas once online', () => {
   });
 });
 
+describe('shutting down', () => {
+  it('waits up to shutdown-timeout for lagging replicas, asking them for an ACK, then reports them', async () => {
+    const { world, r, log, peer, proc } = setup({ 'shutdown-timeout': '2' });
+    const p = peer();
+    p.command('PSYNC', '?', '-1');
+    p.waitFor((b) => splitBulk(b.slice(b.indexOf('\r\n') + 2)) !== null);
+    await world.settle(r.set('b', '2'));
+    const other = world.connect({ from: 'app', to: 'A:6379' });
+    const shutdown = r.call('SHUTDOWN').catch((e: Error) => e.message);
+    world.advance(1000);
+    expect(proc.alive).toBe(true);
+    expect(log()).toContain('Waiting for replicas before shutting down.');
+    expect(p.received).toContain('*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n');
+    world.advance(1500);
+    expect(proc.alive).toBe(false);
+    const lines = log();
+    expect(lines).toContain('Lagging replica 10.0.0.4:<unknown-replica-port> reported offset 87 behind master, lag=2, state=online.');
+    expect(lines).toContain('0 of 1 replicas are in sync when shutting down.');
+    expect(await world.settle(shutdown)).toBe('Connection is closed.');
+    void other;
+  });
+
+  it('goes at once when the replicas have acknowledged everything, or with NOW', () => {
+    for (const args of [['SHUTDOWN'], ['SHUTDOWN', 'NOW']]) {
+      const { world, r, log, peer, proc } = setup();
+      const p = peer();
+      p.command('PSYNC', '?', '-1');
+      p.waitFor((b) => splitBulk(b.slice(b.indexOf('\r\n') + 2)) !== null);
+      if (args.length === 1) {
+        p.command('REPLCONF', 'ACK', '0');
+      } else {
+        void r.set('b', '2');
+      }
+      world.advance(50);
+      void r.call(...(args as [string, ...string[]])).catch(() => {});
+      world.advance(50);
+      expect(proc.alive).toBe(false);
+      expect(log()).not.toContain('Waiting for replicas before shutting down.');
+    }
+  });
+
+  it('SHUTDOWN ABORT ends the wait and the server goes on', async () => {
+    const { world, r, log, peer, proc } = setup({ 'shutdown-timeout': '5' });
+    const p = peer();
+    p.command('PSYNC', '?', '-1');
+    p.waitFor((b) => splitBulk(b.slice(b.indexOf('\r\n') + 2)) !== null);
+    await world.settle(r.set('b', '2'));
+    const other = world.connect({ from: 'app', to: 'A:6379' });
+    const shutdown = r.call('SHUTDOWN').catch((e: Error) => e.message);
+    world.advance(500);
+    expect(await world.settle(other.call('SHUTDOWN', 'ABORT'))).toBe('OK');
+    expect(await world.settle(shutdown)).toBe('ERR Errors trying to SHUTDOWN. Check logs.');
+    expect(log()).toContain('Shutdown manually aborted.');
+    world.advance(6000);
+    expect(proc.alive).toBe(true);
+    expect(await world.settle(other.call('SHUTDOWN', 'ABORT').catch((e: Error) => e.message))).toBe('ERR No shutdown in progress.');
+  });
+});
+
 describe('rdb-del-sync-files', () => {
   it('a server with no persistence removes the RDB it made for its replicas', () => {
     const { world, log, peer } = setup({ 'rdb-del-sync-files': 'yes' });
