@@ -174,7 +174,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
     await page.getByLabel('Kind').selectOption('group:commands');
     const row = page.locator('.event', { hasText: 'GET' }).last();
     await row.getByRole('button').click();
-    expect(await page.getByRole('tab', { selected: true }).innerText()).toMatch(/redis-cli/);
+    expect(await page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab', { selected: true }).innerText()).toMatch(/redis-cli/);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -6,6 +6,8 @@ import { StateProviders } from '../../../src/web/session/state-providers.js';
 import { WorkbookSession } from '../../../src/web/session/workbook-session.js';
 import { WorldStore, type FrameScheduler, type TerminalChoice } from '../../../src/web/world-store.js';
 import { Screen } from '../terminal/screen.js';
+// Loaded with the harness, so a session's checks (imported when a session is read) are ready at once.
+import '../../../src/web/session/session-data.js';
 
 /** A frame of the page, in wall ms. */
 const FRAME_MS = 16;
@@ -96,7 +98,10 @@ export function sessionHarness(opts: { kv?: MemoryStore; open?: boolean; wallSte
       const loading = session.load();
       let done = false;
       void loading.finally(() => (done = true));
-      for (let t = 0; t < 20_000 && !done; t += FRAME_MS) await run(FRAME_MS);
+      // Frames run until the load is done: reading a session first loads its
+      // checks (a dynamic import), which takes real time, not frames.
+      const started = Date.now();
+      while (!done && Date.now() - started < 30_000) await run(FRAME_MS);
       return loading;
     },
     /** Runs until the session is no longer busy (a replay), up to `maxMs` of wall time. */
