@@ -294,7 +294,7 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
         expect(repl.get('master_repl_offset'), s.name).toBe(String(streams.get(s.name)!.length));
         seen.set(s.name, [
           ...[...repl].filter(([k]) => k !== 'master_replid').map(([k, v]) => `${k}:${k.startsWith('slave') ? v.replace(/lag=\d+/, 'lag=<lag>') : v}`),
-          ...['sync_full', 'sync_partial_ok', 'sync_partial_err'].map((k) => `${k}:${stats.get(k)}`),
+          ...['sync_full', 'sync_partial_ok', 'sync_partial_err', 'total_net_repl_output_bytes'].map((k) => `${k}:${stats.get(k)}`),
         ]);
       }
       expect(seen.get('emulator')).toEqual(seen.get('real'));
