@@ -46,8 +46,10 @@ async function screen(page: Page): Promise<string> {
 
 /** Types lines into the named terminal tab, as a learner would: its tab, a click into it, the keyboard. */
 async function typeInto(page: Page, terminal: string, lines: readonly string[]): Promise<void> {
-  await page.getByRole('tab', { name: terminal, exact: true }).click();
-  const screenEl = page.locator('.terminal-screen:not([hidden])');
+  const tab = page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab', { name: terminal, exact: true });
+  await tab.click();
+  // The tab's own screen: while a lesson's world replaces the last one, another screen may be on its way out.
+  const screenEl = page.locator(`#${await tab.getAttribute('aria-controls')}`);
   await screenEl.click();
   for (const line of lines) {
     await page.keyboard.type(line);
