@@ -262,41 +262,45 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
     });
 
     it('SYNC gets "$<len>\\r\\n" and an RDB of the dataset with no CRLF after it, then the stream of writes', async () => {
-      for (const s of sides) {
-        await run(s.port, [['SET', 'a', '1'], ['SELECT', '2'], ['SET', 'z', '26']]);
-        const p = await peer(s.port);
-        p.send('SYNC');
-        await p.until(() => splitBulk(p.bytes) !== null);
-        const bulk = splitBulk(p.bytes);
-        expect(bulk, s.name).not.toBeNull();
-        // SYNC (an old replica, redis-cli --replica) has no +FULLRESYNC line.
-        expect(p.bytes.startsWith('$'), s.name).toBe(true);
-        const { aux, keys } = rdbContents(bulk!.rdb);
-        expect(keys, s.name).toEqual(['0:a', '2:z']);
-        expect(aux.get('repl-id'), s.name).toBe((await info(s.port, 'replication')).get('master_replid'));
-        expect(aux.get('repl-offset'), s.name).toBe('0');
-        expect(aux.get('repl-stream-db'), s.name).toBe('0');
-        expect(bulk!.rest, s.name).toBe('');
-        await run(s.port, WRITES);
-        await p.until(() => splitBulk(p.bytes)!.rest.endsWith('$2\r\n\r\n\r\n'));
-        await p.quiet();
-        streams.set(s.name, splitBulk(p.bytes)!.rest);
-      }
+      await Promise.all(
+        sides.map(async (s) => {
+          await run(s.port, [['SET', 'a', '1'], ['SELECT', '2'], ['SET', 'z', '26']]);
+          const p = await peer(s.port);
+          p.send('SYNC');
+          await p.until(() => splitBulk(p.bytes) !== null);
+          const bulk = splitBulk(p.bytes);
+          expect(bulk, s.name).not.toBeNull();
+          // SYNC (an old replica, redis-cli --replica) has no +FULLRESYNC line.
+          expect(p.bytes.startsWith('$'), s.name).toBe(true);
+          const { aux, keys } = rdbContents(bulk!.rdb);
+          expect(keys, s.name).toEqual(['0:a', '2:z']);
+          expect(aux.get('repl-id'), s.name).toBe((await info(s.port, 'replication')).get('master_replid'));
+          expect(aux.get('repl-offset'), s.name).toBe('0');
+          expect(aux.get('repl-stream-db'), s.name).toBe('0');
+          expect(bulk!.rest, s.name).toBe('');
+          await run(s.port, WRITES);
+          await p.until(() => splitBulk(p.bytes)!.rest.endsWith('$2\r\n\r\n\r\n'));
+          await p.quiet();
+          streams.set(s.name, splitBulk(p.bytes)!.rest);
+        }),
+      );
       expect(streams.get('emulator')).toBe(streams.get('real'));
       expect(streams.get('real')).toContain('*1\r\n$5\r\nMULTI\r\n');
     });
 
     it('INFO replication and the sync counters show the replica online and the offset of every byte sent', async () => {
       const seen = new Map<string, string[]>();
-      for (const s of sides) {
-        const repl = await info(s.port, 'replication');
-        const stats = await info(s.port, 'stats');
-        expect(repl.get('master_repl_offset'), s.name).toBe(String(streams.get(s.name)!.length));
-        seen.set(s.name, [
-          ...[...repl].filter(([k]) => k !== 'master_replid').map(([k, v]) => `${k}:${k.startsWith('slave') ? v.replace(/lag=\d+/, 'lag=<lag>') : v}`),
-          ...['sync_full', 'sync_partial_ok', 'sync_partial_err', 'total_net_repl_output_bytes'].map((k) => `${k}:${stats.get(k)}`),
-        ]);
-      }
+      await Promise.all(
+        sides.map(async (s) => {
+          const repl = await info(s.port, 'replication');
+          const stats = await info(s.port, 'stats');
+          expect(repl.get('master_repl_offset'), s.name).toBe(String(streams.get(s.name)!.length));
+          seen.set(s.name, [
+            ...[...repl].filter(([k]) => k !== 'master_replid').map(([k, v]) => `${k}:${k.startsWith('slave') ? v.replace(/lag=\d+/, 'lag=<lag>') : v}`),
+            ...['sync_full', 'sync_partial_ok', 'sync_partial_err', 'total_net_repl_output_bytes'].map((k) => `${k}:${stats.get(k)}`),
+          ]);
+        }),
+      );
       expect(seen.get('emulator')).toEqual(seen.get('real'));
       expect(seen.get('real')).toContain('slave0:ip=127.0.0.1,port=0,state=online,offset=0,lag=<lag>');
     });
@@ -310,66 +314,72 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
 
     it('PSYNC ? -1 is told +FULLRESYNC <replid> <offset> before the RDB', async () => {
       const seen = new Map<string, string>();
-      for (const s of sides) {
-        const repl = await info(s.port, 'replication');
-        const p = await peer(s.port);
-        p.send('PSYNC', '?', '-1');
-        await p.until(() => /\r\n/.test(p.bytes) && splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
-        const line = p.bytes.slice(0, p.bytes.indexOf('\r\n') + 2);
-        expect(line, s.name).toBe(`+FULLRESYNC ${repl.get('master_replid')} ${repl.get('master_repl_offset')}\r\n`);
-        const bulk = splitBulk(p.bytes.slice(line.length))!;
-        expect(rdbContents(bulk.rdb).aux.get('repl-offset'), s.name).toBe(repl.get('master_repl_offset'));
-        await run(s.port, [['SET', 'after-psync', '1']]);
-        await p.until(() => splitBulk(p.bytes.slice(line.length))!.rest.includes('after-psync'));
-        seen.set(s.name, `${line.replace(/[0-9a-f]{40}/, '<id>')}${splitBulk(p.bytes.slice(line.length))!.rest}`);
-      }
+      await Promise.all(
+        sides.map(async (s) => {
+          const repl = await info(s.port, 'replication');
+          const p = await peer(s.port);
+          p.send('PSYNC', '?', '-1');
+          await p.until(() => /\r\n/.test(p.bytes) && splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
+          const line = p.bytes.slice(0, p.bytes.indexOf('\r\n') + 2);
+          expect(line, s.name).toBe(`+FULLRESYNC ${repl.get('master_replid')} ${repl.get('master_repl_offset')}\r\n`);
+          const bulk = splitBulk(p.bytes.slice(line.length))!;
+          expect(rdbContents(bulk.rdb).aux.get('repl-offset'), s.name).toBe(repl.get('master_repl_offset'));
+          await run(s.port, [['SET', 'after-psync', '1']]);
+          await p.until(() => splitBulk(p.bytes.slice(line.length))!.rest.includes('after-psync'));
+          seen.set(s.name, `${line.replace(/[0-9a-f]{40}/, '<id>')}${splitBulk(p.bytes.slice(line.length))!.rest}`);
+        }),
+      );
       expect(seen.get('emulator')).toBe(seen.get('real'));
     });
 
     it('PSYNC with the primary ID and an offset in the backlog continues with +CONTINUE and the bytes from that offset', async () => {
       const seen = new Map<string, string[]>();
-      for (const s of sides) {
-        const repl = await info(s.port, 'replication');
-        const id = repl.get('master_replid')!;
-        const offset = Number(repl.get('master_repl_offset'));
-        const out: string[] = [];
-        for (const [capa, from] of [[true, offset - 40], [false, offset + 1], [true, 1]] as const) {
-          const p = await peer(s.port);
-          if (capa) {
-            p.send('REPLCONF', 'capa', 'psync2');
-            await p.until(() => p.bytes === '+OK\r\n');
-            p.bytes = '';
+      await Promise.all(
+        sides.map(async (s) => {
+          const repl = await info(s.port, 'replication');
+          const id = repl.get('master_replid')!;
+          const offset = Number(repl.get('master_repl_offset'));
+          const out: string[] = [];
+          for (const [capa, from] of [[true, offset - 40], [false, offset + 1], [true, 1]] as const) {
+            const p = await peer(s.port);
+            if (capa) {
+              p.send('REPLCONF', 'capa', 'psync2');
+              await p.until(() => p.bytes === '+OK\r\n');
+              p.bytes = '';
+            }
+            p.send('PSYNC', id.toUpperCase(), String(from));
+            await p.until(() => p.bytes.includes('\r\n'));
+            await p.quiet();
+            out.push(p.bytes.replaceAll(id, '<id>'));
+            p.close();
           }
-          p.send('PSYNC', id.toUpperCase(), String(from));
-          await p.until(() => p.bytes.includes('\r\n'));
-          await p.quiet();
-          out.push(p.bytes.replaceAll(id, '<id>'));
-          p.close();
-        }
-        const stats = await info(s.port, 'stats');
-        out.push(`sync_partial_ok:${stats.get('sync_partial_ok')}`);
-        seen.set(s.name, out);
-      }
+          const stats = await info(s.port, 'stats');
+          out.push(`sync_partial_ok:${stats.get('sync_partial_ok')}`);
+          seen.set(s.name, out);
+        }),
+      );
       expect(seen.get('emulator')).toEqual(seen.get('real'));
       expect(seen.get('real')![1]).toBe('+CONTINUE\r\n');
     });
 
     it('PSYNC with another ID, or an offset out of the backlog, falls back to a full resync and counts a failed partial one', async () => {
       const seen = new Map<string, string[]>();
-      for (const s of sides) {
-        const repl = await info(s.port, 'replication');
-        const out: string[] = [];
-        for (const [id, offset] of [['0123456789012345678901234567890123456789', '5'], [repl.get('master_replid')!, '999999']]) {
-          const p = await peer(s.port);
-          p.send('PSYNC', id, offset);
-          await p.until(() => p.bytes.includes('\r\n'));
-          out.push(p.bytes.slice(0, p.bytes.indexOf('\r\n')).replace(/[0-9a-f]{40}/, '<id>'));
-          p.close();
-        }
-        const stats = await info(s.port, 'stats');
-        out.push(`sync_full:${stats.get('sync_full')}`, `sync_partial_err:${stats.get('sync_partial_err')}`);
-        seen.set(s.name, out);
-      }
+      await Promise.all(
+        sides.map(async (s) => {
+          const repl = await info(s.port, 'replication');
+          const out: string[] = [];
+          for (const [id, offset] of [['0123456789012345678901234567890123456789', '5'], [repl.get('master_replid')!, '999999']]) {
+            const p = await peer(s.port);
+            p.send('PSYNC', id, offset);
+            await p.until(() => p.bytes.includes('\r\n'));
+            out.push(p.bytes.slice(0, p.bytes.indexOf('\r\n')).replace(/[0-9a-f]{40}/, '<id>'));
+            p.close();
+          }
+          const stats = await info(s.port, 'stats');
+          out.push(`sync_full:${stats.get('sync_full')}`, `sync_partial_err:${stats.get('sync_partial_err')}`);
+          seen.set(s.name, out);
+        }),
+      );
       expect(seen.get('emulator')).toEqual(seen.get('real'));
       const lines = (s: Side): string[] => logFrom(s.log(), /asks for synchronization$/).filter((l) => /Partial resynchronization|Unable to partial|tried to PSYNC/.test(l));
       expect(lines(sides[1]!)).toEqual(lines(sides[0]!));
@@ -389,51 +399,55 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
 
     it('is flagged S in CLIENT LIST, and is dropped when it sends a command that replies', async () => {
       const seen = new Map<string, string[]>();
-      for (const s of sides) {
-        const p = await Peer.open(s.port);
-        p.send('SYNC');
-        await p.until(() => splitBulk(p.bytes) !== null);
-        const list = String(await command(s.port, ['CLIENT', 'LIST'])).split('\n').filter((l) => l.includes('flags=S'));
-        expect(list.length, s.name).toBe(1);
-        expect(list[0], s.name).toMatch(/ cmd=sync /);
-        // No reply for a replica's second SYNC or its ACKs; a PING's reply would corrupt the stream.
-        p.send('SYNC');
-        p.send('REPLCONF', 'ACK', '0');
-        await new Promise((r) => setTimeout(r, 100));
-        expect(p.closed, s.name).toBe(false);
-        const before = p.bytes.length;
-        p.send('PING');
-        await p.until(() => p.closed);
-        expect(p.closed, s.name).toBe(true);
-        expect(p.bytes.length, s.name).toBe(before);
-        const repl = await info(s.port, 'replication');
-        seen.set(s.name, [`connected_slaves:${repl.get('connected_slaves')}`, ...logFrom(s.log(), /asks for synchronization$/).filter((l) => l.startsWith('#'))]);
-      }
+      await Promise.all(
+        sides.map(async (s) => {
+          const p = await Peer.open(s.port);
+          p.send('SYNC');
+          await p.until(() => splitBulk(p.bytes) !== null);
+          const list = String(await command(s.port, ['CLIENT', 'LIST'])).split('\n').filter((l) => l.includes('flags=S'));
+          expect(list.length, s.name).toBe(1);
+          expect(list[0], s.name).toMatch(/ cmd=sync /);
+          // No reply for a replica's second SYNC or its ACKs; a PING's reply would corrupt the stream.
+          p.send('SYNC');
+          p.send('REPLCONF', 'ACK', '0');
+          await new Promise((r) => setTimeout(r, 100));
+          expect(p.closed, s.name).toBe(false);
+          const before = p.bytes.length;
+          p.send('PING');
+          await p.until(() => p.closed);
+          expect(p.closed, s.name).toBe(true);
+          expect(p.bytes.length, s.name).toBe(before);
+          const repl = await info(s.port, 'replication');
+          seen.set(s.name, [`connected_slaves:${repl.get('connected_slaves')}`, ...logFrom(s.log(), /asks for synchronization$/).filter((l) => l.startsWith('#'))]);
+        }),
+      );
       expect(seen.get('emulator')).toEqual(seen.get('real'));
       expect(seen.get('real')!.join('\n')).toMatch(/Replica generated a reply to command 'ping', disconnecting it: id=<id> addr=<addr>/);
     });
 
     it('two replicas that come together share one BGSAVE', async () => {
       const seen = new Map<string, string[]>();
-      for (const s of sides) {
-        await command(s.port, ['SET', `marker-${s.name}`, '1']);
-        const logged = s.log().length;
-        const a = await Peer.open(s.port);
-        const b = await Peer.open(s.port);
-        a.send('SYNC');
-        b.send('SYNC');
-        await a.until(() => splitBulk(a.bytes) !== null);
-        await b.until(() => splitBulk(b.bytes) !== null);
-        expect(splitBulk(b.bytes)!.rdb, s.name).toBe(splitBulk(a.bytes)!.rdb);
-        await new Promise((r) => setTimeout(r, 200));
-        // The child's own line comes whenever its disk is done: not part of the order compared.
-        seen.set(
-          s.name,
-          logFrom(s.log().slice(logged), /./).filter((l) => childOnly(l) && l !== '* DB saved on disk'),
-        );
-        a.close();
-        b.close();
-      }
+      await Promise.all(
+        sides.map(async (s) => {
+          await command(s.port, ['SET', `marker-${s.name}`, '1']);
+          const logged = s.log().length;
+          const a = await Peer.open(s.port);
+          const b = await Peer.open(s.port);
+          a.send('SYNC');
+          b.send('SYNC');
+          await a.until(() => splitBulk(a.bytes) !== null);
+          await b.until(() => splitBulk(b.bytes) !== null);
+          expect(splitBulk(b.bytes)!.rdb, s.name).toBe(splitBulk(a.bytes)!.rdb);
+          await new Promise((r) => setTimeout(r, 200));
+          // The child's own line comes whenever its disk is done: not part of the order compared.
+          seen.set(
+            s.name,
+            logFrom(s.log().slice(logged), /./).filter((l) => childOnly(l) && l !== '* DB saved on disk'),
+          );
+          a.close();
+          b.close();
+        }),
+      );
       expect(seen.get('emulator')).toEqual(seen.get('real'));
       expect(seen.get('real')).toContain('* Waiting for end of BGSAVE for SYNC');
     });
@@ -484,8 +498,8 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
 
   describe('a primary restarted on its own dump.rdb', () => {
     it('keeps its history as the secondary ID, counts on from its offset, and lets a replica of its past continue', async () => {
-      const seen: string[][] = [];
-      for (const start of [(dir: string) => startReal(['--dir', dir]), (dir: string) => startEmulator([], dir)]) {
+      const starts = [(dir: string) => startReal(['--dir', dir]), (dir: string) => startEmulator([], dir)];
+      const seen = await Promise.all(starts.map(async (start) => {
         const dir = mkdtempSync(join(tmpdir(), 'rw-repl-restart-'));
         const out: string[] = [];
         try {
@@ -519,8 +533,8 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
-        seen.push(out);
-      }
+        return out;
+      }));
       expect(seen[1]).toEqual(seen[0]);
       expect(seen[0]![5]).toBe('+CONTINUE <new id>\r\n*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n*2\r\n$3\r\nDEL\r\n$9\r\nsoon-gone\r\n');
     });
@@ -565,24 +579,26 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
   describe('a BGSAVE already running', () => {
     it('for another reason makes the replica wait for the next one', async () => {
       const seen = new Map<string, string[]>();
-      for (const start of [startReal, startEmulator]) {
-        const s = await start();
-        try {
-          await command(s.port, ['SET', 'k', 'v']);
-          const logged = s.log().length;
-          const c = await RawConnection.open(s.port);
-          const p = await Peer.open(s.port);
-          expect(await c.command(['BGSAVE']), s.name).toMatchObject({ text: 'Background saving started' });
-          p.send('SYNC');
-          await p.until(() => splitBulk(p.bytes) !== null);
-          c.close();
-          p.close();
-          await new Promise((r) => setTimeout(r, 100));
-          seen.set(s.name, logFrom(s.log().slice(logged), /./).filter((l) => childOnly(l) && l !== '* DB saved on disk'));
-        } finally {
-          await s.stop();
-        }
-      }
+      await Promise.all(
+        [startReal, startEmulator].map(async (start) => {
+          const s = await start();
+          try {
+            await command(s.port, ['SET', 'k', 'v']);
+            const logged = s.log().length;
+            const c = await RawConnection.open(s.port);
+            const p = await Peer.open(s.port);
+            expect(await c.command(['BGSAVE']), s.name).toMatchObject({ text: 'Background saving started' });
+            p.send('SYNC');
+            await p.until(() => splitBulk(p.bytes) !== null);
+            c.close();
+            p.close();
+            await new Promise((r) => setTimeout(r, 100));
+            seen.set(s.name, logFrom(s.log().slice(logged), /./).filter((l) => childOnly(l) && l !== '* DB saved on disk'));
+          } finally {
+            await s.stop();
+          }
+        }),
+      );
       expect(seen.get('emulator')).toEqual(seen.get('real'));
       expect(seen.get('real')).toContain("* Can't attach the replica to the current BGSAVE. Waiting for next BGSAVE for SYNC");
     });
@@ -641,40 +657,81 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
         child.on('close', (status) => resolve(`${out}exit ${status}\n`));
       });
 
-    for (const diskless of ['yes', 'no']) {
-      it(`fetches a dump.rdb that redis-check-rdb accepts, printing what it prints against the real server (repl-diskless-sync ${diskless})`, async () => {
-        const seen = new Map<string, string>();
-        for (const start of [startReal, startEmulator]) {
-          const s = await start(['--repl-diskless-sync', diskless]);
+    it('--replica gets an RDB without data, then prints the stream once it has sent its ACK', async () => {
+      const seen = await Promise.all(
+        [startReal, startEmulator].map(async (start) => {
+          const s = await start();
           try {
-            await run(s.port, [['SET', 'a', '1'], ['SELECT', '3'], ['RPUSH', 'l', 'x', 'y', 'z'], ['HSET', 'h', 'f', 'v']]);
-            const dir = mkdtempSync(join(tmpdir(), 'rw-repl-rdb-'));
-            dirs.push(dir);
-            const file = join(dir, 'dump.rdb');
-            const r = await cli(['-p', String(s.port), '--rdb', file]);
-            expect(r.status, s.name).toBe(0);
-            const check = await checkRdb(file);
-            expect(check, s.name).toContain('\\o/ RDB looks OK! \\o/');
-            expect(check, s.name).toContain('[info] 3 keys read');
-            const masked = check
-              .replaceAll(file, '<file>')
-              .replace(/ctime = '\d+'/, "ctime = '<t>'")
-              .replace(/used-mem = '\d+'/, "used-mem = '<n>'")
-              .replace(/[0-9a-f]{40}/, '<id>');
-            // Whether redis-cli hangs up before the end of the pipe is read is a
-            // race on either side: diskless, the lines are compared as a set.
-            await new Promise((r) => setTimeout(r, 150));
-            const log = logFrom(s.log(), /asks for synchronization$/)
-              .filter(childOnly)
-              .map((l) => l.replace(/\d+ replicas still up/, '<n> replicas still up'));
-            if (diskless === 'yes') log.sort();
-            seen.set(s.name, [r.stderr.replaceAll(file, '<file>'), masked, ...log].join('\n'));
-            const after = await info(s.port, 'replication');
-            expect(after.get('connected_slaves'), s.name).toBe('0');
+            await run(s.port, [['SET', 'a', '1']]);
+            // Line-buffered, or redis-cli would keep the stream it prints until it exits.
+            const child = spawn('stdbuf', ['-oL', REDIS_CLI_BIN, '-p', String(s.port), '--replica'], { stdio: ['ignore', 'pipe', 'pipe'] });
+            let stdout = '';
+            let stderr = '';
+            child.stdout.on('data', (d: Buffer) => (stdout += d.toString('latin1')));
+            child.stderr.on('data', (d: Buffer) => (stderr += d.toString('latin1')));
+            const until = async (ready: () => boolean): Promise<void> => {
+              const deadline = Date.now() + 5000;
+              while (!ready() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+            };
+            // redis-cli waits a second before its first ACK, which starts the stream.
+            await until(() => stderr.includes('sending REPLCONF ACK 0'));
+            await run(s.port, [['SET', 'b', '2'], ['SELECT', '3'], ['INCR', 'n']]);
+            await until(() => stdout.includes('"INCR","n"'));
+            // Gone before the server stops, or the server would wait for it to catch up.
+            const exited = new Promise((r) => child.once('exit', r));
+            child.kill();
+            await exited;
+            for (let i = 0; i < 100 && (await info(s.port, 'replication')).get('connected_slaves') !== '0'; i++) {
+              await new Promise((r) => setTimeout(r, 20));
+            }
+            return stderr + stdout;
           } finally {
             await s.stop();
           }
-        }
+        }),
+      );
+      expect(seen[1]).toBe(seen[0]);
+      expect(seen[0]).toContain('SYNC done after 212 bytes. Logging commands from master.');
+      // The first thing streamed (SELECT 0) is read as the reply redis-cli awaits to its ACK.
+      expect(seen[0]).toContain('"SET","b","2"\n"SELECT","3"\n"INCR","n"\n');
+    });
+
+    for (const diskless of ['yes', 'no']) {
+      it(`fetches a dump.rdb that redis-check-rdb accepts, printing what it prints against the real server (repl-diskless-sync ${diskless})`, async () => {
+        const seen = new Map<string, string>();
+        await Promise.all(
+          [startReal, startEmulator].map(async (start) => {
+            const s = await start(['--repl-diskless-sync', diskless]);
+            try {
+              await run(s.port, [['SET', 'a', '1'], ['SELECT', '3'], ['RPUSH', 'l', 'x', 'y', 'z'], ['HSET', 'h', 'f', 'v']]);
+              const dir = mkdtempSync(join(tmpdir(), 'rw-repl-rdb-'));
+              dirs.push(dir);
+              const file = join(dir, 'dump.rdb');
+              const r = await cli(['-p', String(s.port), '--rdb', file]);
+              expect(r.status, s.name).toBe(0);
+              const check = await checkRdb(file);
+              expect(check, s.name).toContain('\\o/ RDB looks OK! \\o/');
+              expect(check, s.name).toContain('[info] 3 keys read');
+              const masked = check
+                .replaceAll(file, '<file>')
+                .replace(/ctime = '\d+'/, "ctime = '<t>'")
+                .replace(/used-mem = '\d+'/, "used-mem = '<n>'")
+                .replace(/[0-9a-f]{40}/, '<id>');
+              // Whether redis-cli hangs up before the end of the pipe is read is a
+              // race on either side: diskless, the lines are compared as a set.
+              await new Promise((r) => setTimeout(r, 150));
+              const log = logFrom(s.log(), /asks for synchronization$/)
+                .filter(childOnly)
+                .map((l) => l.replace(/\d+ replicas still up/, '<n> replicas still up'));
+              if (diskless === 'yes') log.sort();
+              seen.set(s.name, [r.stderr.replaceAll(file, '<file>'), masked, ...log].join('\n'));
+              const after = await info(s.port, 'replication');
+              expect(after.get('connected_slaves'), s.name).toBe('0');
+            } finally {
+              await s.stop();
+            }
+          }),
+        );
         expect(seen.get('emulator')).toBe(seen.get('real'));
       });
     }
