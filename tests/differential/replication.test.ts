@@ -425,6 +425,30 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
       expect(seen.get('real')!.join('\n')).toMatch(/Replica generated a reply to command 'ping', disconnecting it: id=<id> addr=<addr>/);
     });
 
+    it('ROLE and INFO show the port and address it announced and the offset it acknowledged', async () => {
+      const seen = new Map<string, string[]>();
+      await Promise.all(
+        sides.map(async (s) => {
+          const p = await Peer.open(s.port);
+          p.send('REPLCONF', 'listening-port', '7777', 'ip-address', '10.9.8.7');
+          await p.until(() => p.bytes === '+OK\r\n');
+          p.bytes = '';
+          p.send('PSYNC', '?', '-1');
+          await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
+          p.send('REPLCONF', 'ACK', '5');
+          await new Promise((r) => setTimeout(r, 100));
+          const role = await RawConnection.open(s.port);
+          const raw = await role.commandRaw(['ROLE']);
+          role.close();
+          const slave = [...(await info(s.port, 'replication'))].find(([k, v]) => k.startsWith('slave') && v.includes('10.9.8.7'));
+          seen.set(s.name, [raw, `${slave?.[1].replace(/lag=\d+/, 'lag=<lag>')}`]);
+          p.close();
+        }),
+      );
+      expect(seen.get('emulator')).toEqual(seen.get('real'));
+      expect(seen.get('real')![1]).toBe('ip=10.9.8.7,port=7777,state=online,offset=5,lag=<lag>');
+    });
+
     it('two replicas that come together share one BGSAVE', async () => {
       const seen = new Map<string, string[]>();
       await Promise.all(
