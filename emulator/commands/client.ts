@@ -105,9 +105,10 @@ function flagsOf(c: Client): string {
 
 /**
  * One line of CLIENT LIST / CLIENT INFO. `current` is the client running
- * the command, whose query buffer and arguments are still in use.
+ * the command, whose query buffer and arguments are still in use (null
+ * outside any command: serverCron's log lines).
  */
-export function clientInfoLine(c: Client, current: Client, argv: readonly string[]): string {
+export function clientInfoLine(c: Client, current: Client | null, argv: readonly string[]): string {
   const nowS = Math.floor(c.server.nowMs / 1000);
   const isCurrent = c === current;
   let argvMem = 0;

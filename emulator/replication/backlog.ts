@@ -40,6 +40,8 @@ export class BufferBlock {
   /** Whether the block has an entry in the backlog's index. */
   indexed = false;
   constructor(
+    /** The block's number, counted from the first one the server made. */
+    readonly id: number,
     /** Replication offset of the block's first byte. */
     public replOffset: number,
     /** Bytes the block can hold: its allocation minus the header. */
@@ -88,6 +90,10 @@ export class ReplicationBuffer {
   private readonly readers = new Set<BufferCursor>();
   /** Readers not yet placed in the buffer: the next byte fed places them. */
   private unplaced = 0;
+  /** The next block's number. */
+  private nextBlockId = 0;
+  /** Told each time a block is added (replicas' output buffer limits are checked then). */
+  onBlockAdded: (() => void) | null = null;
 
   constructor(
     /** The offset of the last byte of the stream so far (master_repl_offset). */
@@ -123,6 +129,17 @@ export class ReplicationBuffer {
     return true;
   }
 
+  /**
+   * getClientOutputBufferMemoryUsage for a replica: every block from the
+   * one it stands in to the last, whole, with their headers and list nodes.
+   */
+  outputUsage(cursor: BufferCursor): number {
+    const cur = cursor.block;
+    const last = this.tail;
+    if (cur === null || last === null) return 0;
+    return last.replOffset + last.size - cur.replOffset + (BLOCK_HEADER_BYTES + LIST_NODE_BYTES) * (last.id - cur.id + 1);
+  }
+
   /** How many bytes a reader has not been sent yet. */
   pending(cursor: BufferCursor): number {
     const b = cursor.block;
@@ -156,7 +173,7 @@ export class ReplicationBuffer {
         const limit = Math.max(Math.floor(this.backlogSize() / 16), CHUNK_BYTES);
         const want = Math.min(Math.max(len, CHUNK_BYTES), limit);
         const usable = allocSize(want + BLOCK_HEADER_BYTES);
-        created = new BufferBlock(this.masterReplOffset + 1, usable - BLOCK_HEADER_BYTES);
+        created = new BufferBlock(this.nextBlockId++, this.masterReplOffset + 1, usable - BLOCK_HEADER_BYTES);
         const n = Math.min(created.size, len);
         created.append(bytes, off, n);
         this.blocks.push(created);
@@ -191,6 +208,7 @@ export class ReplicationBuffer {
           this.unindexed = 0;
         }
         this.trim();
+        this.onBlockAdded?.();
       }
     }
   }

@@ -85,6 +85,8 @@ export class ReplicationPrimary {
   private readonly links = new WeakMap<Client, ReplicaLink>();
   private stopFeeding: (() => void) | null = null;
   private shutdownWait: { deadlineMs: number; finish: () => void; clients: Client[] } | null = null;
+  /** A block was added to the buffer: replicas' output buffer limits are to be checked. */
+  private limitsCheckDue = false;
 
   constructor(readonly server: RedisServer) {
     this.process = new InMemoryReplicationProcess(server);
@@ -177,6 +179,7 @@ export class ReplicationPrimary {
   createBacklog(): void {
     if (this.buffer !== null) return;
     this.buffer = new ReplicationBuffer(this.offsetWithoutBuffer, () => this.backlogSize());
+    this.buffer.onBlockAdded = () => (this.limitsCheckDue = true);
     this.stopFeeding = this.server.onPropagate((db, argv) => this.feedCommand(db, argv));
   }
 
@@ -277,6 +280,10 @@ export class ReplicationPrimary {
         b.feed('\r\n');
       }
     }
+    if (this.limitsCheckDue) {
+      this.limitsCheckDue = false;
+      this.checkOutputLimits(true);
+    }
     this.flushStreaming(bytes);
   }
 
@@ -299,25 +306,40 @@ export class ReplicationPrimary {
     const replicas = this.replicas;
     for (let i = 0; i < replicas.length; i++) {
       const r = this.links.get(replicas[i]!)!;
-      if (!r.streaming || r.gone) continue;
+      if (!r.streaming || r.gone || r.awaitingRoom) continue;
       if (b.pending(r.cursor) === fed.length) {
         b.skipToEnd(r.cursor);
-        r.client.rawOutput?.write(fed);
-        this.server.stats.netReplOutputBytes += fed.length;
+        this.sendToReplica(r, fed);
       } else {
         this.flushReplica(r);
       }
     }
   }
 
-  /** Sends a streaming replica what it has not been sent yet. */
+  /**
+   * Sends a streaming replica what it has not been sent yet, if its socket
+   * can take it; else the bytes stay in the buffer, held for it (and
+   * counted against its output buffer limit) until the socket has room.
+   */
   flushReplica(r: ReplicaLink): void {
     const b = this.buffer;
-    if (b === null || r.gone) return;
+    if (b === null || r.gone || r.awaitingRoom) return;
     const bytes = b.take(r.cursor);
-    if (bytes.length === 0) return;
-    r.client.rawOutput?.write(bytes);
+    if (bytes.length !== 0) this.sendToReplica(r, bytes);
+  }
+
+  private sendToReplica(r: ReplicaLink, bytes: string): void {
+    const out = r.client.rawOutput;
+    if (out === null) return;
+    out.write(bytes);
     this.server.stats.netReplOutputBytes += bytes.length;
+    r.awaitingRoom = true;
+    let waiting = true;
+    out.whenWritable(() => {
+      r.awaitingRoom = false;
+      if (!waiting && !r.gone && r.streaming) this.flushReplica(r);
+    });
+    waiting = false;
   }
 
   // ---- SYNC and PSYNC (synchronization.ts) ----
@@ -397,6 +419,54 @@ export class ReplicationPrimary {
     if (i >= 0) this.replicas.splice(i, 1);
     if (this.replicas.length === 0) this.noReplicasSinceS = this.nowS;
     this.refreshGoodReplicas();
+  }
+
+  // ---- output buffer limits (client-output-buffer-limit slave ...) ----
+
+  /** The `slave` class of client-output-buffer-limit: hard and soft bytes, soft seconds. */
+  private replicaBufferLimits(): { hard: number; soft: number; seconds: number } | null {
+    const t = this.server.config.get('client-output-buffer-limit').split(' ');
+    const i = t.indexOf('slave');
+    if (i < 0) return null;
+    let hard = Number(t[i + 1]);
+    const soft = Number(t[i + 2]);
+    // A hard limit below the backlog's size would drop replicas right after a partial resync.
+    if (hard !== 0 && hard < this.backlogSize()) hard = this.backlogSize();
+    return { hard, soft, seconds: Number(t[i + 3]) };
+  }
+
+  /**
+   * closeClientOnOutputBufferLimitReached for each replica: one whose
+   * unsent part of the buffer reaches the hard limit, or stays over the
+   * soft one for longer than its seconds, is dropped. `whileFeeding`: found
+   * as the stream grew (the log says it is scheduled to close), else by
+   * serverCron (it says it was closed).
+   */
+  checkOutputLimits(whileFeeding: boolean): void {
+    const b = this.buffer;
+    const limits = this.replicaBufferLimits();
+    if (b === null || limits === null || (limits.hard === 0 && limits.soft === 0)) return;
+    const nowS = this.nowS;
+    for (const c of [...this.replicas]) {
+      const r = this.link(c);
+      const used = b.outputUsage(r.cursor);
+      let over = limits.hard !== 0 && used >= limits.hard;
+      if (limits.soft !== 0 && used >= limits.soft) {
+        if (r.softLimitSinceS === 0) r.softLimitSinceS = nowS;
+        else if (nowS - r.softLimitSinceS > limits.seconds) over = true;
+      } else {
+        r.softLimitSinceS = 0;
+      }
+      if (!over) continue;
+      const info = clientInfoLine(c, null, []);
+      if (whileFeeding) {
+        this.log(`Client ${info} scheduled to be closed ASAP for overcoming of output buffer limits.`, 'warning');
+        this.server.kill(c);
+      } else {
+        this.server.kill(c);
+        this.log(`Client ${info} closed for overcoming of output buffer limits.`, 'warning');
+      }
+    }
   }
 
   // ---- shutting down (prepareForShutdown, finishShutdown) ----
@@ -479,6 +549,8 @@ export class ReplicationPrimary {
   cron(): void {
     this.server.updateTime();
     this.checkShutdownWait();
+    // clientsCron's look at each client's output buffer.
+    if (this.replicas.length !== 0) this.checkOutputLimits(false);
     this.cronJobs.tick();
   }
 

@@ -47,10 +47,14 @@ export class ReplicaLink {
   readonly cursor: BufferCursor = { block: null, pos: 0 };
   /** The command stream flows to it (the write handler is installed). */
   streaming = false;
+  /** Its socket's send buffer is full: the stream waits in the replication buffer. */
+  awaitingRoom = false;
   /** A diskless transfer ended: the stream starts with its first REPLCONF ACK. */
   startStreamOnAck = false;
   /** Unix seconds of the last write it could not take whole during a diskless transfer, 0 for none. */
   lastPartialWriteS = 0;
+  /** Since when its output has been over the soft limit, unix seconds; 0 when under it. */
+  softLimitSinceS = 0;
   /** Its transfer stopped (the connection went, or the sync was abandoned): pending writes are dropped. */
   gone = false;
 

@@ -104,6 +104,11 @@ class Peer {
     this.socket.write(bytes, 'latin1');
   }
 
+  /** Stops reading: what the server sends piles up in the kernel, then in the server. */
+  pause(): void {
+    this.socket.pause();
+  }
+
   /** Waits until `ready()` holds (or the connection closes, or 10 s pass). */
   async until(ready: () => boolean, ms = 10_000): Promise<void> {
     const deadline = Date.now() + ms;
@@ -517,6 +522,40 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
         }),
       );
       expect(seen[1]).toEqual(seen[0]);
+    });
+  });
+
+  describe('a replica that stops reading', () => {
+    it('is dropped once the stream held for it reaches the output buffer limit', async () => {
+      const seen = await Promise.all(
+        [startReal, startEmulator].map(async (start) => {
+          const s = await start(['--client-output-buffer-limit', 'replica 1mb 0 0']);
+          try {
+            const p = await Peer.open(s.port);
+            p.send('PSYNC', '?', '-1');
+            await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
+            p.pause();
+            const c = await RawConnection.open(s.port);
+            // Enough to fill both ends' socket buffers on the loopback, and the megabyte after them.
+            const value = 'x'.repeat(1 << 20);
+            for (let i = 0; i < 40 && (await info(s.port, 'replication')).get('connected_slaves') !== '0'; i++) {
+              await c.command(['SET', `k${i}`, value]);
+            }
+            c.close();
+            p.close();
+            return logFrom(s.log(), /asks for synchronization$/)
+              .filter((l) => l.startsWith('#'))
+              .map((l) => l.replace(/Client id=<id> .* scheduled/, 'Client <info> scheduled'));
+          } finally {
+            await s.stop();
+          }
+        }),
+      );
+      expect(seen[1]).toEqual(seen[0]);
+      expect(seen[0]).toEqual([
+        '# Client <info> scheduled to be closed ASAP for overcoming of output buffer limits.',
+        '# Connection with replica 127.0.0.1:<unknown-replica-port> lost.',
+      ]);
     });
   });
 

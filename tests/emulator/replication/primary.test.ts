@@ -266,6 +266,52 @@ describe('replicas once online', () => {
   });
 });
 
+describe('output buffer limits', () => {
+  it('a replica whose unsent stream reaches the hard limit is dropped', async () => {
+    const { world, r, log, infoField, peer } = setup({ 'client-output-buffer-limit': 'slave 1048576 0 0' }, 'vpn');
+    await world.settle(r.call('DEBUG', 'POPULATE', '3000', 'key', '100'));
+    const p = peer();
+    p.command('SYNC');
+    world.runUntil(() => log().some((l) => l.startsWith('Synchronization') || l === 'Background saving terminated with success'), { maxMs: 5000 });
+    // The replica takes the RDB slowly; meanwhile 2 MB of writes pile up for it.
+    for (let i = 0; i < 20; i++) void r.set(`big${i}`, 'x'.repeat(100_000));
+    await world.settle(r.ping());
+    world.advance(100);
+    expect(log().some((l) => /^Client id=\d+ .* flags=S .* scheduled to be closed ASAP for overcoming of output buffer limits\.$/.test(l))).toBe(true);
+    expect(log()).toContain('Connection with replica 10.0.0.4:<unknown-replica-port> lost.');
+    expect(await infoField('replication', 'connected_slaves')).toBe('0');
+  });
+
+  it('an online replica on a slow link holds the stream its socket cannot take, until the limit drops it', async () => {
+    const { world, r, log, infoField, peer } = setup({ 'client-output-buffer-limit': 'slave 1048576 0 0' }, 'vpn');
+    const p = peer();
+    p.command('PSYNC', '?', '-1');
+    world.runUntil(() => log().some((l) => l.startsWith('Synchronization with replica')), { maxMs: 5000 });
+    for (let i = 0; i < 5; i++) void r.set(`v${i}`, 'x'.repeat(100_000));
+    await world.settle(r.ping());
+    // Half a megabyte: held for it, under the limit.
+    expect(await infoField('replication', 'connected_slaves')).toBe('1');
+    expect(await infoField('memory', 'mem_total_replication_buffers')).not.toBe('0');
+    for (let i = 0; i < 10; i++) void r.set(`w${i}`, 'x'.repeat(100_000));
+    await world.settle(r.ping());
+    world.advance(10);
+    expect(log().some((l) => l.endsWith('scheduled to be closed ASAP for overcoming of output buffer limits.'))).toBe(true);
+    expect(await infoField('replication', 'connected_slaves')).toBe('0');
+  });
+
+  it('over the soft limit for longer than its seconds, serverCron drops it', async () => {
+    const { world, r, log, infoField, peer } = setup({ 'client-output-buffer-limit': 'slave 0 65536 1' }, 'vpn');
+    await world.settle(r.call('DEBUG', 'POPULATE', '3000', 'key', '100'));
+    const p = peer();
+    p.command('SYNC');
+    world.runUntil(() => log().includes('Background saving terminated with success'), { maxMs: 5000 });
+    await world.settle(r.set('big', 'x'.repeat(100_000)));
+    world.advance(3000);
+    expect(log().some((l) => /^Client id=\d+ .* closed for overcoming of output buffer limits\.$/.test(l))).toBe(true);
+    expect(await infoField('replication', 'connected_slaves')).toBe('0');
+  });
+});
+
 describe('shutting down', () => {
   it('waits up to shutdown-timeout for lagging replicas, asking them for an ACK, then reports them', async () => {
     const { world, r, log, peer, proc } = setup({ 'shutdown-timeout': '2' });
