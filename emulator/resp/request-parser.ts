@@ -30,6 +30,8 @@ export class ProtocolError {
  * parser is dead), or null when it needs more bytes.
  */
 export class RequestParser {
+  /** Empty inline lines seen: a replica's newlines refresh its ACK time. */
+  emptyLines = 0;
   private buf: Uint8Array = new Uint8Array(0);
   private pos = 0;
   private end = 0;
@@ -174,6 +176,8 @@ export class RequestParser {
     }
     let lineEnd = nl;
     if (lineEnd > this.pos && this.buf[lineEnd - 1] === 13) lineEnd--;
+    // A bare newline: a replica's keep-alive while it loads (processInlineBuffer).
+    if (lineEnd === this.pos) this.emptyLines++;
     const line = this.decode(this.buf, this.pos, lineEnd);
     const argv = splitArgs(line);
     if (argv === null) return this.fail('Protocol error: unbalanced quotes in request');

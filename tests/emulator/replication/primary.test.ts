@@ -218,6 +218,18 @@ describe('replicas once online', () => {
     expect(await infoField('replication', 'connected_slaves')).toBe('1');
   });
 
+  it('a replica\'s bare newlines keep it from timing out, as a replica loading a big RDB sends them', () => {
+    const { world, log, peer } = setup({ 'repl-timeout': '3' });
+    const p = peer();
+    p.command('PSYNC', '?', '-1');
+    for (let i = 0; i < 8; i++) {
+      world.advance(1000);
+      p.send('\n');
+    }
+    expect(p.closed).toBe(false);
+    expect(log().some((l) => l.startsWith('Disconnecting timedout replica'))).toBe(false);
+  });
+
   it('is not closed by the idle client timeout, which closes a normal client', async () => {
     const { world, r, peer } = setup({ timeout: '2' });
     const p = peer();
