@@ -19,12 +19,20 @@ export class RealtimeDriver {
   private virtualAnchor: number;
   /** Most wall time one tick may run, so a slow frame does not freeze the page. */
   maxTickMs = 40;
+  /**
+   * A tick over its budget hands control back without slowing the world:
+   * the next ticks catch up with the wall clock. For a server real clients
+   * talk to (npm run server), whose clock must be the wall clock's. Without
+   * it the world slows down instead (the page stays responsive).
+   */
+  private readonly keepPace: boolean;
 
   constructor(
     readonly kernel: Kernel,
     private readonly wallNowMs: () => number,
-    opts: { speed?: number; paused?: boolean } = {},
+    opts: { speed?: number; paused?: boolean; keepPace?: boolean } = {},
   ) {
+    this.keepPace = opts.keepPace ?? false;
     this.wallAnchor = wallNowMs();
     this.virtualAnchor = kernel.now;
     if (opts.speed !== undefined) this.speed = opts.speed;
@@ -91,7 +99,7 @@ export class RealtimeDriver {
       // Checked after every event: one event can be long (a saving
       // child's step), and the page must get its frame back in time.
       if (this.wallNowMs() - started > this.maxTickMs) {
-        this.reanchor();
+        if (!this.keepPace) this.reanchor();
         return n;
       }
     }

@@ -21,7 +21,7 @@ export class NodeWorldDriver {
     readonly world: World,
     opts: { speed?: number } = {},
   ) {
-    this.driver = new RealtimeDriver(world.kernel, () => performance.now(), { speed: opts.speed ?? 1 });
+    this.driver = new RealtimeDriver(world.kernel, () => performance.now(), { speed: opts.speed ?? 1, keepPace: true });
   }
 
   start(): void {

@@ -50,3 +50,35 @@ describe('the realtime driver', () => {
     expect(k.now - t0).toBe(70_000);
   });
 });
+
+describe('a tick over its budget', () => {
+  /** A world whose every event takes 30 ms of wall time, ticked at wall 1100 ms. */
+  function slow(keepPace: boolean) {
+    const k = new Kernel({ seed: 1 });
+    let wall = 1000;
+    const d = new RealtimeDriver(k, () => wall, { keepPace });
+    d.maxTickMs = 40;
+    const t0 = k.now;
+    for (let i = 1; i <= 10; i++) k.after(i * 1000, () => (wall += 30));
+    wall = 1100;
+    d.tick();
+    return { k, d, t0, setWall: (ms: number) => (wall = ms) };
+  }
+
+  it('hands the page back after the budget and slows the world rather than freezing it', () => {
+    const { k, d, t0, setWall } = slow(false);
+    // Two 30 ms events ran; the world then took the wall clock as its new anchor.
+    expect(k.now - t0).toBe(2000);
+    setWall(1170);
+    d.tick();
+    expect(k.now - t0).toBeLessThan(10_000);
+  });
+
+  it('with keepPace, hands control back too, and the next ticks catch up with the wall clock', () => {
+    const { k, d, t0, setWall } = slow(true);
+    expect(k.now - t0).toBe(2000);
+    setWall(2000);
+    while (d.tick() !== 0);
+    expect(k.now - t0).toBeGreaterThanOrEqual(10_000);
+  });
+});
