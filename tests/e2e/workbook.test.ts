@@ -276,6 +276,10 @@ describe.skipIf(!HAVE_CHROMIUM)('terminal completion, hints and screen reader mo
 
   it('completes a command with Tab, cycling through the choices, and keeps the focus in the terminal', async () => {
     const page = await open();
+    // The command table for completion and hints arrives in its own chunk: wait until a hint shows it is there.
+    await page.keyboard.type('SET ');
+    await expect.poll(() => greyText(page)).toMatch(/^key value/);
+    await page.keyboard.press('Control+U');
     await page.keyboard.type('conf');
     await page.keyboard.press('Tab');
     await expect.poll(() => screenLines(page)).toEqual(['redis:6379> CONFIG']);
