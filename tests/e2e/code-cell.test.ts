@@ -7,28 +7,16 @@
  * unsafe-eval; the benchmark draws its chart. Screenshots go to .tmp/e2e/
  * (with UPDATE_SCREENSHOTS=1, the cell's also to docs/screenshots/).
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_REQUIRED, chromiumSkipNotice, HAVE_CHROMIUM, type ServedApp } from './app-server.js';
-
-if (!HAVE_CHROMIUM) {
-  if (CHROMIUM_REQUIRED) throw new Error(`${CHROMIUM_PATH} is required here (CI) but was not found: apt-get install chromium`);
-  console.warn(`\n!!! ${chromiumSkipNotice()}\n`);
-}
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, newWatchedPage, terminalText, useBrowser, type Opened } from './browser.js';
 
 const root = join(import.meta.dirname, '../..');
 const SHOTS = join(root, '.tmp/e2e');
 
-let app: ServedApp;
-let browser: Browser;
-
-interface Opened {
-  page: Page;
-  /** Console errors, page errors and requests to anywhere but the app's origin. */
-  problems: string[];
-}
+const suite = useBrowser({ shots: SHOTS });
 
 const TITLES: Record<number, string> = { 14: 'Listing items with WATCH', 16: 'Non-transactional pipelines' };
 
@@ -39,23 +27,13 @@ function openLesson16(step: number): Promise<Opened> {
 
 /** Opens the workbook on a lesson, at the given step. */
 async function openLesson(lesson: number, step: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 800 }, colorScheme, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const origin = new URL(app.url).origin;
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.origin !== origin && url.protocol !== 'data:') problems.push(`request leaving the origin: ${r.url()}`);
-  });
-  await page.goto(app.url);
+  const opened = await newWatchedPage(suite, { colorScheme });
+  const page = opened.page;
+  await page.goto(suite.app.url);
   await page.getByRole('button', { name: `Lesson ${lesson}: ${TITLES[lesson]}` }).click();
   await page.getByRole('navigation', { name: 'Steps' }).waitFor();
   if (step > 1) await page.getByRole('navigation', { name: 'Steps' }).getByRole('button', { name: new RegExp(`^Step ${step}:`) }).click();
-  return { page, problems };
+  return opened;
 }
 
 function cell(page: Page, id: string): Locator {
@@ -77,22 +55,7 @@ async function runAndWait(page: Page, id: string, timeout = 60_000): Promise<str
   return (await cell(page, id).getAttribute('data-status')) ?? '';
 }
 
-async function terminalText(page: Page): Promise<string> {
-  return (await page.locator('.terminal-screen:not([hidden]) .xterm-rows').innerText()).replace(/\u00a0/g, ' ');
-}
-
 describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
-  beforeAll(async () => {
-    app = await buildAndServe();
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    await mkdir(SHOTS, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
   it('runs a cell in its worker against the world and shows what it printed', async () => {
     const { page, problems } = await openLesson16(1);
     expect(await runAndWait(page, 'round-trips')).toBe('done');

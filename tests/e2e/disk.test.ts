@@ -8,60 +8,26 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { writeRdb } from '../../emulator/persistence/rdb/index.js';
 import { World } from '../../emulator/sim/world.js';
-import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_REQUIRED, chromiumSkipNotice, HAVE_CHROMIUM, type ServedApp } from './app-server.js';
-
-if (!HAVE_CHROMIUM) {
-  if (CHROMIUM_REQUIRED) throw new Error(`${CHROMIUM_PATH} is required here (CI) but was not found: apt-get install chromium`);
-  console.warn(`\n!!! ${chromiumSkipNotice()}\n`);
-}
+import { HAVE_CHROMIUM, newWatchedPage, terminalRows, typeLines, useBrowser, type Opened } from './browser.js';
 
 const root = join(import.meta.dirname, '../..');
 const UPDATE = process.env.UPDATE_SCREENSHOTS === '1';
 const TMP_SHOTS = join(root, '.tmp/e2e');
 
-let app: ServedApp;
-let browser: Browser;
-
-interface Opened {
-  page: Page;
-  /** Console errors, page errors, dialogs and requests to anywhere but the app's origin. */
-  problems: string[];
-}
+const suite = useBrowser({ shots: TMP_SHOTS, timeoutMs: 180_000 });
 
 async function openWorkbook(colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 800 }, colorScheme, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const origin = new URL(app.url).origin;
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('dialog', (d) => {
-    problems.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:') problems.push(`request leaving the origin: ${r.url()}`);
-  });
-  await page.goto(app.url);
-  await terminal(page).getByText('redis:6379>').waitFor();
-  return { page, problems };
+  const opened = await newWatchedPage(suite, { colorScheme });
+  await opened.page.goto(suite.app.url);
+  await terminal(opened.page).getByText('redis:6379>').waitFor();
+  return opened;
 }
 
-const terminal = (page: Page) => page.locator('.terminal-screen:not([hidden]) .xterm-rows');
-
-async function typeLines(page: Page, ...lines: string[]): Promise<void> {
-  for (const line of lines) {
-    await page.keyboard.type(line);
-    await page.keyboard.press('Enter');
-  }
-}
+const terminal = terminalRows;
 
 /** Waits until the terminal's last line is the prompt again, after `text` appeared. */
 async function waitFor(page: Page, text: string): Promise<void> {
@@ -75,17 +41,6 @@ async function shoot(page: Page, name: string, scheme: 'light' | 'dark'): Promis
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the cluster panel and the disk view in Chromium', () => {
-  beforeAll(async () => {
-    app = await buildAndServe();
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    await mkdir(TMP_SHOTS, { recursive: true });
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
   it('shows dump.rdb after SAVE, opens it decoded beside its bytes, and loses the page cache to a power loss from the panel', async () => {
     const { page, problems } = await openWorkbook();
     await typeLines(page, 'SET greeting "hello world"', 'RPUSH queue a b c', 'SAVE', 'CONFIG SET appendonly yes');

@@ -5,44 +5,24 @@
  * names, presses Play on each events block, waits for the checks to turn
  * green, and goes on. Screenshots of the lesson pane go to .tmp/e2e/.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_REQUIRED, chromiumSkipNotice, HAVE_CHROMIUM, type ServedApp } from './app-server.js';
-
-if (!HAVE_CHROMIUM) {
-  if (CHROMIUM_REQUIRED) throw new Error(`${CHROMIUM_PATH} is required here (CI) but was not found: apt-get install chromium`);
-  console.warn(`\n!!! ${chromiumSkipNotice()}\n`);
-}
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, newWatchedPage, terminalText, useBrowser, type Opened } from './browser.js';
 
 const SHOTS = join(import.meta.dirname, '../../.tmp/e2e');
 
-let app: ServedApp;
-let browser: Browser;
+const suite = useBrowser({ shots: SHOTS });
 
-async function open(colorScheme: 'light' | 'dark'): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const origin = new URL(app.url).origin;
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.origin !== origin && url.protocol !== 'data:') problems.push(`request leaving the origin: ${r.url()}`);
-  });
-  await page.goto(app.url);
-  await page.getByRole('list', { name: 'Lessons' }).waitFor();
-  return { page, problems };
+async function open(colorScheme: 'light' | 'dark'): Promise<Opened> {
+  const opened = await newWatchedPage(suite, { colorScheme, viewport: { width: 1440, height: 900 } });
+  await opened.page.goto(suite.app.url);
+  await opened.page.getByRole('list', { name: 'Lessons' }).waitFor();
+  return opened;
 }
 
 /** The text of the terminal shown now. */
-async function screen(page: Page): Promise<string> {
-  return (await page.locator('.terminal-screen:not([hidden]) .xterm-rows').innerText()).replace(/\u00a0/g, ' ');
-}
+const screen = terminalText;
 
 /** Types lines into the named terminal tab, as a learner would: its tab, a click into it, the keyboard. */
 async function typeInto(page: Page, terminal: string, lines: readonly string[]): Promise<void> {
@@ -82,17 +62,6 @@ async function followStep(page: Page): Promise<string> {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
-  beforeAll(async () => {
-    app = await buildAndServe();
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    await mkdir(SHOTS, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
   it('lists the lessons of the catalogue and the sandbox', async () => {
     const { page, problems } = await open('light');
     const entries = page.getByRole('list', { name: 'Lessons' }).getByRole('button');

@@ -6,17 +6,11 @@
  * What the page does is observed from outside its code: an init script
  * (run before the page's own scripts) records when keys go down and rows change, and every long task.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_REQUIRED, chromiumSkipNotice, HAVE_CHROMIUM, type ServedApp } from './app-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, newWatchedPage, terminalRows, terminalText, useBrowser } from './browser.js';
 
-if (!HAVE_CHROMIUM) {
-  if (CHROMIUM_REQUIRED) throw new Error(`${CHROMIUM_PATH} is required here (CI) but was not found: apt-get install chromium`);
-  console.warn(`\n!!! ${chromiumSkipNotice()}\n`);
-}
-
-let app: ServedApp;
-let browser: Browser;
+const suite = useBrowser();
 
 interface Probe {
   keys: Array<{ key: string; downAt: number; shownAt: number | null; framesBefore: number | null }>;
@@ -61,29 +55,16 @@ function installProbe(): void {
 }
 
 async function open(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 800 } });
+  const { context, page } = await newWatchedPage(suite);
   await context.addInitScript(installProbe);
-  const page = await context.newPage();
-  await page.goto(app.url);
-  await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('redis:6379>').waitFor();
+  await page.goto(suite.app.url);
+  await terminalRows(page).getByText('redis:6379>').waitFor();
   return page;
 }
 
-async function screenText(page: Page): Promise<string> {
-  return (await page.locator('.terminal-screen:not([hidden]) .xterm-rows').innerText()).replace(/\u00a0/g, ' ');
-}
+const screenText = terminalText;
 
 describe.skipIf(!HAVE_CHROMIUM)('the workbook is fast', () => {
-  beforeAll(async () => {
-    app = await buildAndServe();
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
   it('echoes a key press at the next frame', async () => {
     const page = await open();
     await page.locator('.terminal-screen:not([hidden]) .xterm-helper-textarea').focus();

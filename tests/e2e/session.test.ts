@@ -5,63 +5,30 @@
  * the timeline go to .tmp/e2e/; with UPDATE_SCREENSHOTS=1 the light one
  * replaces docs/screenshots/timeline.png.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_REQUIRED, chromiumSkipNotice, HAVE_CHROMIUM, type ServedApp } from './app-server.js';
-
-if (!HAVE_CHROMIUM) {
-  if (CHROMIUM_REQUIRED) throw new Error(`${CHROMIUM_PATH} is required here (CI) but was not found: apt-get install chromium`);
-  console.warn(`\n!!! ${chromiumSkipNotice()}\n`);
-}
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, newWatchedPage, screenLines, terminalRows, typeLines, useBrowser, type Opened } from './browser.js';
 
 const root = join(import.meta.dirname, '../..');
 const UPDATE = process.env.UPDATE_SCREENSHOTS === '1';
 const SHOTS = join(root, '.tmp/e2e');
 
-let app: ServedApp;
-let browser: Browser;
-
-interface Opened {
-  context: BrowserContext;
-  page: Page;
-  problems: string[];
-}
+const suite = useBrowser({ shots: SHOTS });
 
 async function open(colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 800 }, colorScheme, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('dialog', (d) => {
-    problems.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  await page.goto(app.url);
-  await prompt(page, 'redis:6379>');
-  return { context, page, problems };
+  const opened = await newWatchedPage(suite, { colorScheme });
+  await opened.page.goto(suite.app.url);
+  await prompt(opened.page, 'redis:6379>');
+  return opened;
 }
 
 /** Waits for text on the terminal shown now. */
 async function prompt(page: Page, text: string): Promise<void> {
-  await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText(text).first().waitFor();
+  await terminalRows(page).getByText(text).first().waitFor();
 }
 
-async function screenLines(page: Page): Promise<string[]> {
-  const text = await page.locator('.terminal-screen:not([hidden]) .xterm-rows').innerText();
-  const lines = text.replace(/\u00a0/g, ' ').split('\n').map((l) => l.trimEnd());
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
-async function typeLine(page: Page, line: string): Promise<void> {
-  await page.keyboard.type(line);
-  await page.keyboard.press('Enter');
-}
+const typeLine = (page: Page, line: string): Promise<void> => typeLines(page, line);
 
 /** Focuses the terminal shown now. */
 async function focusTerminal(page: Page): Promise<void> {
@@ -104,17 +71,6 @@ async function saved(page: Page, text: string): Promise<void> {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
-  beforeAll(async () => {
-    app = await buildAndServe();
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    await mkdir(SHOTS, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
   it('comes back after a reload: the keys, the terminal with its earlier lines, inside MULTI', async () => {
     const { context, page, problems } = await open();
     await typeLine(page, 'SET a 1');

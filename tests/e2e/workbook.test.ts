@@ -4,64 +4,25 @@
  * Screenshots of the main view go to .tmp/e2e/; with UPDATE_SCREENSHOTS=1
  * they replace the ones in docs/screenshots/.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_REQUIRED, chromiumSkipNotice, HAVE_CHROMIUM, type ServedApp } from './app-server.js';
-
-if (!HAVE_CHROMIUM) {
-  if (CHROMIUM_REQUIRED) throw new Error(`${CHROMIUM_PATH} is required here (CI) but was not found: apt-get install chromium`);
-  console.warn(`\n!!! ${chromiumSkipNotice()}\n`);
-}
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, newWatchedPage, screenLines, terminalRows, typeLines, useBrowser, type Opened } from './browser.js';
 
 const root = join(import.meta.dirname, '../..');
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(root, 'docs/screenshots') : join(root, '.tmp/e2e');
 
-let app: ServedApp;
-let browser: Browser;
-
-interface Opened {
-  page: Page;
-  /** Console errors, page errors, dialogs and requests to anywhere but the app's origin. */
-  problems: string[];
-}
+const suite = useBrowser({ shots: SHOTS, logBuild: true });
 
 async function openWorkbook(colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 800 }, colorScheme, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const origin = new URL(app.url).origin;
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('dialog', (d) => {
-    problems.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.origin !== origin && url.protocol !== 'data:') problems.push(`request leaving the origin: ${r.url()}`);
-  });
-  await page.goto(app.url);
-  await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('redis:6379>').waitFor();
-  return { page, problems };
-}
-
-/** The rows of the terminal shown now, as text, trailing blanks and empty rows dropped. */
-async function screenLines(page: Page): Promise<string[]> {
-  const text = await page.locator('.terminal-screen:not([hidden]) .xterm-rows').innerText();
-  const lines = text.replace(/\u00a0/g, ' ').split('\n').map((l) => l.trimEnd());
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
+  const opened = await newWatchedPage(suite, { colorScheme });
+  await opened.page.goto(suite.app.url);
+  await terminalRows(opened.page).getByText('redis:6379>').waitFor();
+  return opened;
 }
 
 /** Types a line into the focused terminal and presses Enter. */
-async function typeLine(page: Page, line: string): Promise<void> {
-  await page.keyboard.type(line);
-  await page.keyboard.press('Enter');
-}
+const typeLine = (page: Page, line: string): Promise<void> => typeLines(page, line);
 
 /** Colours set on terminal text: xterm.js's DOM renderer marks them with classes or inline styles. */
 async function colouredCells(page: Page): Promise<number> {
@@ -69,18 +30,6 @@ async function colouredCells(page: Page): Promise<number> {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the workbook in Chromium', () => {
-  beforeAll(async () => {
-    app = await buildAndServe();
-    console.log('build: ' + app.files.map((f) => `${f.name} ${(f.bytes / 1024).toFixed(1)} KB`).join(', '));
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    await mkdir(SHOTS, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
   it('loads with no console errors, no request leaving the origin, under a strict policy', async () => {
     const { page, problems } = await openWorkbook();
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
@@ -248,25 +197,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the workbook in Chromium', () => {
 });
 
 describe.skipIf(!HAVE_CHROMIUM)('terminal completion, hints and screen reader mode in Chromium', () => {
-  let served: ServedApp;
-  let chrome: Browser;
-
-  beforeAll(async () => {
-    served = await buildAndServe();
-    chrome = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    await mkdir(SHOTS, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await chrome?.close();
-    await served?.close();
-  });
-
   async function open(): Promise<Page> {
-    const context = await chrome.newContext({ viewport: { width: 1400, height: 800 }, colorScheme: 'light', deviceScaleFactor: 1 });
-    const page = await context.newPage();
-    await page.goto(served.url);
-    await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('redis:6379>').waitFor();
+    const { page } = await newWatchedPage(suite);
+    await page.goto(suite.app.url);
+    await terminalRows(page).getByText('redis:6379>').waitFor();
     return page;
   }
 
