@@ -9,7 +9,7 @@ import type { RedisServer } from '../server/server.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';
 import { SimProcess, type Host } from '../sim/host.js';
 import type { Kernel } from '../sim/kernel.js';
-import type { RdbPipe } from '../replication/process.js';
+import type { RdbPipe } from '../replication/server-runtime.js';
 
 /**
  * RDB snapshots in time (src/rdb.c, src/server.c): SAVE holds the server's

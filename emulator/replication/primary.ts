@@ -6,7 +6,7 @@ import { setInfoSection } from '../server/info.js';
 import { BLOCKED } from '../server/blocking.js';
 import { clientInfoLine } from '../commands/client.js';
 import { MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
-import { InMemoryReplicationProcess, type ReplicationProcess } from './process.js';
+import { InMemoryReplicationRuntime, type ReplicationRuntime } from './server-runtime.js';
 import { ReplicaLink } from './replica.js';
 import { GETACK_COMMAND, selectCommand, streamCommand } from './stream.js';
 import { replicationInfo, stateText } from './info.js';
@@ -70,7 +70,7 @@ export class ReplicationPrimary {
   /** Online replicas within min-replicas-max-lag (repl_good_slaves_count). */
   goodReplicas = 0;
   /** The process running the server: its log, its RDB child, its files. */
-  process: ReplicationProcess;
+  process: ReplicationRuntime;
   /** The primary this server replicates, as "host" (server.masterhost); null for a primary. */
   masterHost: string | null = null;
   /** The replica's side, set when the server is a replica. */
@@ -89,7 +89,7 @@ export class ReplicationPrimary {
   private limitsCheckDue = false;
 
   constructor(readonly server: RedisServer) {
-    this.process = new InMemoryReplicationProcess(server);
+    this.process = new InMemoryReplicationRuntime(server);
     this.noReplicasSinceS = Math.floor(server.nowMs / 1000);
     setInfoSection(server, 'replication', () => replicationInfo(this));
     server.config.onApply('repl-backlog-size', (value) => {

@@ -3,7 +3,7 @@ import { asciiLower, bytesFromArray } from '../resp/bytes.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { NOT_INTEGER } from '../commands/errors.js';
 import type { Client } from '../server/client.js';
-import type { RdbPipe } from './process.js';
+import type { RdbPipe } from './server-runtime.js';
 import { NO_REPLY, type RdbReplicationInfo, type ReplicationPrimary } from './primary.js';
 import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_RDB_MASK, cText, type ReplicaLink } from './replica.js';
 import { BULK_PIECE_BYTES, DisklessTransfer, pump } from './transfer.js';

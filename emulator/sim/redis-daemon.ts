@@ -13,7 +13,7 @@ import type { Client } from '../server/client.js';
 import { errorReply } from '../resp/reply.js';
 import { bytesToArray } from '../resp/bytes.js';
 import { serverLogLineAs } from '../programs/server-log-line.js';
-import { HostReplicationProcess } from '../replication/host-process.js';
+import { DaemonReplicationRuntime } from '../replication/daemon-runtime.js';
 
 /** Redis's log levels (src/server.h LL_*). */
 export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
@@ -196,7 +196,7 @@ export class RedisProcess extends SimProcess {
     });
     this.server.snapshots = this.snapshots;
     this.modules.push(new AofEngine(this));
-    this.server.replication.process = new HostReplicationProcess(
+    this.server.replication.process = new DaemonReplicationRuntime(
       this.server,
       this.snapshots,
       () => host.disk,

@@ -2,7 +2,7 @@ import type { Snapshots } from '../persistence/snapshots.js';
 import type { RedisServer } from '../server/server.js';
 import type { FileSystem } from '../sim/disk.js';
 import type { RdbReplicationInfo } from './primary.js';
-import type { ChildKind, RdbPipe, ReplicationProcess } from './process.js';
+import type { ChildKind, RdbPipe, ReplicationRuntime } from './server-runtime.js';
 
 /**
  * The replication process of a redis-server running on a simulated host:
@@ -10,7 +10,7 @@ import type { ChildKind, RdbPipe, ReplicationProcess } from './process.js';
  * its log takes the lines. Once the process is gone it logs nothing more
  * (its replicas' connections close as it exits).
  */
-export class HostReplicationProcess implements ReplicationProcess {
+export class DaemonReplicationRuntime implements ReplicationRuntime {
   readonly immediate = false;
 
   constructor(

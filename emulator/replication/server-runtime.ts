@@ -22,7 +22,7 @@ export interface RdbPipe {
   end(release: () => void): void;
 }
 
-export interface ReplicationProcess {
+export interface ReplicationRuntime {
   log(text: string, level?: 'notice' | 'warning'): void;
   childKind(): ChildKind;
   /** rdbSaveBackground to dbfilename; false when the fork fails. */
@@ -54,7 +54,7 @@ export interface ReplicationProcess {
  * The stand-in for a server without a process: a disk save keeps the file
  * in memory, a diskless one hands the whole RDB over at once.
  */
-export class InMemoryReplicationProcess implements ReplicationProcess {
+export class InMemoryReplicationRuntime implements ReplicationRuntime {
   readonly immediate = true;
   private file: Uint8Array | null = null;
 
