@@ -89,11 +89,16 @@ export class Database {
     return v;
   }
 
+  /** Whether a forked child is writing the dataset out (writes must let it keep keys first). */
+  private forking(): boolean {
+    const views = this.host.forkViews;
+    return views !== undefined && views.length !== 0;
+  }
+
   /** Lets forked children keep the key as it was before the write about to happen. */
   private beforeWrite(key: string): void {
-    const views = this.host.forkViews;
-    if (views === undefined || views.length === 0) return;
-    for (const v of views) v.beforeWrite(this, key);
+    if (!this.forking()) return;
+    for (const v of this.host.forkViews!) v.beforeWrite(this, key);
   }
 
   /** Stamps an access to an existing key: the LRU clock, or updateLFU. */
@@ -155,9 +160,11 @@ export class Database {
 
   /** Deletes a key and its TTL; returns whether it existed. Does not signal. */
   delete(key: string): boolean {
-    if (!this.dict.has(key)) return false;
-    this.beforeWrite(key);
-    this.dict.delete(key);
+    if (this.forking()) {
+      if (!this.dict.has(key)) return false;
+      this.beforeWrite(key);
+    }
+    if (!this.dict.delete(key)) return false;
     if (this.expires.size !== 0) this.expires.delete(key);
     this.access.delete(key);
     return true;
@@ -173,8 +180,7 @@ export class Database {
   }
 
   removeExpire(key: string): boolean {
-    if (!this.expires.has(key)) return false;
-    this.beforeWrite(key);
+    if (this.forking() && this.expires.has(key)) this.beforeWrite(key);
     return this.expires.delete(key);
   }
 

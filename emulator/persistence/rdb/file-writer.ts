@@ -142,15 +142,13 @@ export class RdbStreamWriter {
     return out;
   }
 
-  /** EOF and the CRC64 (0 without rdbchecksum): the last bytes of the file. */
+  /** EOF and the CRC64 (0 without rdbchecksum): the last bytes of the file, with whatever was not taken yet. */
   end(): Uint8Array {
-    this.w.byte(OPCODE_EOF);
-    const body = this.take();
-    const crc = this.crc === null ? new Uint8Array(8) : this.crc.bytesLE();
-    const out = new Uint8Array(body.length + 8);
-    out.set(body);
-    out.set(crc, body.length);
-    return out;
+    const w = this.w;
+    w.byte(OPCODE_EOF);
+    this.crc?.update(w.view());
+    w.bytes(this.crc === null ? new Uint8Array(8) : this.crc.bytesLE());
+    return w.finish();
   }
 }
 
@@ -183,15 +181,10 @@ export function keyRecord(k: RdbKey, opts: ValueWriteOptions): Uint8Array {
 export function writeRdb(databases: Iterable<RdbDatabase>, opts: RdbWriteOptions): Uint8Array {
   const s = new RdbStreamWriter(opts);
   s.header();
-  const parts: Uint8Array[] = [];
   for (const db of databases) {
     if (db.size === 0) continue;
     s.selectDb(db);
     for (const k of db.keys) s.key(k);
   }
-  parts.push(s.take(), s.end());
-  const out = new Uint8Array(parts[0]!.length + parts[1]!.length);
-  out.set(parts[0]!);
-  out.set(parts[1]!, parts[0]!.length);
-  return out;
+  return s.end();
 }
