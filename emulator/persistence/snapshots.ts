@@ -173,12 +173,7 @@ export class Snapshots {
   private openAndWrite(path: string, bytes: Uint8Array, owner: number): number {
     const fd = this.disk.open(path, 'w', owner);
     try {
-      let off = 0;
-      while (off < bytes.length) {
-        const n = this.disk.write(fd, bytes.subarray(off));
-        if (n <= 0) throw new DiskError('ENOSPC', 'write', path);
-        off += n;
-      }
+      this.writeAll(fd, bytes, path);
     } catch (e) {
       this.disk.close(fd);
       try {
