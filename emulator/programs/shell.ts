@@ -4,6 +4,7 @@ import type { Host, SimProcess } from '../sim/host.js';
 import type { RealtimeDriver } from '../sim/realtime.js';
 import type { World } from '../sim/world.js';
 import { registerHostSetup } from './host-setup.js';
+import { SHELL_PROGRAM, type ShellAction } from './shell/action.js';
 import { cd, clear, date, echo, help, hostname } from './shell/builtins.js';
 import type { Command, CommandContext, Job, JobHandlers, RedisCliTarget, ShellControl } from './shell/context.js';
 import { errnoText } from './shell/errors.js';
@@ -25,11 +26,6 @@ import { sim } from './shell/sim-verbs.js';
 import { globMatches, parseLine, type Redirect, type Word } from './shell/words.js';
 
 export type { RedisCliTarget } from './shell/context.js';
-
-/** The name the shell's actions are recorded under in a world's action log. */
-const PROGRAM = 'host-shell';
-
-type ShellAction = { op: 'open'; id: string; host: string; columns: number } | { op: 'line'; id: string; line: string } | { op: 'interrupt'; id: string };
 
 interface Registry {
   readonly shells: Map<string, HostShell>;
@@ -55,7 +51,7 @@ export function registerShellProgram(world: World): void {
   if (registries.has(world)) return;
   const registry: Registry = { shells: new Map(), next: 1, replaying: false };
   registries.set(world, registry);
-  world.registerProgram(PROGRAM, (w, args) => {
+  world.registerProgram(SHELL_PROGRAM, (w, args) => {
     const a = args as ShellAction;
     let shell = registry.shells.get(a.id);
     if (a.op === 'open') {
@@ -145,7 +141,7 @@ export class HostShell {
     this.write = write ?? ((text) => (this.held += text));
     this.current = hostName;
     this.columns = opts.columns ?? 80;
-    if (!registry.replaying) world.apply({ kind: 'program', name: PROGRAM, args: { op: 'open', id: this.id, host: hostName, columns: this.columns } });
+    if (!registry.replaying) world.apply({ kind: 'program', name: SHELL_PROGRAM, args: { op: 'open', id: this.id, host: hostName, columns: this.columns } });
   }
 
   /** The shells made on a world (after World.restore, the replayed ones), in order. */
@@ -235,7 +231,7 @@ export class HostShell {
 
   private record(action: ShellAction): void {
     try {
-      this.world.apply({ kind: 'program', name: PROGRAM, args: action });
+      this.world.apply({ kind: 'program', name: SHELL_PROGRAM, args: action });
     } catch (e) {
       this.write(`shell: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
     }

@@ -1,8 +1,9 @@
-import { startRedisFromCommandLine } from '../../emulator/programs/shell/redis-server.js';
+import { SHELL_PROGRAM } from '../../emulator/programs/shell/action.js';
 import { decodeBase64 } from '../../emulator/sim/base64.js';
 import type { FaultOp } from '../../emulator/sim/disk.js';
 import { normalizePath } from '../../emulator/sim/disk-path.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { RecordedAction, World } from '../../emulator/sim/world.js';
+import { requireShellParts } from './shell-loader.js';
 
 /**
  * What the workbook's panels do to a world beyond the World's own methods,
@@ -11,8 +12,11 @@ import type { World } from '../../emulator/sim/world.js';
  * Being recorded actions, they are part of every checkpoint and replay to
  * the same state. Every world the page hosts needs them before its first
  * action is replayed: the sandbox (world-setup.ts), a lesson's world, a
- * world restored from a checkpoint (World.restore's setup).
+ * world restored from a checkpoint (World.restore's setup). Starting a
+ * server again from a shell's command line needs the shell's code loaded
+ * (loadShellParts) before the action is applied or replayed.
  *
+ *   await loadShellParts();
  *   const world = World.restore(checkpoint, (w) => { registerShellProgram(w); installWorkbookPrograms(w); });
  */
 export const PROGRAMS = {
@@ -51,6 +55,15 @@ export function installWorkbookPrograms(world: World): void {
   world.registerProgram(PROGRAMS.startRedis, (w, args) => startAgain(w, args as StartRedisAgain));
 }
 
+/**
+ * Whether replaying these actions needs the host shell's code (load it
+ * first with loadShellParts): a shell's own actions, or a server started
+ * again from the redis-server command line a shell gave it.
+ */
+export function replayNeedsShell(actions: readonly RecordedAction[]): boolean {
+  return actions.some((r) => r.action.kind === 'program' && (r.action.name === SHELL_PROGRAM || r.action.name === PROGRAMS.startRedis));
+}
+
 function upload(world: World, c: UploadChunk): void {
   const host = world.host(c.host);
   if (!host.powered) throw new Error(`${c.host} is powered off`);
@@ -87,6 +100,6 @@ function startAgain(world: World, s: StartRedisAgain): void {
     world.startRedis(s.host, launch);
     return;
   }
-  const error = startRedisFromCommandLine(world, s.host, launch.commandLine.args, launch.commandLine.cwd);
+  const error = requireShellParts().startRedisFromCommandLine(world, s.host, launch.commandLine.args, launch.commandLine.cwd);
   if (error !== null) throw new Error(error.trim());
 }

@@ -1,7 +1,8 @@
 import { RealtimeDriver } from '../../emulator/sim/realtime.js';
 import type { World } from '../../emulator/sim/world.js';
 import { clusterView, type ClusterView } from './cluster/cluster-view.js';
-import { RedisCliProgram, ShellProgram, type ProgramState, type TerminalProgram } from './terminal/programs.js';
+import { DeferredShellProgram } from './terminal/deferred-shell.js';
+import { RedisCliProgram, type ProgramState, type TerminalProgram } from './terminal/programs.js';
 import { TerminalSession } from './terminal/terminal-session.js';
 import type { WorldHost } from './world-host.js';
 import { buildSandboxWorld, CLIENT_HOST, SERVER_HOST, SERVER_PORT } from './world-setup.js';
@@ -372,7 +373,7 @@ export class WorldStore implements WorldHost {
               restore?.kind === 'redis-cli' ? restore.cli : undefined,
               bind,
             )
-          : new ShellProgram(this, choice.host, write, columns, restore?.kind === 'shell' ? restore.shell : undefined, bind);
+          : new DeferredShellProgram(this, choice.host, write, columns, restore?.kind === 'shell' ? restore.shell : undefined, bind);
       this.programs.set(id, program);
       return program;
     });

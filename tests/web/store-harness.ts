@@ -1,5 +1,10 @@
 import { WorldStore, type FrameScheduler, type TerminalChoice } from '../../src/web/world-store.js';
 import { Screen } from './terminal/screen.js';
+import { loadShellParts } from '../../src/web/shell-loader.js';
+
+// The page loads the host shell's code when a shell is first needed; here it is loaded
+// beforehand, so that the harness's fake clocks alone drive every terminal.
+await loadShellParts();
 
 /** A frame of the page, in wall ms. */
 const FRAME_MS = 16;

@@ -1,10 +1,12 @@
-import { useCallback, useState } from 'react';
-import { DiskPanel } from '../disk/disk-panel.js';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useStore, useWorkbook } from '../store-context.js';
 import './cluster.css';
-import { applyFault, type Fault, type FaultOutcome } from './faults.js';
+import { applyFaultWhenReady, type Fault, type FaultOutcome } from './faults.js';
 import { HostCard } from './host-card.js';
 import { NetworkCard } from './network-card.js';
+
+/** The disk view (file list, decoders, hex view, upload) loads when its tab is first opened. */
+const DiskPanel = lazy(() => import('../disk/disk-panel.js').then((m) => ({ default: m.DiskPanel })));
 
 type PaneTab = 'cluster' | 'disk';
 
@@ -26,7 +28,7 @@ export function ClusterPanel() {
   const cluster = useWorkbook((s) => s.cluster);
   const [tab, setTab] = useState<PaneTab>('cluster');
   const [outcome, setOutcome] = useState<FaultOutcome | null>(null);
-  const onFault = useCallback((f: Fault) => setOutcome(applyFault(store, f)), [store]);
+  const onFault = useCallback((f: Fault) => void applyFaultWhenReady(store, f).then(setOutcome), [store]);
   const nowS = cluster.nowUs / 1e6;
 
   const onTabKey = (e: React.KeyboardEvent, index: number): void => {
@@ -64,7 +66,11 @@ export function ClusterPanel() {
         <NetworkCard links={cluster.links} onFault={onFault} />
       </div>
       <div role="tabpanel" id="pane-panel-disk" aria-labelledby="pane-tab-disk" className="cluster-body disk-body" hidden={tab !== 'disk'}>
-        {tab === 'disk' ? <DiskPanel hosts={cluster.hosts} /> : null}
+        {tab === 'disk' ? (
+          <Suspense fallback={<p className="muted">Loading the disk view…</p>}>
+            <DiskPanel hosts={cluster.hosts} />
+          </Suspense>
+        ) : null}
       </div>
       <p className={outcome !== null && !outcome.ok ? 'fault-status bad' : 'fault-status'} role="status">
         {outcome?.message ?? ''}

@@ -1,6 +1,7 @@
 import type { FaultOp } from '../../../emulator/sim/disk.js';
 import { LINK_PROFILES, type LinkProfileName } from '../../../emulator/sim/links.js';
 import type { World } from '../../../emulator/sim/world.js';
+import { loadShellParts } from '../shell-loader.js';
 import type { WorldHost } from '../world-host.js';
 import { installWorkbookPrograms, PROGRAMS, type DiskFault, type StartRedisAgain } from '../world-programs.js';
 
@@ -34,6 +35,21 @@ export interface FaultOutcome {
   readonly ok: boolean;
   /** What happened, or why the world refused, in a sentence. */
   readonly message: string;
+}
+
+/**
+ * applyFault, once what the fault needs is loaded: starting again a
+ * server that a shell started from a command line takes the shell's code.
+ */
+export async function applyFaultWhenReady(target: WorldHost, fault: Fault): Promise<FaultOutcome> {
+  if (fault.kind === 'start-redis' && target.world.redisLaunches(fault.host).get(fault.port)?.commandLine !== undefined) {
+    try {
+      await loadShellParts();
+    } catch (e) {
+      return { ok: false, message: `${faultLabel(fault)}: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+  return applyFault(target, fault);
 }
 
 /** Runs a fault as outside input to the world. Never throws: a refusal is an outcome. */

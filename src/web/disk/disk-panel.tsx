@@ -3,7 +3,7 @@ import type { HostView } from '../cluster/cluster-view.js';
 import { useStore } from '../store-context.js';
 import './disk.css';
 import { formatBytes, type FileView } from './disk-view.js';
-import { downloadBytes } from './download.js';
+import { downloadBytes } from '../download.js';
 import { FileViewer } from './file-viewer.js';
 import { openFile, type OpenedFile } from './opened-file.js';
 import { UploadForm } from './upload-form.js';

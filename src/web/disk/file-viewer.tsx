@@ -3,7 +3,7 @@ import { useWorkbook } from '../store-context.js';
 import { formatElapsed } from '../timeline/clock-format.js';
 import { AofView } from './aof-view.js';
 import { formatBytes } from './disk-view.js';
-import { downloadBytes } from './download.js';
+import { downloadBytes } from '../download.js';
 import { HexView } from './hex-view.js';
 import { ManifestView } from './manifest-view.js';
 import type { OpenedFile } from './opened-file.js';

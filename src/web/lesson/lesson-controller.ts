@@ -2,6 +2,7 @@ import type { Lesson } from '../../lessons/lesson.js';
 import { LessonRunner, type LessonProgress, type StepStatus } from '../../lessons/runner.js';
 import { lessonCellOptions } from '../code-cell/lesson-cells.js';
 import { stateProviders } from '../session/state-providers.js';
+import { loadShellParts } from '../shell-loader.js';
 import { installWorkbookPrograms } from '../world-programs.js';
 import { buildSandboxWorld } from '../world-setup.js';
 import type { WorkbookSnapshot, WorldStore } from '../world-store.js';
@@ -143,10 +144,13 @@ export class LessonController {
     return this.runner;
   }
 
-  /** Loads and parses every lesson file, once. */
+  /**
+   * Loads and parses every lesson file, once, with the host shell the
+   * lessons' worlds run their scripted events and checks in.
+   */
   loadCatalogue(): Promise<void> {
-    this.loading ??= loadCatalogue().then(
-      ({ lessons, errors }) => this.set({ catalogue: lessons, catalogueErrors: errors }),
+    this.loading ??= Promise.all([loadCatalogue(), loadShellParts()]).then(
+      ([{ lessons, errors }]) => this.set({ catalogue: lessons, catalogueErrors: errors }),
       (e: unknown) => this.set({ catalogue: [], catalogueErrors: [String(e)] }),
     );
     return this.loading;

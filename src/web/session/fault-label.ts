@@ -1,5 +1,5 @@
-import { HostShell } from '../../../emulator/programs/shell.js';
 import type { RecordedAction, World } from '../../../emulator/sim/world.js';
+import { shellPartsNow } from '../shell-loader.js';
 import { PROGRAMS, type DiskFault } from '../world-programs.js';
 
 /**
@@ -31,7 +31,7 @@ export function faultLabel(world: World, rec: RecordedAction): string | null {
       const args = a.args as { op?: unknown; id?: unknown; line?: unknown } | null;
       if (args === null || typeof args !== 'object' || typeof args.line !== 'string') return null;
       if (args.op !== undefined && args.op !== 'line') return null;
-      const shellHost = typeof args.id === 'string' ? HostShell.all(world).find((s) => s.id === args.id)?.hostName : undefined;
+      const shellHost = typeof args.id === 'string' ? shellPartsNow()?.HostShell.all(world).find((s) => s.id === args.id)?.hostName : undefined;
       return shellLineFault(world, args.line, shellHost ?? null);
     }
     default:

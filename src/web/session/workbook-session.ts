@@ -1,18 +1,20 @@
 import { SessionLink } from '../../../emulator/programs/session-link.js';
 import type { RecordedAction, World, WorldCheckpoint } from '../../../emulator/sim/world.js';
+import { loadShellParts } from '../shell-loader.js';
 import { actionOwner, EventLog } from '../timeline/event-log.js';
+import { replayNeedsShell } from '../world-programs.js';
 import type { SavedTerminal, TerminalChoice, WorldStore } from '../world-store.js';
 import { buildSandboxWorld } from '../world-setup.js';
 import { faultLabel } from './fault-label.js';
 import type { KeyValueStore } from './kv-store.js';
 import { browserSliceScheduler, replayInSlices, type SliceScheduler } from './replay-slices.js';
 import { SESSION_FORMAT, SESSION_VERSION, type BranchData, type CheckpointData, type Moment, type SessionFile } from './session-format.js';
-
-/** The checks of a session file (zod): loaded when a session is read, not with the page. */
-const sessionChecks = (): Promise<typeof import('./session-data.js')> => import('./session-data.js');
 import { SessionPersistence, type SaveSource } from './session-persistence.js';
 import { stateProviders as pageProviders, type StateProviders } from './state-providers.js';
 import { setupWorldPrograms } from './world-programs-setup.js';
+
+/** The checks of a session file (zod): loaded when a session is read, not with the page. */
+const sessionChecks = (): Promise<typeof import('./session-data.js')> => import('./session-data.js');
 
 /** A checkpoint as the timeline shows it. */
 export interface CheckpointView {
@@ -539,6 +541,7 @@ export class WorkbookSession {
     };
     let result: Awaited<ReturnType<typeof replayInSlices>>;
     try {
+      if (replayNeedsShell(cp.actions)) await loadShellParts();
       result = await replayInSlices(
         cp,
         (world) => {

@@ -1,5 +1,6 @@
-import { registerShellProgram } from '../../../emulator/programs/shell.js';
+import { registerHostSetup } from '../../../emulator/programs/host-setup.js';
 import type { World } from '../../../emulator/sim/world.js';
+import { shellPartsNow } from '../shell-loader.js';
 import { installWorkbookPrograms } from '../world-programs.js';
 
 const extraSetups = new Set<(world: World) => void>();
@@ -7,12 +8,14 @@ const extraSetups = new Set<(world: World) => void>();
 /**
  * Registers on a world every program the page's recorded actions can
  * name, so that a world restored from a checkpoint replays them: the host
- * shell (with the Redis host installation it uses), the panels' own
- * programs (uploads, disk faults, starting a server again), and those
+ * shell (when its code is loaded; a log that names it needs it loaded
+ * first, see replayNeedsShell), the Redis host installation, the panels'
+ * own programs (uploads, disk faults, starting a server again), and those
  * added with addWorldProgramSetup.
  */
 export function setupWorldPrograms(world: World): void {
-  registerShellProgram(world);
+  registerHostSetup(world);
+  shellPartsNow()?.registerShellProgram(world);
   installWorkbookPrograms(world);
   for (const setup of extraSetups) setup(world);
 }

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useSession, useSessionSnapshot } from '../session/session-context.js';
 import type { SaveStatus } from '../session/workbook-session.js';
+import { downloadText } from '../download.js';
 
 /** Saves follow changes within a second, so a save about to happen reads as kept: the text does not flicker while time runs. */
 const SAVE_TEXT: Record<SaveStatus, string> = {
@@ -97,16 +98,4 @@ export function SessionControls() {
 /** "redis-workbook-session-2026-11-21.json" */
 function sessionFileName(): string {
   return `redis-workbook-session-${new Date().toISOString().slice(0, 10)}.json`;
-}
-
-/** Offers text as a file to download, through a Blob URL that is let go of afterwards. */
-export function downloadText(text: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

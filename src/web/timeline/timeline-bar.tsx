@@ -1,15 +1,16 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useSession, useSessionSnapshot } from '../session/session-context.js';
 import { stateProviders } from '../session/state-providers.js';
 import { useStore, useWorkbook } from '../store-context.js';
-import { CheckpointPanel, type CheckpointPick } from './checkpoint-panel.js';
+import type { CheckpointPick } from './checkpoint-panel.js';
 import { formatElapsed, formatSpeed, formatStep, formatVirtualTime, SPEEDS, speedIndex, STEPS_MS } from './clock-format.js';
 import { NO_FILTER, type EventFilter } from './event-filter.js';
-import { EventList } from './event-list.js';
-import { SessionControls } from './session-controls.js';
 import { TimelineNotice } from './timeline-notice.js';
 import { TimelineTrack } from './timeline-track.js';
 import './timeline.css';
+
+/** The checkpoints, session controls and event list load when the panel is first opened. */
+const HistoryPanel = lazy(() => import('./history-panel.js'));
 
 /** What the timeline keeps of its own with the session: whether its panel is open, and the event filter. */
 interface TimelineState {
@@ -123,13 +124,9 @@ export function TimelineBar() {
       <TimelineNotice />
       <div id="timeline-panel" className="timeline-panel" hidden={!open}>
         {open ? (
-          <>
-            <div className="timeline-side">
-              <CheckpointPanel selected={selected} onSelect={setSelected} />
-              <SessionControls />
-            </div>
-            <EventList filter={filter} onFilter={setFilter} />
-          </>
+          <Suspense fallback={<p className="muted timeline-loading">Loading the history…</p>}>
+            <HistoryPanel selected={selected} onSelect={setSelected} filter={filter} onFilter={setFilter} />
+          </Suspense>
         ) : null}
       </div>
     </footer>

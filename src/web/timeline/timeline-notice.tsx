@@ -1,5 +1,5 @@
 import { useSession, useSessionSnapshot } from '../session/session-context.js';
-import { downloadText } from './session-controls.js';
+import { downloadText } from '../download.js';
 
 /** What the session has to say (an import refused, a session that could not be restored), until dismissed. */
 export function TimelineNotice() {

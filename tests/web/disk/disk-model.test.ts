@@ -6,7 +6,7 @@ import { World } from '../../../emulator/sim/world.js';
 import { clusterView } from '../../../src/web/cluster/cluster-view.js';
 import { applyFault } from '../../../src/web/cluster/faults.js';
 import { diskFiles, formatBytes } from '../../../src/web/disk/disk-view.js';
-import { downloadName } from '../../../src/web/disk/download.js';
+import { downloadName } from '../../../src/web/download.js';
 import { AofSummary, RdbSummary } from '../../../src/web/disk/file-summaries.js';
 import { openFile } from '../../../src/web/disk/opened-file.js';
 import { aofRow, commandText, rdbRow, ttlText } from '../../../src/web/disk/record-rows.js';

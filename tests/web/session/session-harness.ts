@@ -8,6 +8,11 @@ import { WorldStore, type FrameScheduler, type TerminalChoice } from '../../../s
 import { Screen } from '../terminal/screen.js';
 // Loaded with the harness, so a session's checks (imported when a session is read) are ready at once.
 import '../../../src/web/session/session-data.js';
+import { loadShellParts } from '../../../src/web/shell-loader.js';
+
+// The page loads the host shell's code when a shell is first needed; here it is loaded
+// beforehand, so that the harness's fake clocks alone drive every terminal.
+await loadShellParts();
 
 /** A frame of the page, in wall ms. */
 const FRAME_MS = 16;

@@ -5,11 +5,19 @@
  */
 export function downloadBytes(name: string, bytes: Uint8Array): void {
   // A copy, so the Blob holds exactly these bytes whatever view they come in.
-  const blob = new Blob([bytes.slice()], { type: 'application/octet-stream' });
+  downloadBlob(new Blob([bytes.slice()], { type: 'application/octet-stream' }), downloadName(name));
+}
+
+/** Offers text (JSON) as a file to download under `name`. */
+export function downloadText(text: string, name: string): void {
+  downloadBlob(new Blob([text], { type: 'application/json' }), name);
+}
+
+function downloadBlob(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = downloadName(name);
+  a.download = name;
   a.rel = 'noopener';
   a.style.display = 'none';
   document.body.append(a);

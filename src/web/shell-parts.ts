@@ -1,0 +1,9 @@
+/**
+ * The host shell and its programs (ls, cat, hexdump, scp, redis-server,
+ * redis-check-aof, redis-benchmark, sim ...), with the terminal program
+ * that runs it. The page loads them on first need (shell-loader.ts): a
+ * learner who only types into redis-cli never downloads them.
+ */
+export { HostShell, registerShellProgram } from '../../emulator/programs/shell.js';
+export { startRedisFromCommandLine } from '../../emulator/programs/shell/redis-server.js';
+export { ShellProgram } from './terminal/shell-program.js';
