@@ -2,6 +2,8 @@
  * In-process throughput through an async call-per-command client API: the
  * emulator's DirectClient beside ioredis-mock, the same loop for both.
  */
+// Every command's code, also those kept apart (emulator/commands/on-demand.ts).
+import '../emulator/commands/on-demand-handlers.js';
 import RedisMock from 'ioredis-mock';
 import { DirectClient, ManualClock, RedisServer } from '../emulator/index.js';
 import { timeIt, type Row } from './measure.js';

@@ -3,6 +3,8 @@
  * would ("key:N" -> "value:N" cut or NUL-padded to 10 bytes) and prints the
  * heap growth. Run with --expose-gc.
  */
+// Every command's code, also those kept apart (emulator/commands/on-demand.ts).
+import '../emulator/commands/on-demand-handlers.js';
 import { ManualClock, RedisServer } from '../emulator/index.js';
 
 const n = Number(process.argv[2] ?? 1_000_000);

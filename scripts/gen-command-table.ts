@@ -1,9 +1,12 @@
 /**
- * Generates emulator/commands/data/commands-7.0.json from a real redis-server
- * 7.0: the facts of every command (arity, flags, key positions and specs,
- * ACL categories, tips, subcommands) and the argument structure of its
- * documentation. Prose (summaries, complexity, history, argument summaries)
- * is not copied: our own summaries live in emulator/commands/summaries.ts.
+ * Generates the command facts of emulator/commands/data from a real
+ * redis-server 7.0, in two files: commands-7.0.json, what every server
+ * needs (arity, flags, key positions and specs, ACL categories, tips,
+ * subcommands, and each command's group), and command-docs-7.0.json, the
+ * rest of COMMAND DOCS (since, doc flags, the argument structure), which
+ * only COMMAND DOCS and redis-cli's help read and which loads on demand.
+ * Prose (summaries, complexity, history, argument summaries) is not
+ * copied: our own summaries live in emulator/commands/summaries.ts.
  *
  *   npm run gen:commands
  */
@@ -51,6 +54,14 @@ interface Record {
   subcommands?: Record[];
 }
 
+/** What commands-7.0.json keeps of a record: the documentation's group only. */
+interface CoreRecord {
+  name: string;
+  info: Tree;
+  docs: { group: string };
+  subcommands?: CoreRecord[];
+}
+
 function buildRecord(info: Reply[], docs: MapReply | undefined): Record {
   const name = info[0] as string;
   const subInfo = info[9] as Reply[];
@@ -89,10 +100,18 @@ async function main(): Promise<void> {
       .map((info) => buildRecord(info as Reply[], mapGet(docs, (info as Reply[])[0] as string) as MapReply))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
     const ver = /redis_version:(\S+)/.exec(String(version.text ?? version))?.[1] ?? 'unknown';
-    const out = join(dirname(fileURLToPath(import.meta.url)), '../emulator/commands/data/commands-7.0.json');
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, JSON.stringify({ source: `redis-server ${ver} COMMAND and COMMAND DOCS (prose removed)`, commands: records }) + '\n');
-    console.log(`wrote ${records.length} commands from redis ${ver} to ${out}`);
+    const dir = join(dirname(fileURLToPath(import.meta.url)), '../emulator/commands/data');
+    mkdirSync(dir, { recursive: true });
+    const docsByName: { [name: string]: Omit<Record['docs'], 'group'> } = {};
+    const split = (r: Record): CoreRecord => {
+      const { group, ...rest } = r.docs;
+      docsByName[r.name] = rest;
+      return { name: r.name, info: r.info, docs: { group }, ...(r.subcommands ? { subcommands: r.subcommands.map(split) } : {}) };
+    };
+    const core = records.map(split);
+    writeFileSync(join(dir, 'commands-7.0.json'), JSON.stringify({ source: `redis-server ${ver} COMMAND, and the group of each command from COMMAND DOCS`, commands: core }) + '\n');
+    writeFileSync(join(dir, 'command-docs-7.0.json'), JSON.stringify({ source: `redis-server ${ver} COMMAND DOCS (prose removed; the group is in commands-7.0.json)`, docs: docsByName }) + '\n');
+    console.log(`wrote ${records.length} commands from redis ${ver} to ${dir}`);
   } finally {
     await real.stop();
   }

@@ -1,5 +1,6 @@
 import facts from '../commands/data/commands-7.0.json' with { type: 'json' };
 import type { CommandFacts, FactTree } from '../commands/table.js';
+import { docFacts } from '../commands/docs-data.js';
 import { COMMAND_SUMMARIES } from '../commands/summaries.js';
 import { asciiUpper } from '../resp/bytes.js';
 
@@ -38,13 +39,14 @@ function allEntries(): HelpEntry[] {
   const out: HelpEntry[] = [];
   const add = (f: CommandFacts): void => {
     const words = f.name.toUpperCase().split('|');
+    const d = docFacts(f);
     out.push({
       full: words.join(' '),
       words,
-      params: f.docs.arguments ? joinArguments(f.docs.arguments as FactTree[], ' ') : '',
+      params: d.arguments ? joinArguments(d.arguments as FactTree[], ' ') : '',
       summary: COMMAND_SUMMARIES[f.name] ?? '',
-      since: f.docs.since,
-      group: f.docs.group,
+      since: d.since,
+      group: d.group,
     });
   };
   for (const f of (facts as unknown as { commands: CommandFacts[] }).commands) {

@@ -2,7 +2,6 @@ import { splitArgs } from '../resp/split-args.js';
 import { ErrorReply, NullArrayReply, PushReply, type Reply } from '../resp/reply.js';
 import { formatReply, UnknownReplyTypeError, type OutputMode } from './format.js';
 import { isSensitiveCommand, parseRepeat, printsVerbatim } from './command-rules.js';
-import { helpText } from './help.js';
 import { CLOSED, type CliLink } from './link.js';
 import { asciiLower } from '../resp/bytes.js';
 
@@ -252,6 +251,8 @@ export class CliSession {
   private async issue(argv: string[], repeat: number): Promise<number | undefined> {
     const name = lower(argv[0]!);
     if (name === 'help' || name === '?') {
+      // The help table (every command's documentation) is read on first use.
+      const { helpText } = await import('./help.js');
       this.opts.write(helpText(argv.slice(1)));
       return undefined;
     }

@@ -6,14 +6,13 @@ import { opt } from './args.js';
 import { helpReply } from './command-help.js';
 import { commandHasKeys, commandKeys, orderedKeyFlags } from './command-keys.js';
 import { SYNTAX_ERROR } from './errors.js';
-import { COMMAND_SUMMARIES } from './summaries.js';
 import type { CommandDef, CommandTable, FactTree, Handler } from './table.js';
 
 /**
  * COMMAND and its subcommands (src/server.c): the command table as the
  * server describes it. The facts (arity, flags, key specs, argument
- * structure) come from the real server; the summaries are ours. Only the
- * commands this server implements exist.
+ * structure) come from the real server. Only the commands this server
+ * implements exist. COMMAND DOCS is in command-docs.ts.
  */
 
 /** Converts a stored fact tree back into the reply it was recorded from. */
@@ -37,36 +36,11 @@ function commandInfo(cmd: CommandDef): Reply {
   return r;
 }
 
-const docsCache = new WeakMap<CommandDef, Reply>();
-
-/** One command's COMMAND DOCS entry: our summary, then the documented facts. */
-function commandDocs(cmd: CommandDef): Reply {
-  let r = docsCache.get(cmd);
-  if (r) return r;
-  const d = cmd.facts.docs;
-  const flat: Reply[] = [];
-  const summary = COMMAND_SUMMARIES[cmd.name];
-  if (summary) flat.push('summary', summary);
-  if (d.since) flat.push('since', d.since);
-  flat.push('group', d.group);
-  if (d.docFlags) flat.push('doc_flags', factReply(d.docFlags));
-  if (d.deprecatedSince) flat.push('deprecated_since', d.deprecatedSince);
-  if (d.arguments) flat.push('arguments', factReply(d.arguments));
-  if (cmd.subcommands) {
-    const subs: Reply[] = [];
-    for (const sub of cmd.subcommands.values()) subs.push(sub.name, commandDocs(sub));
-    flat.push('subcommands', new MapReply(subs));
-  }
-  r = new MapReply(flat);
-  docsCache.set(cmd, r);
-  return r;
-}
-
 /**
  * lookupCommandBySds: "name" or "container|sub", any case; a subcommand
  * only through its container, one level deep.
  */
-function lookupByFullName(table: CommandTable, name: string): CommandDef | undefined {
+export function lookupByFullName(table: CommandTable, name: string): CommandDef | undefined {
   if (name.length === 0) return undefined;
   const parts = name.split('|');
   if (parts.length > 2) return undefined;
@@ -98,19 +72,6 @@ function commandInfoHandler(c: Client, argv: string[]): Reply {
     out.push(cmd ? commandInfo(cmd) : null);
   }
   return out;
-}
-
-function commandDocsHandler(c: Client, argv: string[]): Reply {
-  const flat: Reply[] = [];
-  if (argv.length === 2) {
-    for (const cmd of c.server.commands.commands.values()) flat.push(cmd.name, commandDocs(cmd));
-  } else {
-    for (let i = 2; i < argv.length; i++) {
-      const cmd = lookupByFullName(c.server.commands, argv[i]!);
-      if (cmd) flat.push(cmd.name, commandDocs(cmd));
-    }
-  }
-  return new MapReply(flat);
 }
 
 /** The ACL categories Redis knows, for FILTERBY ACLCAT. */
@@ -192,7 +153,6 @@ export const commandCommands: Record<string, Handler> = {
   command,
   'command|count': commandCount,
   'command|info': commandInfoHandler,
-  'command|docs': commandDocsHandler,
   'command|list': commandList,
   'command|getkeys': (c, argv) => getKeys(c, argv, false),
   'command|getkeysandflags': (c, argv) => getKeys(c, argv, true),

@@ -16,7 +16,6 @@ import {
 } from '../resp/reply.js';
 import { encodingOf } from '../keyspace/values.js';
 import type { Client } from '../server/client.js';
-import type { RedisServer } from '../server/server.js';
 import { memtoull, strtoll } from '../server/config-params.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { opt } from './args.js';
@@ -25,32 +24,13 @@ import { datasetDigest, valueDigest } from './debug-digest.js';
 import { debugObjectText, sdsLenText } from './debug-object.js';
 import { debugReload } from '../persistence/rdb/debug-reload.js';
 import { NOT_INTEGER, NO_SUCH_KEY } from './errors.js';
+import { debugSettings } from './debug-settings.js';
 import type { Handler } from './table.js';
 
 /**
  * DEBUG (src/debug.c): the subcommands Redis's own test suite and tools
  * use. The ones that crash or restart the process are not emulated.
  */
-
-/** Switches that DEBUG sets and other parts of the emulator read. */
-export class DebugSettings {
-  /** Elements larger than this are stored in plain quicklist nodes (1 GB by default). */
-  quicklistPackedThreshold = 1024 ** 3;
-  skipChecksumValidation = false;
-  disableDenyScripts = false;
-  pauseCron = false;
-  aofFlushSleepUs = 0;
-  replyBufferResizing = true;
-  replyBufferPeakResetTimeMs = 5000;
-}
-
-const settings = new WeakMap<RedisServer, DebugSettings>();
-
-export function debugSettings(server: RedisServer): DebugSettings {
-  let s = settings.get(server);
-  if (!s) settings.set(server, (s = new DebugSettings()));
-  return s;
-}
 
 /**
  * What the persistence engine provides to DEBUG RELOAD and DEBUG LOADAOF.

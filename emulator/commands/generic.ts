@@ -5,8 +5,6 @@ import { copyCommands } from './generic-copy.js';
 import { keysCommands } from './generic-keys.js';
 import { renameCommands } from './generic-rename.js';
 import { deleteKey, typeName } from './lookup.js';
-import { objectCommands } from './object.js';
-import { sortCommands } from './sort.js';
 import type { Handler } from './table.js';
 
 /**
@@ -57,6 +55,4 @@ export const genericCommands: Record<string, Handler> = {
   ...renameCommands,
   ...copyCommands,
   ...expireCommands,
-  ...objectCommands,
-  ...sortCommands,
 };

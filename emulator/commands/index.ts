@@ -1,13 +1,11 @@
 import type { Handler } from './table.js';
-import { bitmapCommands } from './bitmap.js';
 import { connectionCommands } from './connection.js';
-import { dumpCommands } from './dump.js';
 import { genericCommands } from './generic.js';
 import { hashCommands } from './hash.js';
 import { listCommands } from './list.js';
 import { listBlockingCommands } from './list-blocking.js';
-import { memoryCommands } from './memory.js';
 import { monitorCommands } from './monitor.js';
+import { ON_DEMAND_ENTRIES } from './on-demand.js';
 import { serverCommands } from './server.js';
 import { persistenceCommands } from './persistence.js';
 import { replicationCommands } from './replication.js';
@@ -19,16 +17,16 @@ import { sortedSetBlockingCommands } from './sorted-set-blocking.js';
 import { stringCommands } from './string.js';
 import { transactionCommands } from './transactions.js';
 
-/** Every command handler, by full lowercase name ("get", "config|get"). */
+/**
+ * Every command handler, by full lowercase name ("get", "config|get"); those
+ * of on-demand.ts call their code once it is loaded.
+ */
 export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
-  ...bitmapCommands,
   ...connectionCommands,
-  ...dumpCommands,
   ...genericCommands,
   ...hashCommands,
   ...listCommands,
   ...listBlockingCommands,
-  ...memoryCommands,
   ...monitorCommands,
   ...persistenceCommands,
   ...replicationCommands,
@@ -40,4 +38,5 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...sortedSetBlockingCommands,
   ...stringCommands,
   ...transactionCommands,
+  ...ON_DEMAND_ENTRIES,
 };

@@ -6,7 +6,6 @@ import { lastSaveUnixS } from '../server/info.js';
 import { opt } from './args.js';
 import { commandCommands } from './command.js';
 import { configCommands } from './config.js';
-import { debugCommands } from './debug.js';
 import { SYNTAX_ERROR } from './errors.js';
 import { infoCommands } from './info.js';
 import { parseInt64 } from '../numbers/int64.js';
@@ -113,5 +112,4 @@ export const serverCommands: Record<string, Handler> = {
   ...configCommands,
   ...infoCommands,
   ...commandCommands,
-  ...debugCommands,
 };

@@ -9,7 +9,6 @@ import { deleteKey, modified } from './lookup.js';
 import { isStringValue, readString } from './string-access.js';
 import { stringByteCommands } from './string-bytes.js';
 import { stringCounterCommands } from './string-counters.js';
-import { lcs } from './string-lcs.js';
 import type { Handler } from './table.js';
 
 /**
@@ -262,7 +261,6 @@ export const stringCommands: Record<string, Handler> = {
   mget,
   mset,
   msetnx,
-  lcs,
   ...stringCounterCommands,
   ...stringByteCommands,
 };

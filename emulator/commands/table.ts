@@ -79,7 +79,8 @@ export interface CommandFacts {
   name: string;
   /** [name, arity, flags, firstKey, lastKey, step, aclCategories, tips, keySpecs] */
   info: FactTree[];
-  docs: { since?: string; group: string; docFlags?: FactTree; deprecatedSince?: string; arguments?: FactTree };
+  /** COMMAND DOCS's group; the rest of the documentation is in docs-data.ts. */
+  docs: { group: string };
   subcommands?: CommandFacts[];
 }
 

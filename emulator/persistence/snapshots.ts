@@ -1,6 +1,6 @@
 import { RdbError } from './rdb/errors.js';
 import { auxLogLine } from './rdb/aux-log.js';
-import { checkRdb } from '../programs/rdb-check/check.js';
+import type { checkRdb } from '../programs/rdb-check/check.js';
 import { serverLogLine } from '../programs/server-log-line.js';
 import { bytesFromArray } from '../resp/bytes.js';
 import { ForkedRdbWriter, loadRdbIntoServer, saveRdb, valueReadOptions, type SaveStamp } from './rdb/server-dataset.js';
@@ -580,7 +580,8 @@ export class Snapshots {
     if (e.code !== 'checksum' && e.code !== 'short-read' && e.code !== 'corrupt' && e.code !== 'unknown-type') return { us: 0, error: e.message };
     const report: string[] = [];
     const name = this.server.config.get('dbfilename');
-    const check = checkRdb(bytes, name, {
+    // Without the check's code (never so where servers start from files), no report.
+    const check = rdbCheck?.(bytes, name, {
       out: (text) => report.push(text),
       logWarning: (text) => report.push(serverLogLine(this.p.pid(), nowMs, 'warning', text)),
       nowMs,
@@ -593,12 +594,23 @@ export class Snapshots {
       this.p.log(`Internal error in RDB reading offset 0, function at rdb.c:${RDB_C_LINE_EOF} -> ${e.message}`, 'warning');
     } else {
       // The check runs the same loader and meets the same damage: it knows which line of rdb.c reports it.
-      const c = check.state.corruption;
+      const c = check?.state.corruption;
       this.p.log(`Internal error in RDB reading offset 0, function at rdb.c:${c?.line ?? RDB_C_LINE_EOF} -> ${c?.message ?? e.message}`, 'warning');
     }
     this.p.stdout(report.join(''));
-    return { us: 0, exitCode: check.outcome === 'ok' ? 0 : 1 };
+    return { us: 0, exitCode: check?.outcome === 'ok' ? 0 : 1 };
   }
+}
+
+/**
+ * redis-check-rdb's check, which a server runs on a dump.rdb it cannot
+ * load. It comes with the code kept apart (emulator/commands/on-demand.ts),
+ * which registers it; whoever starts a server from files loads that first.
+ */
+let rdbCheck: typeof checkRdb | null = null;
+
+export function registerRdbCheck(check: typeof checkRdb): void {
+  rdbCheck = check;
 }
 
 /** The `save` rules: "3600 1 300 100" -> [{seconds 3600, changes 1}, ...]. */

@@ -1,5 +1,5 @@
 import type { Database } from '../keyspace/database.js';
-import { lfuCounter } from '../commands/object.js';
+import { lfuCounter } from './lfu.js';
 import { touchWatchedKey } from '../keyspace/watch.js';
 import { keyMemoryUsage } from './memory-estimate.js';
 import { usedMemory } from './info.js';

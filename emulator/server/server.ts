@@ -13,7 +13,7 @@ import { activeExpireCycle } from '../keyspace/expire.js';
 import { ScanCursors } from '../keyspace/scan.js';
 import { BlockingRegistry } from './blocking.js';
 import type { Value } from '../keyspace/values.js';
-import { lfuAccess } from '../commands/object.js';
+import { lfuAccess } from './lfu.js';
 import type { ForkView } from '../keyspace/fork-view.js';
 import { OOM_MESSAGE, performEvictions } from './evict.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';

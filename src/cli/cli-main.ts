@@ -8,6 +8,8 @@
  * line editing and history on a terminal; reads lines one by one when its
  * input is piped; runs one command when given one as arguments.
  */
+// Every command's code, also those kept apart (emulator/commands/on-demand.ts).
+import '../../emulator/commands/on-demand-handlers.js';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { bytesToUtf8, utf8ToBytes } from '../../emulator/index.js';

@@ -4,6 +4,8 @@
  * (127.0.0.1:6379 unless told otherwise) and shuts down cleanly on SIGINT
  * and SIGTERM.
  */
+// Every command's code, also those kept apart (emulator/commands/on-demand.ts).
+import '../../emulator/commands/on-demand-handlers.js';
 import { randomInt } from 'node:crypto';
 import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

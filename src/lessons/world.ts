@@ -1,3 +1,5 @@
+// Every command's code, also those kept apart (emulator/commands/on-demand.ts).
+import '../../emulator/commands/on-demand-handlers.js';
 import { REDIS_CONF, installRedisHost } from '../../emulator/programs/host-setup.js';
 import { HostShell, registerShellProgram } from '../../emulator/programs/shell.js';
 import { shellQuote } from '../../emulator/programs/shell/quoting.js';

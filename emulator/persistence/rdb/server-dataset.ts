@@ -1,6 +1,6 @@
 import { expireIn, setExpireExact } from '../../commands/expire.js';
-import { debugSettings } from '../../commands/debug.js';
-import { lfuCounter } from '../../commands/object.js';
+import { debugSettings } from '../../commands/debug-settings.js';
+import { lfuCounter } from '../../server/lfu.js';
 import type { Database } from '../../keyspace/database.js';
 import type { Int64 } from '../../numbers/int64.js';
 import type { RedisServer } from '../../server/server.js';

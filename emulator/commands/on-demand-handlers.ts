@@ -1,0 +1,35 @@
+import { checkRdb } from '../programs/rdb-check/check.js';
+import { registerRdbCheck } from '../persistence/snapshots.js';
+import { bitmapCommands } from './bitmap.js';
+import { commandDocsCommands } from './command-docs.js';
+import { debugCommands } from './debug.js';
+import { dumpCommands } from './dump.js';
+import { memoryCommands } from './memory.js';
+import { objectCommands } from './object.js';
+import { ON_DEMAND_COMMANDS, registerOnDemandHandlers } from './on-demand.js';
+import { sortCommands } from './sort.js';
+import { lcs } from './string-lcs.js';
+import type { Handler } from './table.js';
+
+/**
+ * The code kept apart (see on-demand.ts): the handlers of the commands a
+ * first session seldom types, and redis-check-rdb's check that a server
+ * runs on a dump.rdb it cannot load. Importing this module registers them
+ * for every server, present and future.
+ */
+const handlers: Record<string, Handler> = {
+  ...bitmapCommands,
+  ...commandDocsCommands,
+  ...debugCommands,
+  ...dumpCommands,
+  ...memoryCommands,
+  ...objectCommands,
+  ...sortCommands,
+  lcs,
+};
+
+for (const name of ON_DEMAND_COMMANDS) if (handlers[name] === undefined) throw new Error(`no handler for on-demand command ${name}`);
+for (const name of Object.keys(handlers)) if (!(ON_DEMAND_COMMANDS as readonly string[]).includes(name)) throw new Error(`${name} is not listed in ON_DEMAND_COMMANDS`);
+
+registerOnDemandHandlers(handlers);
+registerRdbCheck(checkRdb);
