@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import { App } from './app.js';
+import { loadCommandCode } from './command-code.js';
 import { indexedDbStore } from './session/kv-store.js';
 import { SessionContext } from './session/session-context.js';
 import { WorkbookSession } from './session/workbook-session.js';
@@ -15,6 +16,8 @@ store.start();
 // The learner's last session comes back if there is one; otherwise the sandbox opens with a redis-cli.
 void session.load().then((restored) => {
   if (!restored) store.openTerminal();
+  // The commands kept apart come once the terminal is up, before they are likely to be typed.
+  setTimeout(() => void loadCommandCode().catch(() => undefined), 0);
 });
 // Leaving the page saves at once rather than after the usual short delay.
 addEventListener('pagehide', () => void session.save());

@@ -4,6 +4,8 @@
  * that runs it. The page loads them on first need (shell-loader.ts): a
  * learner who only types into redis-cli never downloads them.
  */
+// Every command's code, also those kept apart (emulator/commands/on-demand.ts).
+import '../../emulator/commands/on-demand-handlers.js';
 export { HostShell, registerShellProgram } from '../../emulator/programs/shell.js';
 export { startRedisFromCommandLine } from '../../emulator/programs/shell/redis-server.js';
 export { ShellProgram } from './terminal/shell-program.js';

@@ -1,9 +1,11 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, useCallback, useState } from 'react';
+import { LaterPart } from '../layout/later-part.js';
 import { useStore, useWorkbook } from '../store-context.js';
 import './cluster.css';
-import { applyFaultWhenReady, type Fault, type FaultOutcome } from './faults.js';
-import { HostCard } from './host-card.js';
-import { NetworkCard } from './network-card.js';
+import type { Fault, FaultOutcome } from './faults.js';
+
+/** The hosts' and the network's cards, with the faults they apply, load just after the page. */
+const ClusterCards = lazy(() => import('./cluster-cards.js'));
 
 /** The disk view (file list, decoders, hex view, upload) loads when its tab is first opened. */
 const DiskPanel = lazy(() => import('../disk/disk-panel.js').then((m) => ({ default: m.DiskPanel })));
@@ -28,7 +30,9 @@ export function ClusterPanel() {
   const cluster = useWorkbook((s) => s.cluster);
   const [tab, setTab] = useState<PaneTab>('cluster');
   const [outcome, setOutcome] = useState<FaultOutcome | null>(null);
-  const onFault = useCallback((f: Fault) => void applyFaultWhenReady(store, f).then(setOutcome), [store]);
+  const onFault = useCallback((f: Fault) => {
+    void import('./faults.js').then(({ applyFaultWhenReady }) => applyFaultWhenReady(store, f)).then(setOutcome);
+  }, [store]);
   const nowS = cluster.nowUs / 1e6;
 
   const onTabKey = (e: React.KeyboardEvent, index: number): void => {
@@ -60,16 +64,15 @@ export function ClusterPanel() {
         ))}
       </div>
       <div role="tabpanel" id="pane-panel-cluster" aria-labelledby="pane-tab-cluster" className="cluster-body" hidden={tab !== 'cluster'}>
-        {cluster.hosts.map((h) => (
-          <HostCard key={h.name} host={h} nowS={nowS} onFault={onFault} />
-        ))}
-        <NetworkCard links={cluster.links} onFault={onFault} />
+        <LaterPart what="The machines' cards" loading={<p className="muted">Loading the machines…</p>}>
+          <ClusterCards hosts={cluster.hosts} links={cluster.links} nowS={nowS} onFault={onFault} />
+        </LaterPart>
       </div>
       <div role="tabpanel" id="pane-panel-disk" aria-labelledby="pane-tab-disk" className="cluster-body disk-body" hidden={tab !== 'disk'}>
         {tab === 'disk' ? (
-          <Suspense fallback={<p className="muted">Loading the disk view…</p>}>
+          <LaterPart what="The disk view" loading={<p className="muted">Loading the disk view…</p>}>
             <DiskPanel hosts={cluster.hosts} />
-          </Suspense>
+          </LaterPart>
         ) : null}
       </div>
       <p className={outcome !== null && !outcome.ok ? 'fault-status bad' : 'fault-status'} role="status">

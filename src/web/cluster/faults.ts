@@ -1,6 +1,7 @@
 import type { FaultOp } from '../../../emulator/sim/disk.js';
 import { LINK_PROFILES, type LinkProfileName } from '../../../emulator/sim/links.js';
 import type { World } from '../../../emulator/sim/world.js';
+import { loadCommandCode } from '../command-code.js';
 import { loadShellParts } from '../shell-loader.js';
 import type { WorldHost } from '../world-host.js';
 import { installWorkbookPrograms, PROGRAMS, type DiskFault, type StartRedisAgain } from '../world-programs.js';
@@ -38,10 +39,14 @@ export interface FaultOutcome {
 }
 
 /**
- * applyFault, once what the fault needs is loaded: starting again a
- * server that a shell started from a command line takes the shell's code.
+ * applyFault, once what the fault needs is loaded: every command's code
+ * (a server that starts replays its AOF, which may hold any command), and
+ * for starting again a server that a shell started from a command line,
+ * the shell's code.
  */
 export async function applyFaultWhenReady(target: WorldHost, fault: Fault): Promise<FaultOutcome> {
+  // Should the load fail, the fault still happens; a command it leaves without code answers an error.
+  await loadCommandCode().catch(() => undefined);
   if (fault.kind === 'start-redis' && target.world.redisLaunches(fault.host).get(fault.port)?.commandLine !== undefined) {
     try {
       await loadShellParts();

@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
+import { LaterPart } from '../layout/later-part.js';
 import { visibleControls } from '../terminal/sanitize.js';
 import { formatFigure, parseBarChart, type BarChart } from './chart-spec.js';
 
@@ -35,9 +36,9 @@ export function CellReports({ reports }: { reports: Readonly<Record<string, unkn
 function ChartReport({ name, chart }: { name: string; chart: BarChart }) {
   return (
     <figure className="cell-figure">
-      <Suspense fallback={<div className="cell-chart cell-chart-loading">Drawing the chart…</div>}>
+      <LaterPart what="The chart" loading={<div className="cell-chart cell-chart-loading">Drawing the chart…</div>}>
         <CellChart chart={chart} />
-      </Suspense>
+      </LaterPart>
       <div className="cell-table-box">
       <table className="cell-table">
         <caption className="visually-hidden">{visibleControls(chart.title || name)}{chart.unit ? ` (${visibleControls(chart.unit)})` : ''}</caption>

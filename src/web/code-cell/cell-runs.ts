@@ -1,3 +1,5 @@
+// A cell may send any command: every command's code (emulator/commands/on-demand.ts).
+import '../../../emulator/commands/on-demand-handlers.js';
 import { CellExecutor } from '../../code-cell/executor.js';
 import { macrotaskQueue } from '../../code-cell/macrotask.js';
 import type { CellError } from '../../code-cell/protocol.js';

@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
+import { LaterPart } from '../layout/later-part.js';
 
 /** The lesson machinery (Markdown, YAML, the schema, the lesson files) loads after the page is up. */
 const LessonWorkbook = lazy(() => import('./lesson-workbook.js'));
@@ -7,8 +8,9 @@ const LessonWorkbook = lazy(() => import('./lesson-workbook.js'));
 export function LessonPane() {
   return (
     <section className="pane lesson-pane" aria-labelledby="lesson-title">
-      <Suspense
-        fallback={
+      <LaterPart
+        what="The lessons"
+        loading={
           <>
             <h2 id="lesson-title" className="pane-title">
               Lessons
@@ -18,7 +20,7 @@ export function LessonPane() {
         }
       >
         <LessonWorkbook />
-      </Suspense>
+      </LaterPart>
     </section>
   );
 }

@@ -1,4 +1,5 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
+import { LaterPart } from '../layout/later-part.js';
 import { bytesToUtf8 } from '../../../emulator/resp/bytes.js';
 import type { StepBlock } from '../../lessons/lesson.js';
 import { MarkdownView } from './markdown-view.js';
@@ -78,9 +79,9 @@ export function StepBlockView({ block, blockKey, output, actions }: { block: Ste
     case 'cell':
       if (CodeCell !== null) {
         return (
-          <Suspense fallback={<pre className="block-lines">{block.source}</pre>}>
+          <LaterPart what="The code cell" loading={<pre className="block-lines">{block.source}</pre>}>
             <CodeCell cellId={block.id} source={block.source} from={block.from} onSourceChange={(s) => actions.editCell(block.id, s)} />
-          </Suspense>
+          </LaterPart>
         );
       }
       return (

@@ -1,5 +1,6 @@
 import { SessionLink } from '../../../emulator/programs/session-link.js';
 import type { RecordedAction, World, WorldCheckpoint } from '../../../emulator/sim/world.js';
+import { loadCommandCode } from '../command-code.js';
 import { loadShellParts } from '../shell-loader.js';
 import { actionOwner, EventLog } from '../timeline/event-log.js';
 import { replayNeedsShell } from '../world-programs.js';
@@ -542,6 +543,8 @@ export class WorkbookSession {
     let result: Awaited<ReturnType<typeof replayInSlices>>;
     try {
       if (replayNeedsShell(cp.actions)) await loadShellParts();
+      // A replay may run any command, or a server loading an AOF that holds one.
+      await loadCommandCode();
       result = await replayInSlices(
         cp,
         (world) => {

@@ -2,6 +2,7 @@ import { CliSession, type CliState, type LineResult } from '../../../emulator/cl
 import { CLOSED, type CliLink } from '../../../emulator/cli/link.js';
 import { formatReply } from '../../../emulator/cli/format.js';
 import { SessionLink } from '../../../emulator/programs/session-link.js';
+import { commandCodeFor } from '../command-code.js';
 import type { WorldHost } from '../world-host.js';
 import type { LineAssist } from './line-assist.js';
 import { redisCliAssist } from './redis-cli-assist.js';
@@ -201,12 +202,32 @@ export class RedisCliProgram implements TerminalProgram {
     return this.wrap(l);
   }
 
+  /**
+   * The connection as redis-cli uses it. A command whose code the page
+   * has not loaded yet (see command-code.ts) goes once it has; what is
+   * sent or closed after it waits its turn, so the order holds.
+   */
   private wrap(l: SessionLink): CliLink {
     const host = this.host;
+    let waiting: Promise<void> | null = null;
+    const after = (load: Promise<void>, act: () => void): void => {
+      const p = load.then(() => host.input(act));
+      waiting = p;
+      void p.then(() => {
+        if (waiting === p) waiting = null;
+      });
+    };
     return {
-      send: (argv) => host.input(() => l.send(argv)),
+      send: (argv) => {
+        const load = waiting ?? commandCodeFor(argv);
+        if (load === null) host.input(() => l.send(argv));
+        else after(load, () => l.send(argv));
+      },
       read: () => l.read(),
-      close: () => host.input(() => l.close()),
+      close: () => {
+        if (waiting === null) host.input(() => l.close());
+        else after(waiting, () => l.close());
+      },
       get closed() {
         return l.closed;
       },

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { LaterPart } from '../layout/later-part.js';
 import { useSession, useSessionSnapshot } from '../session/session-context.js';
 import { stateProviders } from '../session/state-providers.js';
 import { useStore, useWorkbook } from '../store-context.js';
@@ -124,9 +125,9 @@ export function TimelineBar() {
       <TimelineNotice />
       <div id="timeline-panel" className="timeline-panel" hidden={!open}>
         {open ? (
-          <Suspense fallback={<p className="muted timeline-loading">Loading the history…</p>}>
+          <LaterPart what="The history" loading={<p className="muted timeline-loading">Loading the history…</p>}>
             <HistoryPanel selected={selected} onSelect={setSelected} filter={filter} onFilter={setFilter} />
-          </Suspense>
+          </LaterPart>
         ) : null}
       </div>
     </footer>
