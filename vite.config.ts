@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { initialJavaScriptReport } from './scripts/initial-javascript.js';
 
 /**
  * The dev server needs what the shipped page forbids: React Refresh's
@@ -22,7 +23,7 @@ function devContentSecurityPolicy(): Plugin {
 export default defineConfig({
   // Relative asset paths: dist/ works from any folder of any static host.
   base: './',
-  plugins: [react(), devContentSecurityPolicy()],
+  plugins: [react(), devContentSecurityPolicy(), initialJavaScriptReport()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -10,6 +10,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { initialJavaScript, type InitialJavaScript } from '../../scripts/initial-javascript.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM_PATH);
@@ -40,6 +41,8 @@ export interface ServedApp {
   readonly url: string;
   /** What the build printed about each file: name and size in bytes. */
   readonly files: ReadonlyArray<{ name: string; bytes: number }>;
+  /** The JavaScript the page loads before it runs (scripts/initial-javascript.ts). */
+  readonly initialJs: InitialJavaScript;
   close(): Promise<void>;
 }
 
@@ -83,6 +86,7 @@ export async function buildAndServe(): Promise<ServedApp> {
   return {
     url: `http://127.0.0.1:${port}/`,
     files,
+    initialJs: initialJavaScript(outputs),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
