@@ -27,6 +27,8 @@ export interface CliSessionOptions {
   write(bytes: string): void;
   /** Standard error. */
   writeError(text: string): void;
+  /** Where `help` goes, with its colours (by default through write). */
+  writeHelp?(text: string): void;
   /** Milliseconds, for the "(1.25s)" line redis-cli prints after a slow command. */
   nowMs?(): number;
 }
@@ -253,7 +255,7 @@ export class CliSession {
     if (name === 'help' || name === '?') {
       // The help table (every command's documentation) is read on first use.
       const { helpText } = await import('./help.js');
-      this.opts.write(helpText(argv.slice(1)));
+      (this.opts.writeHelp ?? this.opts.write)(helpText(argv.slice(1)));
       return undefined;
     }
     // A connection the server has closed is only noticed when the next

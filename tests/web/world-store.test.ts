@@ -109,6 +109,32 @@ describe('the workbook world store', () => {
     expect(t.lines()).toEqual(['redis:6379> GET a^C', 'redis:6379>']);
   });
 
+  it("shows redis-cli's help in its colours, and a value's escape sequences inert", async () => {
+    const h = storeHarness();
+    const t = h.open();
+    await h.run(50);
+    h.store.sendLine(t.id, 'help get');
+    h.store.sendLine(t.id, 'SET v "\\x1b[1mbold"');
+    h.store.sendLine(t.id, 'GET v');
+    await h.run(200);
+    expect(t.lines()).toEqual([
+      'redis:6379> help get',
+      '',
+      '  GET key',
+      '  summary: Reads the string stored at a key.',
+      '  since: 1.0.0',
+      '  group: string',
+      '',
+      'redis:6379> SET v "\\x1b[1mbold"',
+      'OK',
+      'redis:6379> GET v',
+      '"\\x1b[1mbold"',
+      'redis:6379>',
+    ]);
+    // The help's bold name and grey arguments are drawn as such: the escapes reached the screen.
+    expect(t.raw).toContain('\x1b[1mGET\x1b[0m \x1b[90mkey\x1b[0m');
+  });
+
   it('runs a root shell on a host, with data shown inert', async () => {
     const h = storeHarness();
     const t = h.open({ kind: 'shell', host: 'redis' });

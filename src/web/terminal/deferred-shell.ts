@@ -2,7 +2,7 @@ import type { LineResult } from '../../../emulator/cli/session.js';
 import { loadShellParts } from '../shell-loader.js';
 import type { WorldHost } from '../world-host.js';
 import type { LineAssist } from './line-assist.js';
-import type { ProgramState, ShellState, TerminalProgram, WorldIdListener } from './programs.js';
+import type { ProgramState, ProgramWrite, ShellState, TerminalProgram, WorldIdListener } from './programs.js';
 import type { ShellProgram } from './shell-program.js';
 
 /**
@@ -19,7 +19,7 @@ export class DeferredShellProgram implements TerminalProgram {
   constructor(
     private readonly host: WorldHost,
     private readonly hostName: string,
-    private readonly write: (bytes: string) => void,
+    private readonly write: ProgramWrite,
     private readonly columns: number,
     private readonly restore?: ShellState,
     private readonly onWorldId?: WorldIdListener,

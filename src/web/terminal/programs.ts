@@ -52,6 +52,12 @@ export interface ShellState {
   readonly nested: { readonly spec: RedisCliSpec; readonly state: RedisCliState } | null;
 }
 
+/**
+ * How a program prints: bytes made inert on the screen, or with `styled`,
+ * text it composed itself whose colours are kept (redis-cli's help).
+ */
+export type ProgramWrite = (bytes: string, styled?: boolean) => void;
+
 /** Told of each session or shell of the world a program opens or takes up, by its id. */
 export type WorldIdListener = (worldId: string) => void;
 
@@ -87,7 +93,7 @@ export class RedisCliProgram implements TerminalProgram {
   constructor(
     private readonly host: WorldHost,
     private readonly spec: RedisCliSpec,
-    private readonly write: (bytes: string) => void,
+    private readonly write: ProgramWrite,
     restore?: RedisCliState,
     private readonly onWorldId?: WorldIdListener,
   ) {
@@ -102,6 +108,7 @@ export class RedisCliProgram implements TerminalProgram {
       db: spec.db ?? 0,
       write: (bytes) => this.out(bytes),
       writeError: (text) => this.out(text),
+      writeHelp: (text) => this.out(text, true),
       // redis-cli times a slow command by the clock of the machine it runs on.
       nowMs: () => host.world.kernel.now / 1000,
     });
@@ -165,8 +172,8 @@ export class RedisCliProgram implements TerminalProgram {
     if (open.length !== 0) this.host.input(() => open.forEach((l) => l.close()));
   }
 
-  private out(bytes: string): void {
-    if (!this.closed) this.write(bytes);
+  private out(bytes: string, styled = false): void {
+    if (!this.closed) this.write(bytes, styled);
   }
 
   /** Adopts the saved session, if the restored world has it, in the saved state. */

@@ -38,6 +38,22 @@ export function terminalText(bytes: string): string {
   return visibleControls(decoder.decode(raw));
 }
 
+/**
+ * Text the terminal's own program composed with colours (redis-cli's
+ * help): its SGR sequences (ESC [ ... m) are kept, every other control
+ * character is made visible as in terminalText. Never for bytes that come
+ * from the world (keys, values, files).
+ */
+export function styledText(bytes: string): string {
+  const raw = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) raw[i] = bytes.charCodeAt(i) & 0xff;
+  return decoder
+    .decode(raw)
+    .split(/(\x1b\[[0-9;]*m)/)
+    .map((part, i) => (i % 2 === 1 ? part : visibleControls(part)))
+    .join('');
+}
+
 /** Text (already decoded) with every control character but \n, \r and \t in caret notation. */
 export function visibleControls(text: string): string {
   return text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g, (ch) => caret(ch.charCodeAt(0)));

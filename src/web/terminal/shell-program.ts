@@ -2,7 +2,7 @@ import type { LineResult } from '../../../emulator/cli/session.js';
 import { HostShell, type RedisCliTarget } from '../../../emulator/programs/shell.js';
 import type { WorldHost } from '../world-host.js';
 import type { LineAssist } from './line-assist.js';
-import { RedisCliProgram, type ProgramState, type RedisCliSpec, type ShellState, type TerminalProgram, type WorldIdListener } from './programs.js';
+import { RedisCliProgram, type ProgramState, type ProgramWrite, type RedisCliSpec, type ShellState, type TerminalProgram, type WorldIdListener } from './programs.js';
 import { shellAssist } from './shell-assist.js';
 
 /**
@@ -29,7 +29,7 @@ export class ShellProgram implements TerminalProgram {
   constructor(
     private readonly host: WorldHost,
     hostName: string,
-    private readonly write: (bytes: string) => void,
+    private readonly write: ProgramWrite,
     columns: number,
     restore?: ShellState,
     private readonly onWorldId?: WorldIdListener,
@@ -48,7 +48,7 @@ export class ShellProgram implements TerminalProgram {
       this.shell = replayed;
       if (restore?.nested) {
         this.nestedSpec = restore.nested.spec;
-        this.nested = new RedisCliProgram(host, restore.nested.spec, (bytes) => this.out(bytes), restore.nested.state, onWorldId);
+        this.nested = new RedisCliProgram(host, restore.nested.spec, (bytes, styled) => this.out(bytes, styled), restore.nested.state, onWorldId);
       }
     } else {
       this.shell = host.input(() => new HostShell(host.world, hostName, (text) => this.out(text), { ...opts, columns }));
@@ -127,8 +127,8 @@ export class ShellProgram implements TerminalProgram {
     this.closed = true;
   }
 
-  private out(bytes: string): void {
-    if (!this.closed) this.write(bytes);
+  private out(bytes: string, styled = false): void {
+    if (!this.closed) this.write(bytes, styled);
   }
 
   /** Runs a shell line and waits until its program, if it takes time, has ended. */
@@ -138,7 +138,7 @@ export class ShellProgram implements TerminalProgram {
 
   private openRedisCli(t: RedisCliTarget): boolean {
     this.nestedSpec = { from: this.shell.hostName, to: t.host, shownHost: t.shownHost, port: t.port, db: t.db, resp3: t.resp3, raw: t.raw };
-    this.nested = new RedisCliProgram(this.host, this.nestedSpec, (bytes) => this.out(bytes), undefined, this.onWorldId);
+    this.nested = new RedisCliProgram(this.host, this.nestedSpec, (bytes, styled) => this.out(bytes, styled), undefined, this.onWorldId);
     return true;
   }
 

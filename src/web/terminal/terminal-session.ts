@@ -2,8 +2,8 @@ import { utf8ToBytes } from '../../../emulator/resp/bytes.js';
 import { parseKeys, type Key } from './key-input.js';
 import { LineEditor } from './line-editor.js';
 import { historyRulesFor } from './line-history.js';
-import type { TerminalProgram } from './programs.js';
-import { isClearScreen, terminalText, visibleControls } from './sanitize.js';
+import type { ProgramWrite, TerminalProgram } from './programs.js';
+import { isClearScreen, styledText, terminalText, visibleControls } from './sanitize.js';
 
 /** The screen cleared, scrollback too, as `clear` does. */
 const CLEAR = '\x1b[H\x1b[2J\x1b[3J';
@@ -50,7 +50,7 @@ export class TerminalSession {
   constructor(
     readonly id: string,
     readonly title: string,
-    private readonly makeProgram: (write: (bytes: string) => void, columns: number) => TerminalProgram,
+    private readonly makeProgram: (write: ProgramWrite, columns: number) => TerminalProgram,
   ) {
     this.editor = new LineEditor((s) => this.display(s), this.cols);
   }
@@ -165,8 +165,8 @@ export class TerminalSession {
   private async launch(): Promise<void> {
     const gen = ++this.generation;
     this.state = 'starting';
-    const program = this.makeProgram((bytes) => {
-      if (gen === this.generation) this.programOutput(bytes);
+    const program = this.makeProgram((bytes, styled) => {
+      if (gen === this.generation) this.programOutput(bytes, styled === true);
     }, this.cols);
     this.program = program;
     this.editor.setHistoryRules(historyRulesFor(program.name));
@@ -277,14 +277,14 @@ export class TerminalSession {
   }
 
   /** A program's bytes: made safe, except a whole clear-screen request, which is honoured. */
-  private programOutput(bytes: string): void {
+  private programOutput(bytes: string, styled = false): void {
     if (bytes === '') return;
     // Output that comes while the prompt waits (nothing does yet, but a
     // program may print on its own) goes above the prompt, which follows it.
     const atPrompt = this.state === 'prompt';
     if (atPrompt) this.editor.hide();
     if (isClearScreen(bytes)) this.display(CLEAR);
-    else this.display(terminalText(bytes));
+    else this.display(styled ? styledText(bytes) : terminalText(bytes));
     if (atPrompt) {
       if (!this.endsWithNewline) this.display('\r\n');
       this.promptAt = this.shownChars;
