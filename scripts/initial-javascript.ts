@@ -49,10 +49,16 @@ const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 /** Prints the initial JavaScript at the end of a build, chunk by chunk, against the budget. */
 export function initialJavaScriptReport(): Plugin {
   let report: string | null = null;
+  let quiet = false;
   return {
     name: 'workbook-initial-javascript',
     apply: 'build',
+    configResolved(config) {
+      // A build asked for warnings only (the browser tests' builds) prints nothing here either.
+      quiet = config.logLevel === 'warn' || config.logLevel === 'error' || config.logLevel === 'silent';
+    },
     generateBundle(_options, bundle) {
+      if (quiet) return;
       const initial = initialJavaScript(Object.values(bundle) as unknown as BuiltFile[]);
       if (initial.chunks.length === 0) return;
       const over = initial.gzipBytes > INITIAL_JS_BUDGET_BYTES;
