@@ -1,24 +1,17 @@
 import { isOnDemandCommand, onDemandHandlersLoaded } from '../../emulator/commands/on-demand.js';
+import { loadOnce } from './load-once.js';
 
-let loading: Promise<void> | null = null;
+const code = loadOnce(() => import('../../emulator/commands/on-demand-handlers.js'));
 
 /**
  * Loads the code of the commands a first session seldom types (DEBUG,
  * SORT, OBJECT, COMMAND DOCS ..., see emulator/commands/on-demand.ts),
  * once. The page starts it soon after it opens, and waits for it before
- * sending such a command, before a fault or an upload (a server that
- * starts may replay any command from its AOF) and before a replay.
+ * sending such a command, before a fault (a server that starts may replay
+ * any command from its AOF) and before a replay.
  */
 export function loadCommandCode(): Promise<void> {
-  loading ??= import('../../emulator/commands/on-demand-handlers.js').then(
-    () => undefined,
-    (e: unknown) => {
-      // Offline before the file was cached: a later use tries again.
-      loading = null;
-      throw e;
-    },
-  );
-  return loading;
+  return code.load().then(() => undefined);
 }
 
 /**
