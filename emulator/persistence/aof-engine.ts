@@ -1,6 +1,7 @@
 import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
 import type { AofCommands } from '../commands/persistence.js';
 import type { RedisServer } from '../server/server.js';
+import { PROPAGATE } from '../server/client.js';
 import type { PersistenceStats } from '../server/stats.js';
 import type { ServerCpuCosts } from '../sim/cpu.js';
 import type { ProcessModule } from '../sim/redis-daemon.js';
@@ -79,7 +80,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   }
 
   private subscribe(): void {
-    this.unsubscribe ??= this.server.onPropagate((db, argv) => this.writer.append(db, argv));
+    this.unsubscribe ??= this.server.onPropagate((db, argv) => this.writer.append(db, argv), PROPAGATE.AOF);
   }
 
   private unsubscribeWrites(): void {

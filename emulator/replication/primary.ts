@@ -1,6 +1,6 @@
 import { errorReply, FramesReply, type Reply } from '../resp/reply.js';
 import { asciiLower } from '../resp/bytes.js';
-import type { Client } from '../server/client.js';
+import { PROPAGATE, type Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
 import { setInfoSection } from '../server/info.js';
 import { BLOCKED } from '../server/blocking.js';
@@ -180,7 +180,7 @@ export class ReplicationPrimary {
     if (this.buffer !== null) return;
     this.buffer = new ReplicationBuffer(this.offsetWithoutBuffer, () => this.backlogSize());
     this.buffer.onBlockAdded = () => (this.limitsCheckDue = true);
-    this.stopFeeding = this.server.onPropagate((db, argv) => this.feedCommand(db, argv));
+    this.stopFeeding = this.server.onPropagate((db, argv) => this.feedCommand(db, argv), PROPAGATE.REPL);
   }
 
   /** freeReplicationBacklog (no replica may be attached). */
