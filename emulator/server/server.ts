@@ -21,6 +21,7 @@ import { monitorLine } from '../commands/monitor.js';
 import type { AofCommands, SnapshotCommands } from '../commands/persistence.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 import { ReplicationPrimary } from '../replication/primary.js';
+import { FunctionLibraries } from './function-libraries.js';
 
 export interface ServerOptions {
   /** Virtual time. */
@@ -54,6 +55,8 @@ export class RedisServer implements KeyspaceHost {
   readonly stats = new ServerStats();
   /** Scans in progress (SCAN, HSCAN, SSCAN, ZSCAN over hash tables). */
   readonly scanCursors = new ScanCursors();
+  /** FUNCTION LOAD's libraries, kept across saves and loads (never run: the emulator has no Lua). */
+  readonly functions = new FunctionLibraries();
   /** Clients parked in blocking commands. */
   readonly blocking: BlockingRegistry = new BlockingRegistry(this);
   readonly host: string;
