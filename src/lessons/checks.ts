@@ -1,4 +1,4 @@
-import { formatReply } from '../../emulator/cli/format.js';
+import { formatReply } from '../../emulator/redis-cli/format.js';
 import { repr } from '../../emulator/resp/bytes.js';
 import type { Reply } from '../../emulator/resp/reply.js';
 import type { World } from '../../emulator/sim/world.js';

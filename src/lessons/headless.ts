@@ -1,4 +1,4 @@
-import { CliSession } from '../../emulator/cli/session.js';
+import { CliSession } from '../../emulator/redis-cli/repl.js';
 import { HostShell } from '../../emulator/programs/shell.js';
 import { SessionLink } from '../../emulator/programs/session-link.js';
 import type { Reply } from '../../emulator/resp/reply.js';

@@ -1,4 +1,4 @@
-import { repr } from '../../../emulator/cli/format.js';
+import { repr } from '../../../emulator/redis-cli/format.js';
 import { typeOf, stringOf, type TypeName, type Value } from '../../../emulator/keyspace/values.js';
 import { bytesToHuman, infoText, usedMemory } from '../../../emulator/server/info.js';
 import { Disk, type FaultOp } from '../../../emulator/sim/disk.js';
