@@ -16,7 +16,7 @@ import { bytesToUtf8, utf8ToBytes } from '../../emulator/index.js';
 import { CliSession, type LineResult } from '../../emulator/redis-cli/repl.js';
 import type { CliLink } from '../../emulator/redis-cli/link.js';
 import type { OutputMode } from '../../emulator/redis-cli/format.js';
-import { World } from '../../emulator/sim/world.js';
+import { World } from '../../emulator/world/world.js';
 import { HostShell, type RedisCliTarget } from '../../emulator/programs/shell.js';
 import { SessionLink } from '../../emulator/programs/session-link.js';
 import { installRedisHost } from '../../emulator/programs/host-setup.js';

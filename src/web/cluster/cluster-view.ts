@@ -6,7 +6,7 @@ import type { Host } from '../../../emulator/sim/host.js';
 import type { LinkProfile } from '../../../emulator/sim/links.js';
 import type { Link } from '../../../emulator/sim/network.js';
 import { RedisProcess, type RedisProcessOptions } from '../../../emulator/sim/redis-daemon.js';
-import type { World } from '../../../emulator/sim/world.js';
+import type { World } from '../../../emulator/world/world.js';
 import { diskFiles, type DiskFilesView } from '../disk/disk-view.js';
 import { terminalText } from '../terminal/sanitize.js';
 

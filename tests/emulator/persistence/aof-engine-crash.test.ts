@@ -22,7 +22,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { ListValue } from '../../../emulator/keyspace/values.js';
 import type { RedisProcess } from '../../../emulator/sim/redis-daemon.js';
 

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { datasetDigest } from '../../../emulator/commands/debug-digest.js';
 import type { RedisProcess } from '../../../emulator/sim/redis-daemon.js';
 
