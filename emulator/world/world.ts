@@ -5,7 +5,7 @@ import { Host, HOST_PROFILES, type HostProfile, type HostProfileName } from '../
 import { Kernel, type KernelOptions } from '../sim/kernel.js';
 import { LINK_PROFILES, type LinkProfile, type LinkProfileName } from '../sim/links.js';
 import { Network } from '../sim/network.js';
-import { RedisProcess, type RedisProcessOptions } from '../sim/redis-daemon.js';
+import { RedisProcess, type RedisProcessOptions } from '../process/redis-process.js';
 import { Session } from './terminal-session.js';
 
 /**

@@ -4,7 +4,7 @@ import type { Database } from '../../emulator/keyspace/database.js';
 import { typeOf, type Value } from '../../emulator/keyspace/values.js';
 import { infoText } from '../../emulator/server/info.js';
 import type { DiskStat } from '../../emulator/sim/disk-api.js';
-import { RedisProcess } from '../../emulator/sim/redis-daemon.js';
+import { RedisProcess } from '../../emulator/process/redis-process.js';
 import type { World } from '../../emulator/world/world.js';
 
 /**

@@ -10,7 +10,7 @@ import { Disk, type DiskProfile } from '../../../emulator/sim/disk.js';
 import { aofRecord } from '../../../emulator/persistence/aof/records.js';
 import { rewriteAof } from '../../../emulator/persistence/aof/rewrite.js';
 import { snapshotDatabases } from '../../../emulator/persistence/rdb/server-dataset.js';
-import type { RedisProcess } from '../../../emulator/sim/redis-daemon.js';
+import type { RedisProcess } from '../../../emulator/process/redis-process.js';
 
 const DIR = '/var/lib/redis/appendonlydir';
 const INCR1 = `${DIR}/appendonly.aof.1.incr.aof`;
