@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatReply, formatReplyRaw, formatReplyTTY, repr, UnknownReplyTypeError } from '../../../emulator/cli/format.js';
+import { formatReply, formatReplyRaw, formatReplyTTY, repr, UnknownReplyTypeError } from '../../../emulator/redis-cli/format.js';
 import {
   BigNumberReply,
   BoolReply,

@@ -1,7 +1,7 @@
 import { encodeCommand } from '../resp/encode.js';
 import { ReplyParser } from '../resp/reply-parser.js';
 import type { Reply } from '../resp/reply.js';
-import type { NetError, Socket } from './network.js';
+import type { NetError, Socket } from '../sim/network.js';
 
 /**
  * A terminal's connection to a server in the world: commands go out as RESP,

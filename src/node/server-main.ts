@@ -22,9 +22,9 @@ import {
 import { ServerLog } from './server-log.js';
 import { RedisTcpServer } from './tcp-server.js';
 import { WallClock } from './wall-clock.js';
-import { World } from '../../emulator/sim/world.js';
+import { World } from '../../emulator/world/world.js';
 import { RealDisk } from './real-disk.js';
-import { RedisProcess } from '../../emulator/sim/redis-daemon.js';
+import { RedisProcess } from '../../emulator/process/redis-process.js';
 import { NodeWorldDriver } from './world-driver.js';
 
 /** Lines the simulated process logs that this entry point prints itself, in Redis's form. */

@@ -5,7 +5,7 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/cli-main.js';
+import { runCli } from '../../src/node/cli-main.js';
 
 async function ours(args: string[], input: string): Promise<{ stdout: string; stderr: string; status: number; ms: number }> {
   const stdin = new PassThrough();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redisCliAssistData } from '../../../emulator/cli/assist-data.js';
-import { commandHint } from '../../../emulator/cli/hints.js';
+import { redisCliAssistData } from '../../../emulator/redis-cli/assist-data.js';
+import { commandHint } from '../../../emulator/redis-cli/hints.js';
 
 /**
  * What redis-cli 7.0.15 showed in grey after each line, typed into it on a

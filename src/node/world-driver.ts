@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { RealtimeDriver } from '../../emulator/sim/realtime.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 
 /**
  * Drives a world in real time from Node: virtual time follows the wall

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplyParser } from '../../emulator/resp/reply-parser.js';
 import type { Reply } from '../../emulator/resp/reply.js';
-import { formatReply, UnknownReplyTypeError, type OutputMode } from '../../emulator/cli/format.js';
-import { printsVerbatim } from '../../emulator/cli/command-rules.js';
+import { formatReply, UnknownReplyTypeError, type OutputMode } from '../../emulator/redis-cli/format.js';
+import { printsVerbatim } from '../../emulator/redis-cli/command-rules.js';
 import { RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { cliSkipNotice, HAVE_REAL_CLI, runRealCli } from './real-cli.js';
 

@@ -1,12 +1,12 @@
 import { execFlight, Redis, type PipelineResult } from '../client/redis.js';
 import type { ClientValue } from '../client/values.js';
-import { CLIENT_CPU, type ClientCpuCosts, type ClientCpuName } from './cpu.js';
-import { Host, HOST_PROFILES, type HostProfile, type HostProfileName } from './host.js';
-import { Kernel, type KernelOptions } from './kernel.js';
-import { LINK_PROFILES, type LinkProfile, type LinkProfileName } from './links.js';
-import { Network } from './network.js';
-import { RedisProcess, type RedisProcessOptions } from './redis-daemon.js';
-import { Session } from './session.js';
+import { CLIENT_CPU, type ClientCpuCosts, type ClientCpuName } from '../sim/cpu.js';
+import { Host, HOST_PROFILES, type HostProfile, type HostProfileName } from '../sim/host.js';
+import { Kernel, type KernelOptions } from '../sim/kernel.js';
+import { LINK_PROFILES, type LinkProfile, type LinkProfileName } from '../sim/links.js';
+import { Network } from '../sim/network.js';
+import { RedisProcess, type RedisProcessOptions } from '../process/redis-process.js';
+import { Session } from './terminal-session.js';
 
 /**
  * Everything that can happen to a world from outside, as plain data. The
@@ -232,7 +232,7 @@ export class World {
     this.programs.set(name, handler);
   }
 
-  /** A terminal connection to a server, owned by the world (see session.ts). */
+  /** A terminal connection to a server, owned by the world (see terminal-session.ts). */
   openSession(id: string, from: string, to: string): Session {
     return this.apply({ kind: 'openSession', id, from, to }) as Session;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redisCliAssistData } from '../../../emulator/cli/assist-data.js';
-import { commandCompletions } from '../../../emulator/cli/completion.js';
+import { redisCliAssistData } from '../../../emulator/redis-cli/assist-data.js';
+import { commandCompletions } from '../../../emulator/redis-cli/completion.js';
 import realCompletions from './fixtures/redis-cli-completions.json' with { type: 'json' };
 
 /*

@@ -1,6 +1,6 @@
-import { redisCliAssistData } from '../../emulator/cli/assist-data.js';
-import { commandCompletions } from '../../emulator/cli/completion.js';
-import { commandHint } from '../../emulator/cli/hints.js';
+import { redisCliAssistData } from '../../emulator/redis-cli/assist-data.js';
+import { commandCompletions } from '../../emulator/redis-cli/completion.js';
+import { commandHint } from '../../emulator/redis-cli/hints.js';
 
 /**
  * redis-cli's Tab completion and grey hints for `npm run cli`, on Node's

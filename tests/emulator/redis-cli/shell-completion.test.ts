@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shellCompletion, type DirEntry, type ShellView } from '../../../emulator/cli/shell-completion.js';
+import { shellCompletion, type DirEntry, type ShellView } from '../../../emulator/redis-cli/shell-completion.js';
 
 const TREE: Record<string, DirEntry[]> = {
   '/': [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSensitiveCommand, parseRepeat, printsVerbatim } from '../../../emulator/cli/command-rules.js';
+import { isSensitiveCommand, parseRepeat, printsVerbatim } from '../../../emulator/redis-cli/command-rules.js';
 
 describe('redis-cli command rules', () => {
   it('prints INFO, CLIENT LIST and friends verbatim', () => {

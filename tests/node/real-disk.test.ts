@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RealDisk } from '../../src/cli/real-disk.js';
+import { RealDisk } from '../../src/node/real-disk.js';
 import { DISK_PROFILES, Disk, DiskError, type FileSystem } from '../../emulator/sim/disk.js';
 import { Kernel } from '../../emulator/sim/kernel.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, RedisServer } from '../../../emulator/index.js';
-import { CliSession, type CliSessionOptions } from '../../../emulator/cli/session.js';
-import { CLOSED, InProcessLink, type CliLink } from '../../../emulator/cli/link.js';
+import { CliSession, type CliSessionOptions } from '../../../emulator/redis-cli/repl.js';
+import { CLOSED, InProcessLink, type CliLink } from '../../../emulator/redis-cli/link.js';
 import { PushReply, StatusReply, type Reply } from '../../../emulator/resp/reply.js';
 
 /** A link that answers from a script, to show what the emulator cannot send yet. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World, type WorldCheckpoint } from '../../../emulator/sim/world.js';
+import { World, type WorldCheckpoint } from '../../../emulator/world/world.js';
 import { encodeReply } from '../../../emulator/resp/encode.js';
 
 /** A script of actions and time passing, applied in two halves. */

@@ -5,7 +5,7 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/cli-main.js';
+import { runCli } from '../../src/node/cli-main.js';
 import { RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { cliSkipNotice, HAVE_REAL_CLI, runRealCli } from './real-cli.js';
 

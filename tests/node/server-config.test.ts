@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseServerArgs, type ConfigIO, type EmulatorConfigCheck, type ServerSettings } from '../../src/cli/server-config.js';
-import { runServer } from '../../src/cli/server-main.js';
+import { parseServerArgs, type ConfigIO, type EmulatorConfigCheck, type ServerSettings } from '../../src/node/server-config.js';
+import { runServer } from '../../src/node/server-main.js';
 import { freePort, RawConnection, REDIS_SERVER_BIN, startRealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from '../differential/availability.js';
 

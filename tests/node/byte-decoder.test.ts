@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readDecoder } from '../../src/cli/byte-decoder.js';
+import { readDecoder } from '../../src/node/byte-decoder.js';
 import { bytesFromArray } from '../../emulator/resp/bytes.js';
 
 describe('the TCP server byte decoder', () => {

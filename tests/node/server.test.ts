@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServer, type RunningServer } from '../../src/cli/server-main.js';
+import { runServer, type RunningServer } from '../../src/node/server-main.js';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS } from '../differential/availability.js';
 import { HAVE_REAL_CLI, REDIS_CLI_BIN } from './real-cli.js';
@@ -234,7 +234,7 @@ describe('npm run server', () => {
 describe('npm run server as a process', () => {
   it('starts, serves, and shuts down cleanly on SIGTERM', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/server.ts'), '--port', String(port), '--save', ''], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/node/server.ts'), '--port', String(port), '--save', ''], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -256,7 +256,7 @@ describe('npm run server as a process', () => {
   });
 
   it('prints its version like redis-server', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/server.ts'), '--version'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/node/server.ts'), '--version'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Redis server v=7\.0\.15 sha=[0-9a-f]{8}:0 malloc=\S+ bits=64 build=[0-9a-f]+\n$/);
   });

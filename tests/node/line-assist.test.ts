@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hintClearing, hintPainting, redisCliCompleter, redisCliHint, type PromptLine } from '../../src/cli/line-assist.js';
+import { hintClearing, hintPainting, redisCliCompleter, redisCliHint, type PromptLine } from '../../src/node/line-assist.js';
 import { Screen } from '../web/terminal/screen.js';
 
 const PROMPT = '127.0.0.1:6379> ';

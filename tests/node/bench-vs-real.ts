@@ -1,6 +1,6 @@
 /**
  * Throughput of `npm run server` next to the real redis-server, measured
- * with redis-benchmark: `npx tsx tests/cli/bench-vs-real.ts [rounds]`.
+ * with redis-benchmark: `npx tsx tests/node/bench-vs-real.ts [rounds]`.
  *
  * Both servers run at the same time and are measured in alternation, so a
  * busy machine slows both alike; each figure is the median over the rounds.
@@ -56,7 +56,7 @@ async function waitForPort(port: number): Promise<void> {
 const real = await startRealRedis();
 const emuPort = await freePort();
 const root = join(import.meta.dirname, '..', '..');
-const emu = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/server.ts'), '--port', String(emuPort), '--save', ''], {
+const emu = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/node/server.ts'), '--port', String(emuPort), '--save', ''], {
   cwd: root,
   stdio: 'ignore',
 });
