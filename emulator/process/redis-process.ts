@@ -215,7 +215,7 @@ export class RedisProcess extends SimProcess {
    * replicas are awaited waits with the first.
    */
   private prepareForShutdown(reason: string, flags: ShutdownFlags = NO_FLAGS, c: Client | null = null): boolean {
-    const replication = this.server.replication;
+    const replication = this.server.replication.primary;
     if (replication.shutdownInitiated) {
       if (c !== null) replication.awaitShutdown(c);
       return true;

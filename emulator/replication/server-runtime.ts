@@ -1,7 +1,7 @@
 import { bytesFromArray } from '../resp/bytes.js';
 import { saveRdb } from '../persistence/rdb/server-dataset.js';
 import type { RedisServer } from '../server/server.js';
-import type { RdbReplicationInfo } from './primary.js';
+import type { RdbReplicationInfo } from './state.js';
 
 /**
  * What the primary needs from the redis-server process running it: its

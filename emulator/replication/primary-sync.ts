@@ -4,9 +4,10 @@ import { parseInt64 } from '../numbers/int64.js';
 import { NOT_INTEGER } from '../commands/errors.js';
 import type { Client } from '../server/client.js';
 import type { RdbPipe } from './server-runtime.js';
-import { NO_REPLY, type RdbReplicationInfo, type ReplicationPrimary } from './primary.js';
-import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_RDB_MASK, cText, type ReplicaLink } from './replica.js';
-import { BULK_PIECE_BYTES, DisklessTransfer, pump } from './transfer.js';
+import { NO_REPLY, type ReplicationPrimary } from './primary.js';
+import type { RdbReplicationInfo } from './state.js';
+import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_RDB_MASK, cText, type ReplicaLink } from './primary-replica-link.js';
+import { BULK_PIECE_BYTES, DisklessTransfer, pump } from './primary-transfer.js';
 
 /**
  * A replica's synchronization with the primary (src/replication.c):
@@ -30,11 +31,11 @@ export class Synchronization {
     if (r.state !== null || c.role === 'monitor') return NO_REPLY;
     if (psync && argv.length > 3 && asciiLower(cText(argv[3]!)) === 'failover') {
       this.p.log(`Failover request received for replid ${cText(argv[1]!)}.`, 'warning');
-      if (this.p.masterHost === null) return errorReply("PSYNC FAILOVER can't be sent to a master.");
-      const refused = this.p.replicaSide?.failoverRequest(c, argv[1]!) ?? null;
+      if (this.p.state.masterHost === null) return errorReply("PSYNC FAILOVER can't be sent to a master.");
+      const refused = this.p.state.replica?.failoverRequest(c, argv[1]!) ?? null;
       if (refused !== null) return refused;
     }
-    if (this.p.masterHost !== null && !(this.p.replicaSide?.linkUp() ?? false)) {
+    if (this.p.state.masterHost !== null && !(this.p.state.replica?.linkUp() ?? false)) {
       return errorReply("-NOMASTERLINK Can't SYNC while not connected with my master");
     }
     if (c.repliesPending) return errorReply('SYNC and PSYNC are invalid with pending output');
@@ -62,12 +63,12 @@ export class Synchronization {
     this.p.replicas.push(c);
     if (this.p.replicas.length === 1 && this.p.buffer === null) {
       // A backlog made from nothing starts a new history.
-      this.p.changeReplicationId();
-      this.p.clearReplicationId2();
-      this.p.createBacklog();
-      this.p.log(`Replication backlog created, my new replication IDs are '${this.p.replId}' and '${this.p.replId2}'`);
+      this.p.state.changeReplicationId();
+      this.p.state.clearReplicationId2();
+      this.p.state.createBacklog();
+      this.p.log(`Replication backlog created, my new replication IDs are '${this.p.replId}' and '${this.p.state.replId2}'`);
     }
-    const child = this.p.process.childKind();
+    const child = this.p.state.process.childKind();
     if (child === 'disk') {
       this.attachToRunningBgsave(r);
     } else if (child === 'socket') {
@@ -114,15 +115,15 @@ export class Synchronization {
   private tryPartialResync(r: ReplicaLink, askedId: string, offset: number): boolean {
     const id = cText(askedId);
     const isId1 = sameId(id, this.p.replId);
-    const isId2 = sameId(id, this.p.replId2);
-    if (!isId1 && (!isId2 || offset > this.p.secondReplOffset)) {
+    const isId2 = sameId(id, this.p.state.replId2);
+    if (!isId1 && (!isId2 || offset > this.p.state.secondReplOffset)) {
       if (id.charCodeAt(0) !== 63) {
         if (!isId1 && !isId2) {
           this.p.log(
-            `Partial resynchronization not accepted: Replication ID mismatch (Replica asked for '${id}', my replication IDs are '${this.p.replId}' and '${this.p.replId2}')`,
+            `Partial resynchronization not accepted: Replication ID mismatch (Replica asked for '${id}', my replication IDs are '${this.p.replId}' and '${this.p.state.replId2}')`,
           );
         } else {
-          this.p.log(`Partial resynchronization not accepted: Requested offset for second ID was ${offset}, but I can reply up to ${this.p.secondReplOffset}`);
+          this.p.log(`Partial resynchronization not accepted: Requested offset for second ID was ${offset}, but I can reply up to ${this.p.state.secondReplOffset}`);
         }
       } else {
         this.p.log(`Full resync requested by replica ${r.name}`);
@@ -174,7 +175,7 @@ export class Synchronization {
   startBgsaveForReplication(mincapa: number, req: number): boolean {
     const socket = (this.p.server.config.getBool('repl-diskless-sync') || (req & REQ_RDB_MASK) !== 0) && (mincapa & CAPA_EOF) !== 0;
     this.p.log(`Starting BGSAVE for SYNC with target: ${socket ? 'replicas sockets' : 'disk'}`);
-    const rsi = this.p.rdbSaveInfo();
+    const rsi = this.p.state.rdbSaveInfo();
     let ok: boolean;
     if (rsi === null) {
       this.p.log("BGSAVE for replication: replication information not available, can't generate the RDB file right now. Try later.", 'warning');
@@ -182,7 +183,7 @@ export class Synchronization {
     } else if (socket) {
       ok = this.startDisklessTransfer(req, rsi);
     } else {
-      ok = this.p.process.startDiskSave();
+      ok = this.p.state.process.startDiskSave();
     }
     if (ok && !socket && this.p.server.config.getBool('rdb-del-sync-files')) this.rdbGeneratedByReplication = true;
     if (!ok) {
@@ -204,7 +205,7 @@ export class Synchronization {
         if (r.state === 'wait_bgsave_start' && r.req === req) this.setupFullResync(r, this.p.masterReplOffset);
       }
     }
-    if (this.p.process.immediate) this.bgsaveDone(true, socket ? 'socket' : 'disk');
+    if (this.p.state.process.immediate) this.bgsaveDone(true, socket ? 'socket' : 'disk');
     return true;
   }
 
@@ -229,7 +230,7 @@ export class Synchronization {
         if (this.transfer !== transfer) return;
         if (!transfer.write(piece, next)) {
           this.p.log('Diskless rdb transfer, last replica dropped, killing fork child.', 'warning');
-          this.p.process.killRdbChild();
+          this.p.state.process.killRdbChild();
         }
       },
       end: (release) => {
@@ -238,7 +239,7 @@ export class Synchronization {
         release();
       },
     };
-    const ok = this.p.process.startSocketSave(pipe, (req & REQ_EXCLUDE_DATA) !== 0, rsi);
+    const ok = this.p.state.process.startSocketSave(pipe, (req & REQ_EXCLUDE_DATA) !== 0, rsi);
     if (!ok) {
       this.transfer = null;
       for (const c of this.p.replicas) {
@@ -275,7 +276,7 @@ export class Synchronization {
         r.startStreamOnAck = true;
         continue;
       }
-      file ??= this.p.process.readRdbFile();
+      file ??= this.p.state.process.readRdbFile();
       if (typeof file === 'string') {
         this.p.log(`SYNC failed. Can't open/stat DB after BGSAVE: ${file}`, 'warning');
         this.p.server.kill(c);
@@ -284,7 +285,7 @@ export class Synchronization {
       r.state = 'send_bulk';
       this.sendBulk(r, file);
     }
-    this.p.cronJobs.startPendingFork();
+    this.p.state.cronJobs.startPendingFork();
   }
 
   /** sendBulkToSlave: "$<size>\r\n", then the file, as fast as the replica's socket takes it. */

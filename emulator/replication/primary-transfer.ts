@@ -1,5 +1,5 @@
 import type { RawOutput } from '../server/client.js';
-import type { ReplicaLink } from './replica.js';
+import type { ReplicaLink } from './primary-replica-link.js';
 
 /**
  * Moving bytes to replicas at the pace their sockets take them: the RDB
