@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runServer, type RunningServer } from '../../src/cli/server-main.js';
+import { runServer, type RunningServer } from '../../src/node/server-main.js';
 import { RdbRecordReader, type RdbRecord } from '../../emulator/persistence/inspect/index.js';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';

@@ -1,0 +1,71 @@
+/**
+ * `npm run cli` runs a simulated world: a machine "redis" with its
+ * redis-server, a terminal connected through the simulated network, and a
+ * shell on the machine behind :shell and !.
+ */
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/node/cli-main.js';
+
+async function ours(args: string[], input: string): Promise<{ stdout: string; stderr: string; status: number; ms: number }> {
+  const stdin = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  const sink = (append: (s: string) => void) =>
+    new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        append(chunk.toString('latin1'));
+        cb();
+      },
+    });
+  stdin.end(Buffer.from(input, 'latin1'));
+  const t0 = performance.now();
+  const status = await runCli(args, { stdin, stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)), env: {} });
+  return { stdout, stderr, status, ms: performance.now() - t0 };
+}
+
+describe('npm run cli on a simulated machine', () => {
+  it('reaches the machine\'s shell with ! and :shell, and comes back with :redis', async () => {
+    const r = await ours(['--no-raw'], ['SET k v', '!ls /etc/redis', ':shell', 'hostname', 'redis-cli get k', 'ps -e', ':redis', 'GET k'].join('\n') + '\n');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      'OK\n' +
+        'redis.conf\n' +
+        'redis\n' +
+        '"v"\n' +
+        '    PID TTY          TIME CMD\n   1000 ?        00:00:00 redis-server\n   1001 pts/0    00:00:00 bash\n   1003 pts/0    00:00:00 ps\n' +
+        '"v"\n',
+    );
+  });
+
+  it('waits for a shell program that takes time before the next line', async () => {
+    const r = await ours(['--no-raw'], ['!sleep 0.3', 'PING', '!sim time'].join('\n') + '\n');
+    expect(r.stdout).toMatch(/^PONG\n2026-01-01 00:00:00\.[3-9]\d+ UTC/);
+    expect(r.ms).toBeGreaterThanOrEqual(300);
+  });
+
+  it('blocking commands wait in real time', async () => {
+    const r = await ours(['--no-raw'], 'BLPOP q 1\n');
+    expect(r.stdout).toBe('(nil)\n(1.00s)\n');
+    expect(r.ms).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a server killed from the shell is gone for the terminal too', async () => {
+    const r = await ours(['--no-raw'], ['PING', '!kill -9 1000', 'PING'].join('\n') + '\n');
+    expect(r.stdout).toBe('PONG\n');
+    expect(r.stderr).toBe('Error: Server closed the connection\n');
+  });
+
+  it('runs one command given as arguments, on the port asked for', async () => {
+    const r = await ours(['-p', '7000', '--no-raw', 'CONFIG', 'GET', 'port'], '');
+    expect(r.stdout).toBe('1) "port"\n2) "7000"\n');
+    expect(r.status).toBe(0);
+  });
+
+  it('takes the world\'s seed from --seed', async () => {
+    const a = await ours(['--seed', '5', '--no-raw'], '!sim time\nSPOP s\n');
+    expect(a.stdout).toMatch(/^2026-01-01 00:00:00\.\d+ UTC/);
+    const help = await ours(['--help'], '');
+    expect(help.stdout).toContain('--seed <n>');
+  });
+});
