@@ -1,5 +1,5 @@
 /**
- * The emulator's public API. src/web and src/cli use only what is exported
+ * The emulator's public API. src/web and src/node use only what is exported
  * here.
  */
 export { RedisServer, type ServerOptions, type PropagationListener } from './server/server.js';

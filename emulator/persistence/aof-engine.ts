@@ -3,7 +3,7 @@ import type { AofCommands } from '../commands/persistence.js';
 import type { RedisServer } from '../server/server.js';
 import type { PersistenceStats } from '../server/stats.js';
 import type { ServerCpuCosts } from '../sim/cpu.js';
-import type { ProcessModule } from '../sim/redis-daemon.js';
+import type { ProcessModule } from '../process/redis-process.js';
 import { emptyManifest, formatManifest, withoutHistory, type AofManifest } from './aof/manifest.js';
 import { AofDir, errorText, type AofProcess } from './aof-dir.js';
 import { loadAofAtStart } from './aof-load.js';

@@ -463,7 +463,7 @@ function replicationSection(server: RedisServer): string {
     'role:master\r\n' +
     'connected_slaves:0\r\n' +
     'master_failover_state:no-failover\r\n' +
-    `master_replid:${server.replId}\r\n` +
+    `master_replid:${server.replication.replId}\r\n` +
     'master_replid2:0000000000000000000000000000000000000000\r\n' +
     'master_repl_offset:0\r\n' +
     'second_repl_offset:-1\r\n' +

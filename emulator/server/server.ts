@@ -20,7 +20,7 @@ import type { ShutdownFlags } from '../commands/shutdown.js';
 import { monitorLine } from '../commands/monitor.js';
 import type { AofCommands, SnapshotCommands } from '../commands/persistence.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
-import { ReplicationPrimary } from '../replication/primary.js';
+import { ReplicationState } from '../replication/state.js';
 
 export interface ServerOptions {
   /** Virtual time. */
@@ -104,10 +104,8 @@ export class RedisServer implements KeyspaceHost {
   activeExpireEnabled = true;
   /** The database the next active expire cycle starts with. */
   expireCycleNextDb = 0;
-  /** The replication ID (changed by DEBUG CHANGE-REPL-ID and when a backlog is made). */
-  replId: string;
-  /** Replication: the replicas, the backlog, the offsets (emulator/replication). */
-  readonly replication: ReplicationPrimary;
+  /** Replication: the IDs, offsets and backlog, the replicas served, the primary followed (emulator/replication). */
+  readonly replication: ReplicationState;
   /** Client IDs 1 and 2 belong to the scripting engines' internal clients, so connections start at 3. */
   private nextClientId = 3;
   private readonly propagationListeners: PropagationListener[] = [];
@@ -139,8 +137,7 @@ export class RedisServer implements KeyspaceHost {
     for (let i = 0; i < n; i++) this.dbs.push(new Database(i, this));
     this.commands = new CommandTable(opts.handlers ?? ALL_HANDLERS);
     this.runId = this.randomHex(40);
-    this.replId = this.randomHex(40);
-    this.replication = new ReplicationPrimary(this);
+    this.replication = new ReplicationState(this);
   }
 
   /** 'n' random lowercase hex digits from the server's PRNG. */
@@ -182,7 +179,7 @@ export class RedisServer implements KeyspaceHost {
   /** Forgets a client whose connection is gone. */
   disconnect(c: Client): void {
     if (!this.clients.delete(c.id)) return;
-    if (c.role === 'replica') this.replication.clientGone(c);
+    if (c.role === 'replica') this.replication.primary.clientGone(c);
     this.monitors.delete(c);
     this.blocking.unblock(c, null);
     discardTransaction(c);
@@ -228,7 +225,7 @@ export class RedisServer implements KeyspaceHost {
   execute(c: Client, argv: string[]): Reply {
     const reply = this.dispatch(c, argv);
     // A replica's connection carries the stream: a reply would corrupt it.
-    return c.role === 'replica' ? this.replication.replyFromReplica(c, argv, reply) : reply;
+    return c.role === 'replica' ? this.replication.primary.replyFromReplica(c, argv, reply) : reply;
   }
 
   private dispatch(c: Client, argv: string[]): Reply {

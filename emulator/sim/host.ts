@@ -88,7 +88,7 @@ export class Host implements NetHost {
   readonly processes = new Map<number, SimProcess>();
   private listeners = new Map<number | string, Listener>();
   private nextPid = 1000;
-  /** The host's files: a simulated disk of the profile's kind, or a real folder (src/cli). */
+  /** The host's files: a simulated disk of the profile's kind, or a real folder (src/node). */
   disk: FileSystem;
 
   constructor(

@@ -1,7 +1,7 @@
-import { formatReply } from '../../emulator/cli/format.js';
+import { formatReply } from '../../emulator/redis-cli/format.js';
 import { repr } from '../../emulator/resp/bytes.js';
 import type { Reply } from '../../emulator/resp/reply.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import { aofVerdict, fileStat, infoField, peekKey, peekTtlSeconds, rdbVerdict, runningServer, typeOf, valueLength } from './observe.js';
 import { parseServerRef, type Check } from './schema.js';
 

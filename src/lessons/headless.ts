@@ -1,8 +1,8 @@
-import { CliSession } from '../../emulator/cli/session.js';
+import { CliSession } from '../../emulator/redis-cli/repl.js';
 import { HostShell } from '../../emulator/programs/shell.js';
 import { SessionLink } from '../../emulator/programs/session-link.js';
 import type { Reply } from '../../emulator/resp/reply.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import type { LessonHost } from './host.js';
 import { parseServerRef, type TerminalSpec } from './schema.js';
 import { TerminalReplies } from './terminal-replies.js';

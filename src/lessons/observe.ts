@@ -4,8 +4,8 @@ import type { Database } from '../../emulator/keyspace/database.js';
 import { typeOf, type Value } from '../../emulator/keyspace/values.js';
 import { infoText } from '../../emulator/server/info.js';
 import type { DiskStat } from '../../emulator/sim/disk-api.js';
-import { RedisProcess } from '../../emulator/sim/redis-daemon.js';
-import type { World } from '../../emulator/sim/world.js';
+import { RedisProcess } from '../../emulator/process/redis-process.js';
+import type { World } from '../../emulator/world/world.js';
 
 /**
  * Reading a world without changing it, for lesson checks. A client's

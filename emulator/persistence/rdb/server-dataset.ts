@@ -4,7 +4,7 @@ import { lfuCounter } from '../../server/lfu.js';
 import type { Database } from '../../keyspace/database.js';
 import type { Int64 } from '../../numbers/int64.js';
 import type { RedisServer } from '../../server/server.js';
-import type { RdbReplicationInfo } from '../../replication/primary.js';
+import type { RdbReplicationInfo } from '../../replication/state.js';
 import { REDIS_VERSION, usedMemory } from '../../server/info.js';
 import { RdbError } from './errors.js';
 import { readRdb, type LoadedKey, type RdbContents, type RdbReadOptions } from './file-reader.js';

@@ -1,6 +1,6 @@
-import { CliSession, type CliState, type LineResult } from '../../../emulator/cli/session.js';
-import { CLOSED, type CliLink } from '../../../emulator/cli/link.js';
-import { formatReply } from '../../../emulator/cli/format.js';
+import { CliSession, type CliState, type LineResult } from '../../../emulator/redis-cli/repl.js';
+import { CLOSED, type CliLink } from '../../../emulator/redis-cli/link.js';
+import { formatReply } from '../../../emulator/redis-cli/format.js';
 import { SessionLink } from '../../../emulator/programs/session-link.js';
 import { commandCodeFor } from '../command-code.js';
 import type { WorldHost } from '../world-host.js';

@@ -5,12 +5,12 @@
  * at start (torn tails included) and write errors.
  */
 import { describe, expect, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { Disk, type DiskProfile } from '../../../emulator/sim/disk.js';
 import { aofRecord } from '../../../emulator/persistence/aof/records.js';
 import { rewriteAof } from '../../../emulator/persistence/aof/rewrite.js';
 import { snapshotDatabases } from '../../../emulator/persistence/rdb/server-dataset.js';
-import type { RedisProcess } from '../../../emulator/sim/redis-daemon.js';
+import type { RedisProcess } from '../../../emulator/process/redis-process.js';
 
 const DIR = '/var/lib/redis/appendonlydir';
 const INCR1 = `${DIR}/appendonly.aof.1.incr.aof`;
@@ -560,7 +560,7 @@ describe('shutdown', () => {
 
 describe('DEBUG LOADAOF', () => {
   it('empties the dataset and loads it back from the AOF files', async () => {
-    const { World } = await import('../../../emulator/sim/world.js');
+    const { World } = await import('../../../emulator/world/world.js');
     const world = new World({ seed: 4 });
     world.addHost('A', 'metal');
     world.startRedis('A', { config: { appendonly: 'yes', save: '', 'enable-debug-command': 'yes' } });
@@ -576,7 +576,7 @@ describe('DEBUG LOADAOF', () => {
 
 describe('SHUTDOWN while the first AOF is written', () => {
   it('refuses without FORCE, exits with it', async () => {
-    const { World } = await import('../../../emulator/sim/world.js');
+    const { World } = await import('../../../emulator/world/world.js');
     const world = new World({ seed: 4 });
     world.addHost('A', 'core2duo');
     const server = world.startRedis('A', { config: { save: '', 'enable-debug-command': 'yes', rdbcompression: 'no' } });

@@ -11,7 +11,7 @@ import { HAVE_REAL_REDIS, skipNotice } from '../../../differential/availability.
 import { RawConnection, startRealRedis, type RealRedis } from '../../../support/real-redis.js';
 import { RdbRecordReader, type RdbKeyRecord, type RdbRecord } from '../../../../emulator/persistence/inspect/index.js';
 import { readRdb, RdbError, type RdbContents } from '../../../../emulator/persistence/rdb/index.js';
-import { World } from '../../../../emulator/sim/world.js';
+import { World } from '../../../../emulator/world/world.js';
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! inspect rdb-records: ${skipNotice()}\n`);
 const describeReal = HAVE_REAL_REDIS ? describe : describe.skip;
