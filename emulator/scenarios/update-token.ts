@@ -1,4 +1,4 @@
-import type { Redis } from '../client/redis.js';
+import type { Redis } from '../client-library/redis.js';
 import type { World } from '../world/world.js';
 
 /**

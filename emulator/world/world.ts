@@ -1,5 +1,5 @@
-import { execFlight, Redis, type PipelineResult } from '../client/redis.js';
-import type { ClientValue } from '../client/values.js';
+import { execFlight, Redis, type PipelineResult } from '../client-library/redis.js';
+import type { ClientValue } from '../client-library/values.js';
 import { CLIENT_CPU, type ClientCpuCosts, type ClientCpuName } from '../sim/cpu.js';
 import { Host, HOST_PROFILES, type HostProfile, type HostProfileName } from '../sim/host.js';
 import { Kernel, type KernelOptions } from '../sim/kernel.js';

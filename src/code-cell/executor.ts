@@ -1,4 +1,4 @@
-import { argToBytes } from '../../emulator/client/values.js';
+import { argToBytes } from '../../emulator/client-library/values.js';
 import { CLIENT_CPU, type ClientCpuName } from '../../emulator/sim/cpu.js';
 import { RedisProcess } from '../../emulator/process/redis-process.js';
 import type { World } from '../../emulator/world/world.js';
