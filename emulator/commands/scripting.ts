@@ -7,7 +7,7 @@ import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import { createFunctionsPayload, readFunctionsPayload, verifyDumpPayload } from '../persistence/rdb/dump-payload.js';
 import { opt } from './args.js';
 import { helpReply, subcommandSyntaxError } from './command-help.js';
-import { debugSettings } from './debug-settings.js';
+import { debugSettings } from '../server/debug-settings.js';
 import type { Handler } from './table.js';
 
 /**

@@ -12,7 +12,7 @@ import type { ShutdownFlags } from '../commands/shutdown.js';
 import type { Client } from '../server/client.js';
 import { errorReply } from '../resp/reply.js';
 import { bytesToArray } from '../resp/bytes.js';
-import { serverLogLineAs } from '../programs/server-log-line.js';
+import { serverLogLineAs } from '../server/log-line.js';
 import { DaemonReplicationRuntime } from '../replication/daemon-runtime.js';
 
 /** Redis's log levels (src/server.h LL_*). */

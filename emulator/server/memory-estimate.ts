@@ -4,7 +4,7 @@ import { formatDouble } from '../numbers/double.js';
 import { bytesToArray } from '../resp/bytes.js';
 import { quicklistLayout, compressedForm } from '../persistence/rdb/quicklist.js';
 import { encodeListpack, listpackEntrySize } from '../persistence/rdb/listpack.js';
-import { debugSettings } from '../commands/debug-settings.js';
+import { debugSettings } from './debug-settings.js';
 import type { RedisServer } from './server.js';
 
 /**

@@ -5,7 +5,7 @@ import type { RedisServer } from '../../server/server.js';
 import { RdbError } from './errors.js';
 import { readRdb } from './file-reader.js';
 import { placeLoadedFunctions, placeLoadedKeys, saveRdb, valueReadOptions } from './server-dataset.js';
-import { debugSettings } from '../../commands/debug-settings.js';
+import { debugSettings } from '../../server/debug-settings.js';
 
 /**
  * DEBUG RELOAD (src/debug.c): save the dataset to an RDB file, empty the

@@ -1,5 +1,5 @@
 import { expireIn, setExpireExact } from '../../commands/expire.js';
-import { debugSettings } from '../../commands/debug-settings.js';
+import { debugSettings } from '../../server/debug-settings.js';
 import { lfuCounter } from '../../server/lfu.js';
 import type { Database } from '../../keyspace/database.js';
 import type { Int64 } from '../../numbers/int64.js';
