@@ -66,6 +66,10 @@ export class RedisServer implements KeyspaceHost {
   readonly startMs: number;
   /** Time of the current command, in ms (server.mstime). */
   nowMs = 0;
+  /** Time of the current command, in microseconds (server.ustime). */
+  nowUs = 0;
+  /** The process's id (INFO process_id), when the server runs as a process. */
+  pid: (() => number) | null = null;
   /** LRU clock of the current command: seconds, 24 bits (LRU_CLOCK). */
   lruClock = 0;
   /** Changes since the last save (server.dirty). */
@@ -152,7 +156,9 @@ export class RedisServer implements KeyspaceHost {
 
   /** Reads the clock into the cached command time (updateCachedTime). */
   updateTime(): void {
-    const ms = Math.floor(this.clock.nowUs() / 1000);
+    const us = this.clock.nowUs();
+    this.nowUs = us;
+    const ms = Math.floor(us / 1000);
     if (ms !== this.nowMs) {
       this.nowMs = ms;
       this.lruClock = Math.floor(ms / 1000) & 0xffffff;
