@@ -3,7 +3,7 @@ import { parseInt64 } from '../numbers/int64.js';
 import { splitArgs } from '../resp/split-args.js';
 import type { Client } from '../server/client.js';
 import { NO_REPLY } from '../replication/primary.js';
-import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_EXCLUDE_FUNCTIONS, cText } from '../replication/replica.js';
+import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_EXCLUDE_FUNCTIONS, cText } from '../replication/primary-replica-link.js';
 import { roleReply } from '../replication/info.js';
 import { opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
@@ -20,11 +20,11 @@ import type { Handler } from './table.js';
 const HOST_STR_LEN = 256;
 
 function sync(c: Client, argv: string[]): Reply {
-  return c.server.replication.sync(c, argv, false);
+  return c.server.replication.primary.sync(c, argv, false);
 }
 
 function psync(c: Client, argv: string[]): Reply {
-  return c.server.replication.sync(c, argv, true);
+  return c.server.replication.primary.sync(c, argv, true);
 }
 
 /**
@@ -34,7 +34,8 @@ function psync(c: Client, argv: string[]): Reply {
  */
 function replconf(c: Client, argv: string[]): Reply {
   if (argv.length % 2 === 0) return SYNTAX_ERROR;
-  const primary = c.server.replication;
+  const replication = c.server.replication;
+  const primary = replication.primary;
   const r = primary.link(c);
   for (let j = 1; j < argv.length; j += 2) {
     const option = opt(argv[j]!);
@@ -57,7 +58,7 @@ function replconf(c: Client, argv: string[]): Reply {
       if (offset !== null) primary.ack(c, Number(offset));
       return NO_REPLY;
     } else if (option === 'getack') {
-      if (primary.masterHost !== null) primary.replicaSide?.sendAck();
+      if (replication.masterHost !== null) replication.replica?.sendAck();
       return NO_REPLY;
     } else if (option === 'rdb-only') {
       const v = parseInt64(value);

@@ -1,7 +1,7 @@
 import type { Snapshots } from '../persistence/snapshots.js';
 import type { RedisServer } from '../server/server.js';
 import type { FileSystem } from '../sim/disk.js';
-import type { RdbReplicationInfo } from './primary.js';
+import type { RdbReplicationInfo } from './state.js';
 import type { ChildKind, RdbPipe, ReplicationRuntime } from './server-runtime.js';
 
 /**
@@ -20,7 +20,7 @@ export class DaemonReplicationRuntime implements ReplicationRuntime {
     private readonly logLine: (text: string, level: 'notice' | 'warning') => void,
     private readonly alive: () => boolean,
   ) {
-    snapshots.childDoneListeners.push((ok, target) => server.replication.bgsaveDone(ok, target));
+    snapshots.childDoneListeners.push((ok, target) => server.replication.primary.bgsaveDone(ok, target));
   }
 
   log(text: string, level: 'notice' | 'warning' = 'notice'): void {

@@ -1,6 +1,6 @@
 import type { Reply } from '../resp/reply.js';
-import type { ReplicationPrimary } from './primary.js';
-import { cText, type ReplicaState } from './replica.js';
+import type { ReplicationState } from './state.js';
+import { cText, type ReplicaState } from './primary-replica-link.js';
 
 /**
  * What replication shows of itself: INFO's Replication section and
@@ -24,11 +24,12 @@ export function stateText(s: ReplicaState | null): string {
 }
 
 /** The body of INFO replication. */
-export function replicationInfo(p: ReplicationPrimary): string {
-  const server = p.server;
+export function replicationInfo(s: ReplicationState): string {
+  const server = s.server;
   const cfg = server.config;
-  let out = `role:${p.masterHost === null ? 'master' : 'slave'}\r\n`;
-  if (p.masterHost !== null && p.replicaSide !== null) out += p.replicaSide.infoLines();
+  const p = s.primary;
+  let out = `role:${s.masterHost === null ? 'master' : 'slave'}\r\n`;
+  if (s.masterHost !== null && s.replica !== null) out += s.replica.infoLines();
   out += `connected_slaves:${p.replicas.length}\r\n`;
   if (cfg.getNumber('min-replicas-to-write') !== 0 && cfg.getNumber('min-replicas-max-lag') !== 0) {
     out += `min_slaves_good_slaves:${p.goodReplicas}\r\n`;
@@ -43,13 +44,13 @@ export function replicationInfo(p: ReplicationPrimary): string {
     out += `slave${id}:ip=${cText(r.ip)},port=${r.listeningPort},state=${state},offset=${r.ackOffset},lag=${lag}\r\n`;
     id++;
   }
-  const b = p.buffer;
+  const b = s.buffer;
   out +=
     'master_failover_state:no-failover\r\n' +
-    `master_replid:${p.replId}\r\n` +
-    `master_replid2:${p.replId2}\r\n` +
-    `master_repl_offset:${p.masterReplOffset}\r\n` +
-    `second_repl_offset:${p.secondReplOffset}\r\n` +
+    `master_replid:${s.replId}\r\n` +
+    `master_replid2:${s.replId2}\r\n` +
+    `master_repl_offset:${s.masterReplOffset}\r\n` +
+    `second_repl_offset:${s.secondReplOffset}\r\n` +
     `repl_backlog_active:${b !== null ? 1 : 0}\r\n` +
     `repl_backlog_size:${cfg.get('repl-backlog-size')}\r\n` +
     `repl_backlog_first_byte_offset:${b !== null ? b.firstByteOffset : 0}\r\n` +
@@ -66,29 +67,30 @@ const RAX_ENTRY_BYTES = 8;
  * backlog's size counts as the replicas' while there are replicas; the
  * rest, with the block index, as the backlog's.
  */
-export function replicationMemory(p: ReplicationPrimary): { backlog: number; replicas: number; total: number } {
-  const total = p.buffer?.memoryBytes ?? 0;
-  const size = p.server.config.getNumber('repl-backlog-size');
+export function replicationMemory(s: ReplicationState): { backlog: number; replicas: number; total: number } {
+  const total = s.buffer?.memoryBytes ?? 0;
+  const size = s.backlogSize();
   let backlog: number;
   let replicas = 0;
-  if (p.replicas.length !== 0 && total > size) {
+  if (s.primary.replicas.length !== 0 && total > size) {
     replicas = total - size;
     backlog = size;
   } else {
     backlog = total;
   }
-  if (p.buffer !== null) backlog += (1 + p.buffer.indexEntries) * RAX_NODE_BYTES + p.buffer.indexEntries * RAX_ENTRY_BYTES;
+  if (s.buffer !== null) backlog += (1 + s.buffer.indexEntries) * RAX_NODE_BYTES + s.buffer.indexEntries * RAX_ENTRY_BYTES;
   return { backlog, replicas, total };
 }
 
 /** ROLE on a primary: its offset and its online replicas' address, port and acknowledged offset. */
-export function roleReply(p: ReplicationPrimary): Reply {
-  if (p.masterHost !== null && p.replicaSide !== null) return p.replicaSide.roleReply();
+export function roleReply(s: ReplicationState): Reply {
+  if (s.masterHost !== null && s.replica !== null) return s.replica.roleReply();
+  const p = s.primary;
   const replicas: Reply[] = [];
   for (const c of p.replicas) {
     const r = p.link(c);
     if (r.state !== 'online') continue;
     replicas.push([cText(r.ip), String(r.listeningPort), String(r.ackOffset)]);
   }
-  return ['master', p.masterReplOffset, replicas];
+  return ['master', s.masterReplOffset, replicas];
 }

@@ -1,13 +1,13 @@
 import { bytesFromArray } from '../resp/bytes.js';
 import { saveRdb } from '../persistence/rdb/server-dataset.js';
 import type { RedisServer } from '../server/server.js';
-import type { RdbReplicationInfo } from './primary.js';
+import type { RdbReplicationInfo } from './state.js';
 
 /**
  * What the primary needs from the redis-server process running it: its
  * log, its RDB child (a BGSAVE to disk, or a diskless transfer through a
  * pipe), and the file a disk save leaves behind. A process on a simulated
- * host provides them (sim/redis-daemon.ts); a server with no process gets
+ * host provides them (process/redis-process.ts); a server with no process gets
  * an in-memory stand-in whose saves are done the moment they start.
  */
 

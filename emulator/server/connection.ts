@@ -139,7 +139,7 @@ export class ServerConnection {
     if (out.length !== 0) this.send(out);
     if (parser.emptyLines !== 0) {
       parser.emptyLines = 0;
-      if (c.role === 'replica') this.server.replication.newlineFromReplica(c);
+      if (c.role === 'replica') this.server.replication.primary.newlineFromReplica(c);
     }
     if (c.closeAfterReply || c.closed) this.shutdown();
   }

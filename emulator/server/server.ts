@@ -20,7 +20,8 @@ import type { ShutdownFlags } from '../commands/shutdown.js';
 import { monitorLine } from '../commands/monitor.js';
 import type { AofCommands, SnapshotCommands } from '../commands/persistence.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
-import { ReplicationPrimary } from '../replication/primary.js';
+import { ReplicationState } from '../replication/state.js';
+import { FunctionLibraries } from './function-libraries.js';
 import { NO_PUSHES, PubSubRegistry } from './pubsub.js';
 import { NOTIFY, notifyKeyspaceEvent } from './notify.js';
 import { keyspaceEventFlags } from './config-params.js';
@@ -57,6 +58,8 @@ export class RedisServer implements KeyspaceHost {
   readonly stats = new ServerStats();
   /** Scans in progress (SCAN, HSCAN, SSCAN, ZSCAN over hash tables). */
   readonly scanCursors = new ScanCursors();
+  /** FUNCTION LOAD's libraries, kept across saves and loads (never run: the emulator has no Lua). */
+  readonly functions = new FunctionLibraries();
   /** Clients parked in blocking commands. */
   readonly blocking: BlockingRegistry = new BlockingRegistry(this);
   readonly host: string;
@@ -66,6 +69,10 @@ export class RedisServer implements KeyspaceHost {
   readonly startMs: number;
   /** Time of the current command, in ms (server.mstime). */
   nowMs = 0;
+  /** Time of the current command, in microseconds (server.ustime). */
+  nowUs = 0;
+  /** The process's id (INFO process_id), when the server runs as a process. */
+  pid: (() => number) | null = null;
   /** LRU clock of the current command: seconds, 24 bits (LRU_CLOCK). */
   lruClock = 0;
   /** Changes since the last save (server.dirty). */
@@ -111,10 +118,8 @@ export class RedisServer implements KeyspaceHost {
   activeExpireEnabled = true;
   /** The database the next active expire cycle starts with. */
   expireCycleNextDb = 0;
-  /** The replication ID (changed by DEBUG CHANGE-REPL-ID and when a backlog is made). */
-  replId: string;
-  /** Replication: the replicas, the backlog, the offsets (emulator/replication). */
-  readonly replication: ReplicationPrimary;
+  /** Replication: the IDs, offsets and backlog, the replicas served, the primary followed (emulator/replication). */
+  readonly replication: ReplicationState;
   /** Client IDs 1 and 2 belong to the scripting engines' internal clients, so connections start at 3. */
   private nextClientId = 3;
   private readonly propagationListeners: Array<{ listener: PropagationListener; target: number }> = [];
@@ -154,8 +159,7 @@ export class RedisServer implements KeyspaceHost {
     for (let i = 0; i < n; i++) this.dbs.push(new Database(i, this));
     this.commands = new CommandTable(opts.handlers ?? ALL_HANDLERS);
     this.runId = this.randomHex(40);
-    this.replId = this.randomHex(40);
-    this.replication = new ReplicationPrimary(this);
+    this.replication = new ReplicationState(this);
   }
 
   /** 'n' random lowercase hex digits from the server's PRNG. */
@@ -167,7 +171,9 @@ export class RedisServer implements KeyspaceHost {
 
   /** Reads the clock into the cached command time (updateCachedTime). */
   updateTime(): void {
-    const ms = Math.floor(this.clock.nowUs() / 1000);
+    const us = this.clock.nowUs();
+    this.nowUs = us;
+    const ms = Math.floor(us / 1000);
     if (ms !== this.nowMs) {
       this.nowMs = ms;
       this.lruClock = Math.floor(ms / 1000) & 0xffffff;
@@ -197,7 +203,7 @@ export class RedisServer implements KeyspaceHost {
   /** Forgets a client whose connection is gone. */
   disconnect(c: Client): void {
     if (!this.clients.delete(c.id)) return;
-    if (c.role === 'replica') this.replication.clientGone(c);
+    if (c.role === 'replica') this.replication.primary.clientGone(c);
     this.monitors.delete(c);
     this.pubsub.forget(c);
     this.blocking.unblock(c, null);
@@ -262,7 +268,7 @@ export class RedisServer implements KeyspaceHost {
     }
     if (c.replyOff || c.replySkip || c.replySkipNext) reply = this.silence(c, reply);
     // A replica's connection carries the stream: a reply would corrupt it.
-    return c.role === 'replica' ? this.replication.replyFromReplica(c, argv, reply) : reply;
+    return c.role === 'replica' ? this.replication.primary.replyFromReplica(c, argv, reply) : reply;
   }
 
   /**

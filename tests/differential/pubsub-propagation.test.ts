@@ -11,7 +11,7 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServer, type RunningServer } from '../../src/cli/server-main.js';
+import { runServer, type RunningServer } from '../../src/node/server-main.js';
 import { encodeCommand } from '../../emulator/resp/encode.js';
 import { freePort, RawConnection, startRealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
