@@ -14,7 +14,7 @@ import { LINK_PROFILES, type LinkProfile } from './links.js';
 /** Socket errors with Linux's strerror texts, as clients print them. */
 export class NetError extends Error {
   constructor(
-    readonly code: 'ECONNREFUSED' | 'ECONNRESET' | 'ETIMEDOUT' | 'EADDRNOTAVAIL' | 'EADDRINUSE' | 'EHOSTUNREACH' | 'EPIPE' | 'ENOENT',
+    readonly code: 'ECONNREFUSED' | 'ECONNRESET' | 'ETIMEDOUT' | 'EADDRNOTAVAIL' | 'EADDRINUSE' | 'EHOSTUNREACH' | 'ENETDOWN' | 'EPIPE' | 'ENOENT',
     message: string,
   ) {
     super(message);
@@ -29,6 +29,7 @@ export const NET_ERRORS = {
   EADDRNOTAVAIL: 'Cannot assign requested address',
   EADDRINUSE: 'Address already in use',
   EHOSTUNREACH: 'No route to host',
+  ENETDOWN: 'Network is down',
   EPIPE: 'Broken pipe',
   ENOENT: 'No such file or directory',
 } as const;
@@ -107,6 +108,12 @@ export class Socket {
   onConnect: (() => void) | null = null;
   onData: ((data: Uint8Array) => void) | null = null;
   onClose: ((error: NetError | null) => void) | null = null;
+  /**
+   * Its own machine lost power. Processes die with the machine and need no
+   * word; an owner that outlives it (a terminal of the workbook) is told,
+   * since no onClose will ever come.
+   */
+  onHostDown: (() => void) | null = null;
   /** Bytes written and bytes delivered to this end, for INFO and the panels. */
   bytesOut = 0;
   bytesIn = 0;
@@ -375,6 +382,14 @@ export class Network {
   /** Opens a connection from `host` to `toHost:port` (a number, or a Unix socket path on the same host). */
   connect(host: NetHost, toHost: string, port: number | string): Socket {
     const unix = typeof port === 'string';
+    if (!host.powered) {
+      // A machine without power has no network to send from: the attempt
+      // fails at once (only a terminal of the workbook outlives its machine).
+      const s = new Socket(this, this.nextSocketId++, host, 0, toHost, port, unix);
+      s.state = 'closed';
+      this.kernel.at(this.kernel.now, () => s.onClose?.(netError('ENETDOWN')));
+      return s;
+    }
     let local: number | string;
     if (unix) local = `unix:${this.nextSocketId}`;
     else {
@@ -531,11 +546,13 @@ export class Network {
   hostDown(host: string): void {
     const set = this.sockets.get(host);
     if (set === undefined) return;
-    for (const s of [...set]) {
+    const gone = [...set];
+    for (const s of gone) {
       s.state = 'closed';
       this.kernel.cancel(s.connectTimer);
     }
     set.clear();
+    for (const s of gone) s.onHostDown?.();
     this.timeWait.delete(host);
   }
 

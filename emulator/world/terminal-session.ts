@@ -58,6 +58,12 @@ export class Session {
     socket.onClose = (error: NetError | null) => {
       this.push({ t: this.elapsedUs(), kind: 'closed', error: error?.message ?? null });
     };
+    // The terminal's own machine lost power: the connection vanished with its
+    // kernel, so the terminal hears it now rather than wait for a reply that
+    // can never come.
+    socket.onHostDown = () => {
+      this.push({ t: this.elapsedUs(), kind: 'closed', error: 'Connection lost: the machine lost power' });
+    };
   }
 
   get closed(): boolean {

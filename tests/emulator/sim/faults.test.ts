@@ -66,6 +66,24 @@ describe('faults never escape the world', () => {
     expect(await world.settle(again.ping().catch((e: Error) => e.message))).toBe('Connection refused');
   });
 
+  it("power loss on a terminal's own machine ends its connection, and nothing connects from it until it is back", async () => {
+    const { world } = twoHosts();
+    const session = world.openSession('t1', 'app', 'A:6379');
+    world.send('t1', ['PING']);
+    await world.advanceAsync(10);
+    expect(session.replies()).toHaveLength(1);
+    world.host('app').powerOff();
+    expect(session.events.at(-1)).toMatchObject({ kind: 'closed', error: 'Connection lost: the machine lost power' });
+    const from = world.openSession('t2', 'app', 'A:6379');
+    await world.advanceAsync(1);
+    expect(from.events).toMatchObject([{ kind: 'closed', error: 'Network is down' }]);
+    world.host('app').powerOn();
+    const after = world.openSession('t3', 'app', 'A:6379');
+    world.send('t3', ['PING']);
+    await world.advanceAsync(10);
+    expect(after.replies()).toHaveLength(1);
+  });
+
   it('a client vanishing mid-pipeline leaves the server serving others', async () => {
     const { world, server } = twoHosts();
     world.addHost('app2', 'metal');
