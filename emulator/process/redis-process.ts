@@ -12,7 +12,7 @@ import type { ShutdownFlags } from '../commands/shutdown.js';
 import type { Client } from '../server/client.js';
 import { errorReply } from '../resp/reply.js';
 import { bytesToArray } from '../resp/bytes.js';
-import { serverLogLineAs } from '../programs/server-log-line.js';
+import { serverLogLineAs } from '../server/log-line.js';
 import { DaemonReplicationRuntime } from '../replication/daemon-runtime.js';
 
 /** Redis's log levels (src/server.h LL_*). */
@@ -177,6 +177,7 @@ export class RedisProcess extends SimProcess {
       port: this.port,
       config: { port: String(this.port), ...(opts.config ?? {}) },
     });
+    this.server.pid = () => this.pid;
     this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
     // Debian's packaged configuration keeps the data in /var/lib/redis.
     if (opts.config?.dir === undefined) this.server.config.set('dir', '/var/lib/redis', true);

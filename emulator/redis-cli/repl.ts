@@ -5,7 +5,7 @@ import { isSensitiveCommand, parseRepeat, printsVerbatim } from './command-rules
 import { CLOSED, type CliLink } from './link.js';
 import { asciiLower } from '../resp/bytes.js';
 
-export interface CliSessionOptions {
+export interface RedisCliReplOptions {
   /** Opens a new connection to the server. */
   connect(): CliLink;
   /** The address the prompt shows. */
@@ -68,12 +68,12 @@ export interface CliState {
  * would print out, and the prompt to show next. The Node terminal and the
  * web terminal both drive it.
  *
- *   const s = new CliSession({ connect: () => new InProcessLink(server), write, writeError });
+ *   const s = new RedisCliRepl({ connect: () => new InProcessLink(server), write, writeError });
  *   s.prompt;                         // '127.0.0.1:6379> '
  *   await s.runLine('SELECT 2');      // writes 'OK\n'
  *   s.prompt;                         // '127.0.0.1:6379[2]> '
  */
-export class CliSession {
+export class RedisCliRepl {
   private link: CliLink | null = null;
   private readonly host: string;
   private readonly port: number;
@@ -89,7 +89,7 @@ export class CliSession {
   private streaming: StreamingMode | null = null;
   private interrupted = false;
 
-  constructor(private readonly opts: CliSessionOptions) {
+  constructor(private readonly opts: RedisCliReplOptions) {
     this.host = opts.host ?? '127.0.0.1';
     this.port = opts.port ?? 6379;
     this.output = opts.output ?? 'tty';

@@ -1,4 +1,4 @@
-import { checkRdb } from '../../emulator/programs/rdb-check/check.js';
+import { checkRdb } from '../../emulator/persistence/check/rdb/check.js';
 import { runRedisCheckAof } from '../../emulator/programs/redis-check-aof.js';
 import type { Database } from '../../emulator/keyspace/database.js';
 import { typeOf, type Value } from '../../emulator/keyspace/values.js';
@@ -54,6 +54,8 @@ export function valueLength(v: Value): number {
       return v.set.size;
     case 'zset':
       return v.size;
+    case 'stream':
+      return v.length;
   }
 }
 

@@ -13,7 +13,7 @@ import '../../emulator/commands/on-demand-handlers.js';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { bytesToUtf8, utf8ToBytes } from '../../emulator/index.js';
-import { CliSession, type LineResult } from '../../emulator/redis-cli/repl.js';
+import { RedisCliRepl, type LineResult } from '../../emulator/redis-cli/repl.js';
 import type { CliLink } from '../../emulator/redis-cli/link.js';
 import type { OutputMode } from '../../emulator/redis-cli/format.js';
 import { World } from '../../emulator/world/world.js';
@@ -129,9 +129,9 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
 class WorldTerminal {
   readonly world: World;
   readonly pump: NodeWorldDriver;
-  readonly main: CliSession;
+  readonly main: RedisCliRepl;
   /** The session lines go to in redis mode: the main one, or one opened by redis-cli in the shell. */
-  session: CliSession;
+  session: RedisCliRepl;
   /** Whether `session` was opened from the shell, which it returns to on quit. */
   private fromShell = false;
   mode: 'redis' | 'shell' = 'redis';
@@ -156,9 +156,9 @@ class WorldTerminal {
     this.io.stdout.write(Buffer.from(bytes, 'latin1'));
   }
 
-  private newSession(toHost: string, shownHost: string, port: number | string, db: number, resp3: boolean, output: OutputMode | null): CliSession {
+  private newSession(toHost: string, shownHost: string, port: number | string, db: number, resp3: boolean, output: OutputMode | null): RedisCliRepl {
     const from = this.shellInstance?.hostName ?? HOST;
-    return new CliSession({
+    return new RedisCliRepl({
       connect: () => this.link(from, toHost, port),
       host: shownHost,
       port: typeof port === 'number' ? port : 0,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, RedisServer } from '../../../emulator/index.js';
-import { CliSession, type CliSessionOptions } from '../../../emulator/redis-cli/repl.js';
+import { RedisCliRepl, type RedisCliReplOptions } from '../../../emulator/redis-cli/repl.js';
 import { CLOSED, InProcessLink, type CliLink } from '../../../emulator/redis-cli/link.js';
 import { PushReply, StatusReply, type Reply } from '../../../emulator/resp/reply.js';
 
@@ -14,12 +14,12 @@ function scriptedLink(replies: Reply[]): CliLink {
   };
 }
 
-function setup(opts: Partial<CliSessionOptions> = {}) {
+function setup(opts: Partial<RedisCliReplOptions> = {}) {
   const server = new RedisServer({ clock: new ManualClock() });
   const out: string[] = [];
   const err: string[] = [];
   const links: InProcessLink[] = [];
-  const session = new CliSession({
+  const session = new RedisCliRepl({
     connect: () => {
       const l = new InProcessLink(server);
       links.push(l);
@@ -153,7 +153,7 @@ describe('redis-cli session', () => {
   it('prints pushes that come before a reply, and still waits for the reply', async () => {
     const replies: Reply[] = [new PushReply(['invalidate', ['k', 'a\x00b']]), new PushReply(['invalidate', null]), new StatusReply('PONG')];
     const out: string[] = [];
-    const session = new CliSession({ connect: () => scriptedLink(replies), write: (t) => out.push(t), writeError: () => {} });
+    const session = new RedisCliRepl({ connect: () => scriptedLink(replies), write: (t) => out.push(t), writeError: () => {} });
     await session.runLine('PING');
     expect(out.join('')).toBe("-> invalidate: 'k', 'a'\n1) \"invalidate\"\n2) (nil)\nPONG\n");
   });
@@ -161,7 +161,7 @@ describe('redis-cli session', () => {
   it('drops pushes when told not to show them', async () => {
     const replies: Reply[] = [new PushReply(['invalidate', ['k']]), new StatusReply('PONG')];
     const out: string[] = [];
-    const session = new CliSession({ connect: () => scriptedLink(replies), showPushes: false, write: (t) => out.push(t), writeError: () => {} });
+    const session = new RedisCliRepl({ connect: () => scriptedLink(replies), showPushes: false, write: (t) => out.push(t), writeError: () => {} });
     await session.runLine('PING');
     expect(out.join('')).toBe('PONG\n');
   });

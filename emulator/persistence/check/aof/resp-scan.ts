@@ -1,5 +1,5 @@
-import { bytesFromArray } from '../../resp/bytes.js';
-import { CFile, strtol } from '../../persistence/aof/c-stdio.js';
+import { bytesFromArray } from '../../../resp/bytes.js';
+import { CFile, strtol } from '../../aof/c-stdio.js';
 import { MAX_ALLOCATION_BYTES, OutOfMemory } from './crash-report.js';
 
 /**

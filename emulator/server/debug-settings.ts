@@ -1,4 +1,4 @@
-import type { RedisServer } from '../server/server.js';
+import type { RedisServer } from './server.js';
 
 /** Switches that DEBUG sets and other parts of the emulator read. */
 export class DebugSettings {

@@ -1,5 +1,5 @@
-import { bytesFromArray } from '../../resp/bytes.js';
-import { strtol } from '../../persistence/aof/c-stdio.js';
+import { bytesFromArray } from '../../../resp/bytes.js';
+import { strtol } from '../../aof/c-stdio.js';
 import { moduleTypeName, checkModuleValue } from './module.js';
 import { CheckState, RdbCorruption, cStr } from './report.js';
 import { LENERR, Rio } from './rio.js';

@@ -1,4 +1,4 @@
-import { serverLogLine } from '../server-log-line.js';
+import { serverLogLine } from '../../../server/log-line.js';
 
 /**
  * What redis-check-aof prints when a `$<length>` asks for more memory than

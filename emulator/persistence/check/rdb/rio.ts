@@ -1,5 +1,5 @@
-import { Crc64 } from '../../persistence/rdb/crc64.js';
-import { lzfDecompress } from '../../persistence/rdb/lzf.js';
+import { Crc64 } from '../../rdb/crc64.js';
+import { lzfDecompress } from '../../rdb/lzf.js';
 import { corrupt } from './report.js';
 
 /**

@@ -1,9 +1,9 @@
-import { parseInt64 } from '../../numbers/int64.js';
-import { decodeIntset } from '../../persistence/rdb/intset.js';
-import { decodeListpack } from '../../persistence/rdb/listpack.js';
-import { decodeZiplist } from '../../persistence/rdb/ziplist.js';
-import { decodeZipmap } from '../../persistence/rdb/zipmap.js';
-import { bytesFromArray } from '../../resp/bytes.js';
+import { parseInt64 } from '../../../numbers/int64.js';
+import { decodeIntset } from '../../rdb/intset.js';
+import { decodeListpack } from '../../rdb/listpack.js';
+import { decodeZiplist } from '../../rdb/ziplist.js';
+import { decodeZipmap } from '../../rdb/zipmap.js';
+import { bytesFromArray } from '../../../resp/bytes.js';
 import { corrupt } from './report.js';
 import { LENERR, type Rio } from './rio.js';
 import { checkStream } from './stream.js';

@@ -1,6 +1,6 @@
-import { parseInt64 } from '../../numbers/int64.js';
-import { decodeListpack } from '../../persistence/rdb/listpack.js';
-import { bytesFromArray } from '../../resp/bytes.js';
+import { parseInt64 } from '../../../numbers/int64.js';
+import { decodeListpack } from '../../rdb/listpack.js';
+import { bytesFromArray } from '../../../resp/bytes.js';
 import { corrupt } from './report.js';
 import { LENERR, type Rio } from './rio.js';
 
