@@ -14,6 +14,7 @@ import { errorReply } from '../resp/reply.js';
 import { bytesToArray } from '../resp/bytes.js';
 import { serverLogLineAs } from '../server/log-line.js';
 import { DaemonReplicationRuntime } from '../replication/daemon-runtime.js';
+import type { PrimaryDialer, PrimaryLink, PrimaryLinkEvents } from '../replication/replica-link.js';
 
 /** Redis's log levels (src/server.h LL_*). */
 export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
@@ -197,14 +198,22 @@ export class RedisProcess extends SimProcess {
     });
     this.server.snapshots = this.snapshots;
     this.modules.push(new AofEngine(this));
-    this.server.replication.process = new DaemonReplicationRuntime(
-      this.server,
-      this.snapshots,
-      () => host.disk,
-      (text, level) => this.log(text, level),
-      () => this.alive,
-    );
-    this.modules.push({ cron: () => this.server.replication.cron() });
+    this.server.replication.process = new DaemonReplicationRuntime({
+      server: this.server,
+      snapshots: this.snapshots,
+      disk: () => host.disk,
+      log: (text, level) => this.log(text, level),
+      alive: () => this.alive,
+      pid: () => this.pid,
+      cpuSpeed: () => host.profile.cpuSpeed,
+      after: (us, done) => {
+        kernel.after(us, () => {
+          if (this.alive) done();
+        });
+      },
+      dial: (target, port, events) => (this.dialer ?? ((t, p, e) => this.dialSimulated(t, p, e)))(target, port, events),
+    });
+    this.modules.push({ cron: () => this.server.replication.cron(), beforeSleep: () => this.server.replication.beforeSleep() });
   }
 
   /**
@@ -354,6 +363,64 @@ export class RedisProcess extends SimProcess {
   }
 
   private accept(socket: Socket): void {
+    this.adoptSocket(socket);
+  }
+
+  /**
+   * How this process reaches other servers (a replica its primary): over
+   * the simulated network unless the process runs outside a world's
+   * network (the Node server dials real TCP) and sets its own.
+   */
+  dialer: PrimaryDialer | null = null;
+
+  /**
+   * connConnect over the simulated network: the host name or address is
+   * resolved as the host's resolver would, the socket connects in the
+   * background, and its bytes reach `events` until the connection becomes
+   * a client of this server's loop (the replica's link to its primary
+   * once synchronized).
+   */
+  private dialSimulated(target: string, port: number, events: PrimaryLinkEvents): PrimaryLink | string {
+    const net = this.host.net;
+    const to = net.resolve(this.host.name, target);
+    if (to === null) return 'Name or service not known';
+    const socket = net.connect(this.host, to, port);
+    this.sockets.add(socket);
+    let attached = false;
+    socket.onConnect = () => {
+      if (this.alive) events.connected();
+    };
+    socket.onData = (data) => {
+      if (this.alive) events.data(data);
+    };
+    socket.onClose = (err) => {
+      this.sockets.delete(socket);
+      if (this.alive) events.closed(err === null ? 'connection lost' : err.message);
+    };
+    return {
+      write: (bytes) => {
+        if (!attached) socket.write(bytes, this.inLoop ? Math.round(this.cpuNow) : undefined);
+      },
+      close: () => {
+        socket.onConnect = socket.onData = socket.onClose = null;
+        this.sockets.delete(socket);
+        socket.end();
+      },
+      becomeClient: (pending) => {
+        attached = true;
+        socket.onConnect = null;
+        const c = this.adoptSocket(socket);
+        if (pending.length !== 0) {
+          c.input.push(pending);
+          this.markReady(c);
+        }
+        return c.sc;
+      },
+    };
+  }
+
+  /** A connected socket becomes a client of this server. */
+  private adoptSocket(socket: Socket): Conn {
     this.sockets.add(socket);
     const kernel = this.kernel;
     const transport: Transport = {
@@ -382,6 +449,7 @@ export class RedisProcess extends SimProcess {
       c.peerClosed = true;
       this.markReady(c);
     };
+    return c;
   }
 
   /**

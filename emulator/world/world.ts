@@ -104,7 +104,7 @@ export class World {
 
   constructor(opts: KernelOptions = {}) {
     this.kernel = new Kernel(opts);
-    this.network = new Network(this.kernel, (name) => this.hosts.get(name));
+    this.network = new Network(this.kernel, (name) => this.hosts.get(name), () => this.hosts.values());
   }
 
   /**
