@@ -164,6 +164,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
       touchAllWatchedKeysInDb(db, null);
       db.clear();
     }
+    server.functions.clear();
     const read = readManifestAtStart(this.p, this.files);
     if (typeof read === 'string') return false;
     this.manifest = read;

@@ -9,7 +9,7 @@ import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
 import { RdbError } from './rdb/errors.js';
 import { readRdb } from './rdb/file-reader.js';
 import { auxLogLine } from './rdb/aux-log.js';
-import { placeLoadedKeys, valueReadOptions } from './rdb/server-dataset.js';
+import { placeLoadedFunctions, placeLoadedKeys, valueReadOptions } from './rdb/server-dataset.js';
 
 /**
  * Loading a multi-part AOF into the server at startup (loadAppendOnlyFiles
@@ -113,6 +113,11 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
         });
         if (contents instanceof RdbError) {
           rdbError = contents;
+          return { ok: false, atEof: false };
+        }
+        const failed = placeLoadedFunctions(server, contents, false);
+        if (failed !== null) {
+          rdbError = new RdbError('function', failed);
           return { ok: false, atEof: false };
         }
         placeLoadedKeys(server, contents, false);

@@ -21,6 +21,7 @@ import { monitorLine } from '../commands/monitor.js';
 import type { AofCommands, SnapshotCommands } from '../commands/persistence.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 import { ReplicationState } from '../replication/state.js';
+import { FunctionLibraries } from './function-libraries.js';
 
 export interface ServerOptions {
   /** Virtual time. */
@@ -54,6 +55,8 @@ export class RedisServer implements KeyspaceHost {
   readonly stats = new ServerStats();
   /** Scans in progress (SCAN, HSCAN, SSCAN, ZSCAN over hash tables). */
   readonly scanCursors = new ScanCursors();
+  /** FUNCTION LOAD's libraries, kept across saves and loads (never run: the emulator has no Lua). */
+  readonly functions = new FunctionLibraries();
   /** Clients parked in blocking commands. */
   readonly blocking: BlockingRegistry = new BlockingRegistry(this);
   readonly host: string;
@@ -63,6 +66,10 @@ export class RedisServer implements KeyspaceHost {
   readonly startMs: number;
   /** Time of the current command, in ms (server.mstime). */
   nowMs = 0;
+  /** Time of the current command, in microseconds (server.ustime). */
+  nowUs = 0;
+  /** The process's id (INFO process_id), when the server runs as a process. */
+  pid: (() => number) | null = null;
   /** LRU clock of the current command: seconds, 24 bits (LRU_CLOCK). */
   lruClock = 0;
   /** Changes since the last save (server.dirty). */
@@ -149,7 +156,9 @@ export class RedisServer implements KeyspaceHost {
 
   /** Reads the clock into the cached command time (updateCachedTime). */
   updateTime(): void {
-    const ms = Math.floor(this.clock.nowUs() / 1000);
+    const us = this.clock.nowUs();
+    this.nowUs = us;
+    const ms = Math.floor(us / 1000);
     if (ms !== this.nowMs) {
       this.nowMs = ms;
       this.lruClock = Math.floor(ms / 1000) & 0xffffff;

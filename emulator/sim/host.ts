@@ -118,6 +118,15 @@ export class Host implements NetHost {
     this.listeners.delete(port);
   }
 
+  /**
+   * Numbers the next processes from `pid`: a host that stands for the
+   * machine it runs on (npm run server) gives its redis-server the
+   * operating system's pid, the one its log and INFO show.
+   */
+  numberProcessesFrom(pid: number): void {
+    this.nextPid = pid;
+  }
+
   /** Starts a program; it gets the next pid. */
   spawn<P extends SimProcess>(proc: P): P {
     proc.pid = this.nextPid++;

@@ -157,7 +157,7 @@ function keyCheck(c: KeyCheck, ctx: CheckContext): Found {
     const mname = repr(m.name);
     let has: boolean;
     let score: number | undefined;
-    if (typeof v === 'string' || v.type === 'string' || v.type === 'hash') return fail(`${name} is a ${type} ${on}, which has no members`);
+    if (typeof v === 'string' || v.type === 'string' || v.type === 'hash' || v.type === 'stream') return fail(`${name} is a ${type} ${on}, which has no members`);
     if (v.type === 'set') has = v.set.has(m.name);
     else if (v.type === 'zset') {
       score = v.dict.get(m.name);

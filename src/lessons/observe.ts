@@ -54,6 +54,8 @@ export function valueLength(v: Value): number {
       return v.set.size;
     case 'zset':
       return v.size;
+    case 'stream':
+      return v.length;
   }
 }
 

@@ -157,10 +157,12 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   // The server is a process on a simulated host whose world runs in real
   // time; its clients are real TCP clients, and its files live in real
   // folders (the host's paths are this machine's paths).
-  const world = new World({ seed: randomInt(2 ** 31), startUs: Date.now() * 1000 });
+  const clock = new WallClock();
+  const world = new World({ seed: randomInt(2 ** 31), startUs: clock.nowUs() });
   world.trace.commands = false;
   const host = world.addHost('redis', 'native');
   host.disk = new RealDisk(world.kernel, 'redis', '/');
+  host.numberProcessesFrom(process.pid);
   // The simulated process's log lines (loading, saves, forks) go to the
   // server's log from its first line, and its standard output (the report
   // of the RDB check a damaged dump.rdb sets off) to ours. The loading
@@ -190,7 +192,7 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   });
   const redis = proc.server;
   if (!proc.alive) return proc.exitCode ?? 1;
-  const driver = new NodeWorldDriver(world);
+  const driver = new NodeWorldDriver(world, { clock });
   // Connections the server opens itself (a replica to its primary) are real TCP.
   proc.dialer = tcpDialer(world.kernel, (fn) => driver.input(fn));
   driver.start();

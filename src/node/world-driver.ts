@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { RealtimeDriver } from '../../emulator/sim/realtime.js';
 import type { World } from '../../emulator/world/world.js';
+import type { Clock } from '../../emulator/index.js';
 
 /**
  * Drives a world in real time from Node: virtual time follows the wall
@@ -19,9 +20,11 @@ export class NodeWorldDriver {
 
   constructor(
     readonly world: World,
-    opts: { speed?: number } = {},
+    opts: { speed?: number; clock?: Clock } = {},
   ) {
-    this.driver = new RealtimeDriver(world.kernel, () => performance.now(), { speed: opts.speed ?? 1, keepPace: true });
+    // At the wall clock's own pace, virtual time is the machine's clock to the microsecond.
+    const epochUs = (opts.speed ?? 1) === 1 ? opts.clock?.nowUs.bind(opts.clock) : undefined;
+    this.driver = new RealtimeDriver(world.kernel, () => performance.now(), { speed: opts.speed ?? 1, keepPace: true, epochUs });
   }
 
   start(): void {

@@ -296,6 +296,8 @@ function detail(v: Value): string {
       return count(v.set.size, 'member');
     case 'zset':
       return count(v.size, 'member');
+    case 'stream':
+      return count(v.length, 'entry');
   }
 }
 

@@ -246,6 +246,29 @@ describe('BGREWRITEAOF', () => {
     expect(expected).toBe(aofRecord(['SELECT', '0']) + aofRecord(['RPUSH', 'l', 'x', 'y']) + aofRecord(['PEXPIREAT', 'l', '4102444800000']));
   });
 
+  it('without a preamble, a rewrite that cannot express a kept stream fails, and nothing is lost', async () => {
+    const { world, r, disk, restart } = setup({ 'aof-use-rdb-preamble': 'no' });
+    await world.advanceAsync(100);
+    // redis-server 7.0.15's DUMP of a stream with one entry.
+    const payload = Buffer.from('130110000000000000000100000000000000001c1c0000000a00010100010101816102000102010001000101010401ff0101000100000001000a0031f761e130b993e8', 'hex');
+    expect(await world.settle(r.call('RESTORE', 's', '0', new Uint8Array(payload)))).toBe('OK');
+    const base = text(disk.readFile(`${DIR}/appendonly.aof.1.base.aof`));
+    await world.settle(r.call('BGREWRITEAOF'));
+    await world.advanceAsync(500);
+    expect(logOf(world)).toContain(
+      "Can't rewrite the append only file as commands: key 's' in DB 0 holds a stream, kept as stored but with no commands to rebuild it here (aof-use-rdb-preamble yes writes it)",
+    );
+    expect(await infoField(world, r, 'aof_last_bgrewrite_status')).toBe('err');
+    expect(text(disk.readFile(`${DIR}/appendonly.aof.1.base.aof`))).toBe(base);
+    expect(disk.readdir(DIR).filter((f) => f.startsWith('temp-'))).toEqual([]);
+    await world.settle(r.call('SHUTDOWN', 'NOSAVE').catch(() => null));
+    await world.advanceAsync(100);
+    restart();
+    const again = world.connect({ from: 'app', to: 'A:6379' });
+    await world.advanceAsync(100);
+    expect(await world.settle(again.call('TYPE', 's'))).toBe('stream');
+  });
+
   it('is scheduled while a BGSAVE runs, and BGSAVE next to a rewrite answers as 7.0.15 does', async () => {
     const { world, r } = setup();
     for (let i = 0; i < 50; i++) r.set(`k${i}`, 'v'.repeat(1000));
