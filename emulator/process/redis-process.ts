@@ -144,6 +144,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
       config: { port: String(this.port), ...(opts.config ?? {}) },
     });
     this.server.pid = () => this.pid;
+    this.server.pid = () => this.pid;
     this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
     // Debian's packaged configuration keeps the data in /var/lib/redis.
     if (opts.config?.dir === undefined) this.server.config.set('dir', '/var/lib/redis', true);

@@ -3,12 +3,21 @@ import type { ProcessModule, ProcessServices, ShutdownRequest } from '../process
 import type { RedisServer } from '../server/server.js';
 import type { RdbReplicationInfo } from './state.js';
 import type { ChildKind, RdbPipe, ReplicationRuntime } from './server-runtime.js';
+import type { PrimaryLink, PrimaryLinkEvents } from './replica-link.js';
+import type { FileSystem } from '../sim/disk-api.js';
+
+/**
+ * Reference microseconds of CPU to load a kilobyte of RDB, as the
+ * snapshot engine loads dump.rdb at start (cpu.ts scale).
+ */
+const LOAD_US_PER_KB = 6;
 
 /**
  * Replication as a module of a redis-server process on a simulated host
  * (process/services.ts): its snapshot engine forks the RDB children, its
- * disk holds dbfilename, its log takes the lines, serverCron runs
- * replicationCron, and a shutdown waits for lagging replicas. Once the
+ * disk holds dbfilename, its log takes the lines, its connections reach a
+ * primary, serverCron runs replicationCron, beforeSleep sends what
+ * replicas are owed, and a shutdown waits for lagging replicas. Once the
  * process is gone it logs nothing more (its replicas' connections close
  * as it exits).
  */
@@ -38,6 +47,10 @@ export class DaemonReplicationRuntime implements ReplicationRuntime, ProcessModu
 
   cron(): void {
     this.server.replication.cron();
+  }
+
+  beforeSleep(): void {
+    this.server.replication.beforeSleep();
   }
 
   joinShutdown(request: ShutdownRequest): boolean {
@@ -107,5 +120,30 @@ export class DaemonReplicationRuntime implements ReplicationRuntime, ProcessModu
     } catch {
       // Gone already.
     }
+  }
+
+  dial(host: string, port: number, events: PrimaryLinkEvents): PrimaryLink | string {
+    return this.p.connect(host, port, {
+      connected: () => events.connected(),
+      data: (bytes) => events.data(bytes),
+      closed: (error) => events.closed(error ?? 'connection lost'),
+    });
+  }
+
+  disk(): FileSystem {
+    return this.p.host.disk;
+  }
+
+  pid(): number {
+    return this.p.pid;
+  }
+
+  loadUs(bytes: number): number {
+    const speed = this.p.host.profile.cpuSpeed;
+    return speed === Infinity ? 0 : Math.round(((bytes / 1024) * LOAD_US_PER_KB) / speed);
+  }
+
+  after(us: number, done: () => void): void {
+    this.p.after(us, done);
   }
 }
