@@ -7,7 +7,7 @@ import { lfuDataWithCounter, lruClockBefore, valueReadOptions, valueWriteOptions
 import { debugSettings } from '../server/debug-settings.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
-import { setExpireExact } from './expire.js';
+import { setExpireExact } from '../keyspace/expire-exact.js';
 import type { Handler } from './table.js';
 
 /**

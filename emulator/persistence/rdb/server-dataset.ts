@@ -1,4 +1,4 @@
-import { expireIn, setExpireExact } from '../../commands/expire.js';
+import { expireIn, setExpireExact } from '../../keyspace/expire-exact.js';
 import { debugSettings } from '../../server/debug-settings.js';
 import { lfuCounter } from '../../server/lfu.js';
 import type { Database } from '../../keyspace/database.js';
