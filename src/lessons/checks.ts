@@ -1,7 +1,7 @@
-import { formatReply } from '../../emulator/cli/format.js';
+import { formatReply } from '../../emulator/redis-cli/format.js';
 import { repr } from '../../emulator/resp/bytes.js';
-import type { RedisProcess } from '../../emulator/sim/redis-daemon.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { RedisProcess } from '../../emulator/process/redis-process.js';
+import type { World } from '../../emulator/world/world.js';
 import { checkLabel, count, momentNotYet, momentWhen, sentence, serverName } from './check-words.js';
 import { happeningWords } from './happenings.js';
 import type { TimedReply } from './host.js';
@@ -330,7 +330,7 @@ function keyCheck(c: KeyCheck, ctx: CheckContext, index: number, proc: RedisProc
     const mname = repr(m.name);
     let has: boolean;
     let score: number | undefined;
-    if (typeof v === 'string' || v.type === 'string' || v.type === 'hash') return fail(`${name} is a ${type} ${on}, which has no members`);
+    if (typeof v === 'string' || v.type === 'string' || v.type === 'hash' || v.type === 'stream') return fail(`${name} is a ${type} ${on}, which has no members`);
     if (v.type === 'set') has = v.set.has(m.name);
     else if (v.type === 'zset') {
       score = v.dict.get(m.name);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { commandKeys } from '../../emulator/commands/command-keys.js';
-import { RedisProcess } from '../../emulator/sim/redis-daemon.js';
+import { RedisProcess } from '../../emulator/process/redis-process.js';
 import type { TraceEntry } from '../../emulator/sim/trace.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import { traceMatcher } from './trace-match.js';
 import { moment, parseServerRef, serverKey, type Check, type Moment } from './schema.js';
 

@@ -1,5 +1,5 @@
 import { HostShell } from '../../../emulator/programs/shell.js';
-import type { World } from '../../../emulator/sim/world.js';
+import type { World } from '../../../emulator/world/world.js';
 import type { LessonHost, TimedReply } from '../../lessons/host.js';
 import { parseServerRef, type TerminalSpec } from '../../lessons/schema.js';
 import type { TerminalChoice, WorldStore } from '../world-store.js';
