@@ -1,6 +1,7 @@
 import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
 import type { AofCommands } from '../commands/persistence.js';
 import type { RedisServer } from '../server/server.js';
+import { PROPAGATE } from '../server/client.js';
 import type { PersistenceStats } from '../server/stats.js';
 import type { LoadOutcome, ProcessModule, ProcessServices, ShutdownRequest } from '../process/services.js';
 import { emptyManifest, formatManifest, withoutHistory, type AofManifest } from './aof/manifest.js';
@@ -76,7 +77,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   }
 
   private subscribe(): void {
-    this.unsubscribe ??= this.server.onPropagate((db, argv) => this.writer.append(db, argv));
+    this.unsubscribe ??= this.server.onPropagate((db, argv) => this.writer.append(db, argv), PROPAGATE.AOF);
   }
 
   private unsubscribeWrites(): void {

@@ -1,5 +1,5 @@
 import { errorReply, FramesReply, type Reply } from '../resp/reply.js';
-import type { Client } from '../server/client.js';
+import { PROPAGATE, type Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
 import { BLOCKED } from '../server/blocking.js';
 import { clientInfoLine } from '../commands/client.js';
@@ -106,7 +106,7 @@ export class ReplicationPrimary {
   /** A backlog was made: from now on every write is fed to the stream. */
   bufferCreated(buffer: ReplicationBuffer): void {
     buffer.onBlockAdded = () => (this.limitsCheckDue = true);
-    this.stopFeeding = this.server.onPropagate((db, argv) => this.feedCommand(db, argv));
+    this.stopFeeding = this.server.onPropagate((db, argv) => this.feedCommand(db, argv), PROPAGATE.REPL);
   }
 
   /** The backlog is gone: writes are no longer fed. */
