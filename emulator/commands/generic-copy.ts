@@ -7,7 +7,7 @@ import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR } from './errors.js';
-import { getExpireExact, setExpireExact } from './expire.js';
+import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
 import { SAME_OBJECT, dbArg } from './generic-rename.js';
 import type { Handler } from './table.js';
 

@@ -5,7 +5,7 @@ import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR, invalidExpireTime } from './errors.js';
-import { setExpireExact } from './expire.js';
+import { setExpireExact } from '../keyspace/expire-exact.js';
 import { deleteKey, modified } from './lookup.js';
 import { isStringValue, readString } from './string-access.js';
 import { stringByteCommands } from './string-bytes.js';
