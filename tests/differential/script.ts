@@ -11,6 +11,11 @@
  *   @lines INFO stats        compare a text reply line by line, ignoring the
  *                            values of fields listed after '@lines:' e.g.
  *                            @lines:uptime_in_seconds,used_memory INFO
+ *   @mask:*.1,*.2 SLOWLOG GET
+ *                            compare exactly, except the elements at the
+ *                            paths listed (indexes into nested arrays, maps
+ *                            and sets, '*' for any), which compare by type:
+ *                            times, durations, addresses
  *   !sleep 120               wait 120 ms (the emulator advances its clock)
  *   &BLPOP k 0               send without waiting for the reply (a command
  *                            that blocks); compare the reply at a later
@@ -29,7 +34,8 @@ export type Compare =
   | { kind: 'pairs' }
   | { kind: 'shape' }
   | { kind: 'type' }
-  | { kind: 'lines'; ignore: string[] };
+  | { kind: 'lines'; ignore: string[] }
+  | { kind: 'mask'; paths: string[][] };
 
 export type Step =
   | { kind: 'command'; client: number; argv: string[]; compare: Compare; line: number; text: string; async?: boolean }
@@ -74,10 +80,12 @@ export function parseScript(source: string): Step[] {
       rest = rest.slice(1);
     }
     let compare: Compare = { kind: 'exact' };
-    const mm = /^@(unordered|pairs|shape|type|lines)(?::(\S+))?\s+/.exec(rest);
+    const mm = /^@(unordered|pairs|shape|type|lines|mask)(?::(\S+))?\s+/.exec(rest);
     if (mm) {
       const k = mm[1] as Compare['kind'];
-      compare = k === 'lines' ? { kind: 'lines', ignore: mm[2] ? mm[2].split(',') : [] } : ({ kind: k } as Compare);
+      const list = mm[2] ? mm[2].split(',') : [];
+      compare =
+        k === 'lines' ? { kind: 'lines', ignore: list } : k === 'mask' ? { kind: 'mask', paths: list.map((p) => p.split('.')) } : ({ kind: k } as Compare);
       rest = rest.slice(mm[0].length);
     }
     const argv = splitArgs(latin1(rest));
