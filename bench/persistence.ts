@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ErrorReply, type Reply } from '../emulator/resp/reply.js';
-import { runServer, type RunningServer } from '../src/cli/server-main.js';
+import { runServer, type RunningServer } from '../src/node/server-main.js';
 import { freePort, RawConnection, REDIS_SERVER_BIN } from '../tests/support/real-redis.js';
 import type { Row } from './measure.js';
 

@@ -8,7 +8,7 @@
 // Every command's code, also those kept apart (emulator/commands/on-demand.ts).
 import '../emulator/commands/on-demand-handlers.js';
 import { performance } from 'node:perf_hooks';
-import { World } from '../emulator/sim/world.js';
+import { World } from '../emulator/world/world.js';
 import { startBenchmark } from '../emulator/programs/redis-benchmark.js';
 import type { Row } from './measure.js';
 

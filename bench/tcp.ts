@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, RawConnection, startRealRedis } from '../tests/support/real-redis.js';
 import type { Row } from './measure.js';
 
-const SERVER = fileURLToPath(new URL('../src/cli/server.ts', import.meta.url));
+const SERVER = fileURLToPath(new URL('../src/node/server.ts', import.meta.url));
 
 async function startEmulatorServer(): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();

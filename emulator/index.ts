@@ -1,5 +1,5 @@
 /**
- * The emulator's public API. src/web and src/cli use only what is exported
+ * The emulator's public API. src/web and src/node use only what is exported
  * here.
  */
 export { RedisServer, type ServerOptions, type PropagationListener } from './server/server.js';
@@ -8,8 +8,8 @@ export { ServerConnection } from './server/connection.js';
 export { ConfigError } from './server/config.js';
 export { ManualClock, DEFAULT_EPOCH_US, type Clock } from './sim/clock.js';
 export { Random } from './sim/random.js';
-export { DirectClient } from './client/direct.js';
-export { ReplyError } from './client/reply-error.js';
+export { DirectClient } from './client-library/direct.js';
+export { ReplyError } from './client-library/reply-error.js';
 export * from './resp/reply.js';
 export { encodeReply, encodeCommand, type Protocol } from './resp/encode.js';
 export { RequestParser, ProtocolError, type ByteDecoder } from './resp/request-parser.js';

@@ -28,7 +28,7 @@ start_server() { # port dir -> pid
     redis-server --port "$port" --bind 127.0.0.1 --save '' --dir "$dir" --enable-debug-command yes \
       --logfile "$dir/server.log" >/dev/null 2>&1 &
   else
-    (cd "$here" && exec node --import tsx src/cli/server.ts --port "$port" --save '' --dir "$dir" \
+    (cd "$here" && exec node --import tsx src/node/server.ts --port "$port" --save '' --dir "$dir" \
       --enable-debug-command yes >"$dir/server.log" 2>&1) &
   fi
   echo $!

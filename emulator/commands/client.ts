@@ -9,9 +9,10 @@ import type { Handler } from './table.js';
 
 /**
  * CLIENT and its subcommands (src/networking.c): naming, describing and
- * killing connections, and waking a blocked one. PAUSE/UNPAUSE, REPLY and
- * TRACKING need machinery the dispatcher does not have yet (held commands,
- * suppressed replies, invalidation messages) and are left out; as tracking
+ * killing connections, waking a blocked one, pausing them all (the held
+ * commands are the dispatcher's, server/client-pause.ts). REPLY and
+ * TRACKING need machinery the dispatcher does not have yet (suppressed
+ * replies, invalidation messages) and are left out; as tracking
  * can never be on, GETREDIR, TRACKINGINFO and CACHING give the answers of a
  * connection that does not track.
  */
@@ -286,7 +287,35 @@ function clientHelp(_c: Client, argv: string[]): Reply {
   ]);
 }
 
+/**
+ * CLIENT PAUSE timeout [WRITE|ALL]: holds back every command, or those
+ * that may write, for `timeout` milliseconds (src/networking.c).
+ */
+function clientPause(c: Client, argv: string[]): Reply {
+  if (argv.length > 4) return subcommandSyntaxError(argv);
+  let type: 'write' | 'all' = 'all';
+  if (argv.length === 4) {
+    const mode = opt(argv[3]!);
+    if (mode === 'write') type = 'write';
+    else if (mode !== 'all') return errorReply('CLIENT PAUSE mode must be WRITE or ALL');
+  }
+  const t = parseInt64(argv[2]!);
+  if (t === null) return errorReply('timeout is not an integer or out of range');
+  if (t < 0n) return errorReply('timeout is negative');
+  const endMs = t > 0n ? Number(t) + c.server.nowMs : 0;
+  c.server.pause.pause('client-command', endMs, type);
+  return OK;
+}
+
+/** CLIENT UNPAUSE. */
+function clientUnpause(c: Client): Reply {
+  c.server.pause.unpause('client-command');
+  return OK;
+}
+
 export const clientCommands: Record<string, Handler> = {
+  'client|pause': clientPause,
+  'client|unpause': clientUnpause,
   'client|id': clientId,
   'client|info': clientInfo,
   'client|list': clientList,

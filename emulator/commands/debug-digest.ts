@@ -1,3 +1,4 @@
+import { bytesFromArray } from '../resp/bytes.js';
 import type { Database } from '../keyspace/database.js';
 import { stringOf, type Value } from '../keyspace/values.js';
 import { formatDouble } from '../numbers/double.js';
@@ -99,7 +100,7 @@ function be32(n: number): string {
   return String.fromCharCode((n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
 }
 
-const TYPE_CODE = { string: 0, list: 1, set: 2, zset: 3, hash: 4 } as const;
+const TYPE_CODE = { string: 0, list: 1, set: 2, zset: 3, hash: 4, stream: 6 } as const;
 
 /** Mixes one value (and whether it has a TTL) into digest: xorObjectDigest. */
 function objectDigest(digest: Uint8Array, v: Value, hasExpire: boolean): void {
@@ -118,6 +119,10 @@ function objectDigest(digest: Uint8Array, v: Value, hasExpire: boolean): void {
       mixDigest(ele, formatDouble(score));
       xorDigest(digest, ele);
     }
+  } else if (v.type === 'stream') {
+    // A stream is kept as stored, not decoded into entries: its digest
+    // covers its stored parts rather than Redis's walk over the entries.
+    for (const part of v.parts) mixDigest(digest, typeof part === 'string' ? part : typeof part === 'bigint' ? part.toString() : bytesFromArray(part));
   } else {
     for (const [f, val] of v.map) {
       const ele = new Uint8Array(20);

@@ -1,3 +1,4 @@
+import { serializedObjectLength } from '../persistence/rdb/value-writer.js';
 import type { Database } from '../keyspace/database.js';
 import { encodingOf, isIntEncodable, stringOf, type ListValue, type Value } from '../keyspace/values.js';
 import { formatDouble } from '../numbers/double.js';
@@ -122,6 +123,8 @@ export function serializedLength(server: RedisServer, v: Value): number {
       for (const [f, val] of v.map) n += rdbStringSize(f) + rdbStringSize(val);
       return n;
     }
+    case 'stream':
+      return serializedObjectLength(v, { compression: false, fill: -2, compressDepth: 0, packedThreshold: 1 << 30 });
   }
 }
 

@@ -4,7 +4,7 @@ import { ErrorReply, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { createDumpPayload, loadDumpPayload, verifyDumpPayload, RdbError } from '../persistence/rdb/index.js';
 import { lfuDataWithCounter, lruClockBefore, valueReadOptions, valueWriteOptions } from '../persistence/rdb/server-dataset.js';
-import { debugSettings } from './debug-settings.js';
+import { debugSettings } from '../server/debug-settings.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
 import { setExpireExact } from './expire.js';

@@ -1,4 +1,4 @@
-import { checkRdb } from '../programs/rdb-check/check.js';
+import { checkRdb } from '../persistence/check/rdb/check.js';
 import { registerRdbCheck } from '../persistence/snapshots.js';
 import { bitmapCommands } from './bitmap.js';
 import { commandDocsCommands } from './command-docs.js';

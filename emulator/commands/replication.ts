@@ -1,9 +1,11 @@
-import { errorReply, OK, type Reply } from '../resp/reply.js';
+import { errorReply, OK, StatusReply, type Reply } from '../resp/reply.js';
+import { asciiLower } from '../resp/bytes.js';
+import { clientInfoLine } from './client.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { splitArgs } from '../resp/split-args.js';
 import type { Client } from '../server/client.js';
 import { NO_REPLY } from '../replication/primary.js';
-import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_EXCLUDE_FUNCTIONS, cText } from '../replication/replica.js';
+import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_EXCLUDE_FUNCTIONS, cText } from '../replication/primary-replica-link.js';
 import { roleReply } from '../replication/info.js';
 import { opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
@@ -11,20 +13,20 @@ import type { Handler } from './table.js';
 
 /**
  * SYNC, PSYNC, REPLCONF and ROLE (src/replication.c): the commands a
- * replica (or redis-cli --rdb, --replica) sends its primary. The work is
- * the primary's (replication/primary.ts); here are the arguments and their
- * errors.
+ * replica (or redis-cli --rdb, --replica) sends its primary; REPLICAOF
+ * (SLAVEOF), WAIT and FAILOVER. The work is replication's
+ * (emulator/replication); here are the arguments and their errors.
  */
 
 /** NET_HOST_STR_LEN: an announced address must be shorter. */
 const HOST_STR_LEN = 256;
 
 function sync(c: Client, argv: string[]): Reply {
-  return c.server.replication.sync(c, argv, false);
+  return c.server.replication.primary.sync(c, argv, false);
 }
 
 function psync(c: Client, argv: string[]): Reply {
-  return c.server.replication.sync(c, argv, true);
+  return c.server.replication.primary.sync(c, argv, true);
 }
 
 /**
@@ -34,7 +36,8 @@ function psync(c: Client, argv: string[]): Reply {
  */
 function replconf(c: Client, argv: string[]): Reply {
   if (argv.length % 2 === 0) return SYNTAX_ERROR;
-  const primary = c.server.replication;
+  const replication = c.server.replication;
+  const primary = replication.primary;
   const r = primary.link(c);
   for (let j = 1; j < argv.length; j += 2) {
     const option = opt(argv[j]!);
@@ -57,7 +60,7 @@ function replconf(c: Client, argv: string[]): Reply {
       if (offset !== null) primary.ack(c, Number(offset));
       return NO_REPLY;
     } else if (option === 'getack') {
-      if (primary.masterHost !== null) primary.replicaSide?.sendAck();
+      if (replication.masterHost !== null) replication.replica.sendAck();
       return NO_REPLY;
     } else if (option === 'rdb-only') {
       const v = parseInt64(value);
@@ -84,4 +87,42 @@ function role(c: Client): Reply {
   return roleReply(c.server.replication);
 }
 
-export const replicationCommands: Record<string, Handler> = { sync, psync, replconf, role };
+/**
+ * REPLICAOF host port | NO ONE (replicaofCommand): follow a primary, or
+ * become one. Asking for the primary already followed changes nothing.
+ */
+function replicaof(c: Client, argv: string[]): Reply {
+  const replication = c.server.replication;
+  if (replication.primary.failover.state !== 'no-failover') return errorReply('REPLICAOF not allowed while failing over.');
+  if (asciiLower(argv[1]!) === 'no' && asciiLower(argv[2]!) === 'one') {
+    if (replication.masterHost !== null) {
+      replication.replica.unsetMaster();
+      replication.log(`MASTER MODE enabled (user request from '${clientInfoLine(c, c, argv)}')`);
+    }
+    return OK;
+  }
+  // It would flush every replica, this client among them.
+  if (c.role === 'replica') return errorReply('Command is not valid when client is a replica.');
+  const port = parseInt64(argv[2]!);
+  if (port === null || port < 0n || port > 65535n) return errorReply('Invalid master port');
+  const host = argv[1]!;
+  if (replication.masterHost !== null && asciiLower(replication.masterHost) === asciiLower(host) && replication.masterPort === Number(port)) {
+    replication.log('REPLICAOF would result into synchronization with the master we are already connected with. No operation performed.');
+    return new StatusReply('OK Already connected to specified master');
+  }
+  replication.replica.setMaster(host, Number(port));
+  replication.log(`REPLICAOF ${host}:${port} enabled (user request from '${clientInfoLine(c, c, argv)}')`);
+  return OK;
+}
+
+/** WAIT numreplicas timeout. */
+function wait(c: Client, argv: string[]): Reply {
+  return c.server.replication.primary.waiting.command(c, argv);
+}
+
+/** FAILOVER [TO host port [FORCE]] [TIMEOUT ms] | ABORT. */
+function failover(c: Client, argv: string[]): Reply {
+  return c.server.replication.primary.failover.command(argv);
+}
+
+export const replicationCommands: Record<string, Handler> = { sync, psync, replconf, role, replicaof, slaveof: replicaof, wait, failover };

@@ -33,7 +33,7 @@ function shutdown(c: Client, argv: string[]): Reply {
   const any = flags.nosave || flags.save || flags.now || flags.force;
   if ((abort && any) || (flags.nosave && flags.save)) return SYNTAX_ERROR;
   // Only a shutdown waiting for lagging replicas can be aborted.
-  if (abort) return c.server.replication.abortShutdown() ? OK : errorReply('No shutdown in progress.');
+  if (abort) return c.server.replication.primary.abortShutdown() ? OK : errorReply('No shutdown in progress.');
   const hook = c.server.shutdownHook;
   if (hook === null || !hook(flags, c)) return errorReply('Errors trying to SHUTDOWN. Check logs.');
   return BLOCKED;

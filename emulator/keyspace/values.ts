@@ -13,10 +13,10 @@ import { bytesFromArray } from '../resp/bytes.js';
  * an integer) is wrapped in StringObject so that OBJECT ENCODING stays true.
  * Everything else is a small class with a `type` tag.
  */
-export type Value = string | StringObject | ListValue | HashValue | SetValue | ZSetValue;
+export type Value = string | StringObject | ListValue | HashValue | SetValue | ZSetValue | StreamValue;
 export type ObjectValue = Exclude<Value, string>;
 
-export type TypeName = 'string' | 'list' | 'hash' | 'set' | 'zset';
+export type TypeName = 'string' | 'list' | 'hash' | 'set' | 'zset' | 'stream';
 
 /** Redis's OBJ_ENCODING_EMBSTR_SIZE_LIMIT. */
 export const EMBSTR_SIZE_LIMIT = 44;
@@ -147,6 +147,30 @@ export class ZSetValue {
   }
 }
 
+/**
+ * A stream from a file or a DUMP payload: the emulator has no stream
+ * commands, so it keeps the value exactly as the file described it, to
+ * write it back (RDB files, AOF bases, DUMP) as Redis would, and treats
+ * the key like any other (TYPE, DEL, RENAME, EXPIRE, COPY).
+ *
+ * `parts` is the RDB value in the order it is stored, each in the form
+ * that writes it back: a bigint is a length (rdbSaveLen), a byte string a
+ * string (rdbSaveRawString, compressed as the configuration says when
+ * written), a Uint8Array raw bytes (stream IDs, millisecond times).
+ */
+export class StreamValue {
+  readonly type = 'stream';
+  constructor(
+    /** The RDB type it was stored as (RDB_TYPE_STREAM_LISTPACKS or _2). */
+    readonly rdbType: number,
+    readonly parts: ReadonlyArray<bigint | string | Uint8Array>,
+    /** Entries in the stream (XLEN). */
+    readonly length: number,
+    /** The bytes of its listpacks: most of its memory. */
+    readonly listpackBytes: number,
+  ) {}
+}
+
 export function typeOf(v: Value): TypeName {
   return typeof v === 'string' ? 'string' : v.type;
 }
@@ -195,5 +219,7 @@ export function encodingOf(v: Value): string {
     case 'set':
     case 'zset':
       return v.encoding;
+    case 'stream':
+      return 'stream';
   }
 }

@@ -3,10 +3,10 @@ import type { AofCommands } from '../commands/persistence.js';
 import type { RedisServer } from '../server/server.js';
 import type { PersistenceStats } from '../server/stats.js';
 import type { ServerCpuCosts } from '../sim/cpu.js';
-import type { ProcessModule } from '../sim/redis-daemon.js';
+import type { ProcessModule } from '../process/redis-process.js';
 import { emptyManifest, formatManifest, withoutHistory, type AofManifest } from './aof/manifest.js';
 import { AofDir, errorText, type AofProcess } from './aof-dir.js';
-import { loadAofAtStart } from './aof-load.js';
+import { loadAofAtStart } from './aof-replay.js';
 import { AofRewriter, type AofRewriteHost, type AofState } from './aof-rewrite.js';
 import { openAtStart, prepareUpgrade, readManifestAtStart, runSteps, type FileStep } from './aof-startup.js';
 import { AofWriter } from './aof-writer.js';
@@ -23,7 +23,7 @@ import type { Snapshots } from './snapshots.js';
  * - BGREWRITEAOF and the auto-aof-rewrite rules fork a child that writes a
  *   new base (aof-rewrite.ts).
  * - At start, with appendonly yes, the files the manifest names are loaded
- *   instead of dump.rdb (aof-load.ts), and the AOF is opened, a base being
+ *   instead of dump.rdb (aof-replay.ts), and the AOF is opened, a base being
  *   written first when there is nothing yet (aof-startup.ts).
  * - CONFIG SET appendonly yes starts with a rewrite; no stops the AOF.
  *
@@ -166,6 +166,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
       touchAllWatchedKeysInDb(db, null);
       db.clear();
     }
+    server.functions.clear();
     const read = readManifestAtStart(this.p, this.files);
     if (typeof read === 'string') return false;
     this.manifest = read;

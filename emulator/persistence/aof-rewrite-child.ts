@@ -1,12 +1,11 @@
 import { bytesToArray } from '../resp/bytes.js';
-import { REDIS_VERSION, usedMemory } from '../server/info.js';
+import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
 import { SimProcess, type Host } from '../sim/host.js';
-import { rewriteAof } from './aof/rewrite.js';
+import { NotRewritable, rewriteAof } from './aof/rewrite.js';
 import { tempRewriteFileName } from './aof/manifest.js';
 import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
-import { writeRdb } from './rdb/file-writer.js';
-import { snapshotDatabases, valueWriteOptions } from './rdb/server-dataset.js';
+import { saveRdb, snapshotDatabases } from './rdb/server-dataset.js';
 
 /**
  * The child a background AOF rewrite forks (rewriteAppendOnlyFileBackground
@@ -31,18 +30,20 @@ export class AofRewriteChild extends SimProcess {
  * What a base file holds: an RDB with the aof-base aux field when
  * aof-use-rdb-preamble is yes, else the commands that rebuild the dataset.
  */
-export function baseFileBytes(server: RedisServer, nowUs: number): Uint8Array {
+export function baseFileBytes(server: RedisServer, nowUs: number): Uint8Array | NotRewritable {
   const cfg = server.config;
   const nowS = Math.floor(nowUs / 1e6);
-  if (cfg.getBool('aof-use-rdb-preamble')) {
-    return writeRdb(snapshotDatabases(server), {
-      ...valueWriteOptions(server),
-      checksum: cfg.getBool('rdbchecksum'),
-      aux: { redisVersion: REDIS_VERSION, ctimeSeconds: nowS, usedMemoryBytes: usedMemory(server), aofBase: true },
-    });
-  }
+  // No replication fields in a base (rewriteAppendOnlyFile saves with no rdbSaveInfo).
+  if (cfg.getBool('aof-use-rdb-preamble')) return saveRdb(server, { ctimeSeconds: nowS, aofBase: true, replication: null });
+  const functions = server.functions.codes();
   const timestamps = cfg.getBool('aof-timestamp-enabled');
-  return bytesToArray(rewriteAof(snapshotDatabases(server), timestamps ? { timestampSeconds: nowS } : {}));
+  const text = rewriteAof(snapshotDatabases(server), timestamps ? { timestampSeconds: nowS, functions } : { functions });
+  return typeof text === 'string' ? bytesToArray(text) : text;
+}
+
+/** The log line of a rewrite that would lose a key: the old files stay as they are. */
+export function notRewritableLine(n: NotRewritable): string {
+  return `Can't rewrite the append only file as commands: key '${n.key}' in DB ${n.dbId} holds a stream, kept as stored but with no commands to rebuild it here (aof-use-rdb-preamble yes writes it)`;
 }
 
 /** Fork: the parent's thread stops while its page tables are copied, longer the more memory it has. */
@@ -65,6 +66,14 @@ export function forkRewriteChild(p: AofProcess, files: AofDir): AofRewriteChild 
   const host = p.host;
   const child = host.spawn(new AofRewriteChild(host, server.port));
   const kernel = host.kernel;
+  if (bytes instanceof NotRewritable) {
+    kernel.at(Math.max(kernel.now, p.nowUs()), () => {
+      if (!child.alive) return;
+      p.log(notRewritableLine(bytes), 'warning');
+      child.exit(1);
+    });
+    return child;
+  }
   const cpuUs = ((bytes.length / 1024) * SAVE_US_PER_KB) / host.profile.cpuSpeed;
   kernel.at(Math.max(kernel.now, p.nowUs()) + Math.round(cpuUs), () => writeBase(p, files, child, bytes));
   return child;

@@ -11,7 +11,8 @@ import {
   type AofManifest,
 } from './aof/manifest.js';
 import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
-import { baseFileBytes } from './aof-rewrite-child.js';
+import { baseFileBytes, notRewritableLine } from './aof-rewrite-child.js';
+import { NotRewritable } from './aof/rewrite.js';
 
 /**
  * What redis-server's main() does with the AOF before it serves
@@ -121,7 +122,13 @@ export function openAtStart(
     } catch (e) {
       return `Opening the temp file for AOF rewrite in rewriteAppendOnlyFile(): ${errorText(e)}`;
     }
-    const w = files.writeAll(fd, baseFileBytes(p.server, p.nowUs()));
+    const bytes = baseFileBytes(p.server, p.nowUs());
+    if (bytes instanceof NotRewritable) {
+      files.closeQuietly(fd);
+      files.unlinkQuietly(tmp);
+      return notRewritableLine(bytes);
+    }
+    const w = files.writeAll(fd, bytes);
     if (w.error !== null) {
       files.closeQuietly(fd);
       files.unlinkQuietly(tmp);

@@ -1,7 +1,7 @@
 import { RdbError } from './rdb/errors.js';
 import { auxLogLine } from './rdb/aux-log.js';
-import type { checkRdb } from '../programs/rdb-check/check.js';
-import { serverLogLine } from '../programs/server-log-line.js';
+import type { checkRdb } from './check/rdb/check.js';
+import { serverLogLine } from '../server/log-line.js';
 import { bytesFromArray } from '../resp/bytes.js';
 import { ForkedRdbWriter, loadRdbIntoServer, saveRdb, valueReadOptions, type SaveStamp } from './rdb/server-dataset.js';
 import { usedMemory } from '../server/info.js';

@@ -1,5 +1,5 @@
 import type { Host } from '../sim/host.js';
-import type { World } from '../sim/world.js';
+import type { World } from '../world/world.js';
 
 /**
  * What a freshly installed Debian server with the redis-server package has

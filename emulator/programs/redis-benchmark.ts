@@ -4,7 +4,7 @@ import { CLIENT_CPU, type ClientCpuCosts } from '../sim/cpu.js';
 import { SimProcess, type Host } from '../sim/host.js';
 import type { SimEvent } from '../sim/kernel.js';
 import { NET_ERRORS, type NetError, type Socket } from '../sim/network.js';
-import type { World } from '../sim/world.js';
+import type { World } from '../world/world.js';
 import { parseBenchmarkArgs, type BenchmarkArgsExit, type BenchmarkOptions } from './benchmark-args.js';
 import {
   CSV_HEADER,

@@ -3,12 +3,12 @@ import { isManifestError, manifestErrorLog, parseManifest } from '../persistence
 import { bytesFromArray } from '../resp/bytes.js';
 import type { FileSystem } from '../sim/disk-api.js';
 import { DiskError } from '../sim/disk-errors.js';
-import { CRASH_EXIT_CODE, OutOfMemory, outOfMemoryReport, type CrashFrames } from './aof-check/crash-report.js';
-import { RespScan } from './aof-check/resp-scan.js';
-import { checkRdb } from './rdb-check/check.js';
-import type { CheckState } from './rdb-check/report.js';
+import { CRASH_EXIT_CODE, OutOfMemory, outOfMemoryReport, type CrashFrames } from '../persistence/check/aof/crash-report.js';
+import { RespScan } from '../persistence/check/aof/resp-scan.js';
+import { checkRdb } from '../persistence/check/rdb/check.js';
+import type { CheckState } from '../persistence/check/rdb/report.js';
 import type { CheckToolOptions } from './redis-check-rdb.js';
-import { serverLogLine } from './server-log-line.js';
+import { serverLogLine } from '../server/log-line.js';
 import { openToolFile, resolveToolPath } from './tool-files.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { FileSystem } from '../sim/disk-api.js';
-import { checkRdb } from './rdb-check/check.js';
-import { serverLogLine } from './server-log-line.js';
+import { checkRdb } from '../persistence/check/rdb/check.js';
+import { serverLogLine } from '../server/log-line.js';
 import { openToolFile } from './tool-files.js';
 
 /**

@@ -1,7 +1,7 @@
-import { CLOSED, type CliLink } from '../cli/link.js';
+import { CLOSED, type CliLink } from '../redis-cli/link.js';
 import type { Reply } from '../resp/reply.js';
-import type { Session } from '../sim/session.js';
-import type { World } from '../sim/world.js';
+import type { Session } from '../world/terminal-session.js';
+import type { World } from '../world/world.js';
 
 const counters = new WeakMap<World, number>();
 

@@ -2,7 +2,7 @@ import { bytesToArray } from '../resp/bytes.js';
 import { normalizePath } from '../sim/disk-path.js';
 import type { Host, SimProcess } from '../sim/host.js';
 import type { RealtimeDriver } from '../sim/realtime.js';
-import type { World } from '../sim/world.js';
+import type { World } from '../world/world.js';
 import { registerHostSetup } from './host-setup.js';
 import { SHELL_PROGRAM, type ShellAction } from './shell/action.js';
 import { cd, clear, date, echo, help, hostname } from './shell/builtins.js';

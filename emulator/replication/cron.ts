@@ -1,5 +1,5 @@
 import type { RedisServer } from '../server/server.js';
-import type { ReplicationPrimary } from './primary.js';
+import type { ReplicationState } from './state.js';
 import { PING_COMMAND } from './stream.js';
 
 /**
@@ -18,28 +18,30 @@ export class ReplicationCron {
   private serverCronLoops = 1;
   private replicationCronLoops = 1;
 
-  constructor(private readonly p: ReplicationPrimary) {}
+  constructor(private readonly s: ReplicationState) {}
 
   /** serverCron's part, hz times a second: replicationCron runs once a second (run_with_period(1000)). */
   tick(): void {
-    const hz = Math.min(500, Math.max(1, this.p.server.config.getNumber('hz')));
+    const hz = Math.min(500, Math.max(1, this.s.server.config.getNumber('hz')));
     const every = Math.max(1, Math.floor(1000 / Math.floor(1000 / hz)));
     if (this.serverCronLoops++ % every === 0) this.run();
   }
 
   /** replicationCron itself. */
   run(): void {
-    const p = this.p;
-    const server = p.server;
+    const s = this.s;
+    const p = s.primary;
+    const server = s.server;
     server.updateTime();
     const cfg = server.config;
-    const nowS = p.nowS;
-    p.replicaSide?.cron();
+    const nowS = s.nowS;
+    s.primary.failover.update();
+    s.replica.cron();
     if (this.replicationCronLoops % cfg.getNumber('repl-ping-replica-period') === 0 && p.replicas.length !== 0) {
       p.feedCommand(p.slaveSelDb, PING_COMMAND);
     }
     // Replicas still waiting for their RDB hear a newline each second, so they do not time out.
-    const child = p.process.childKind();
+    const child = s.process.childKind();
     for (const c of p.replicas) {
       const r = p.link(c);
       if (r.state === 'wait_bgsave_start' || (r.state === 'wait_bgsave_end' && child !== 'socket')) c.rawOutput?.write('\n');
@@ -56,12 +58,12 @@ export class ReplicationCron {
       }
     }
     const ttl = cfg.getNumber('repl-backlog-ttl');
-    if (p.replicas.length === 0 && ttl > 0 && p.buffer !== null && p.masterHost === null && nowS - p.noReplicasSinceS > ttl) {
+    if (p.replicas.length === 0 && ttl > 0 && s.buffer !== null && s.masterHost === null && nowS - p.noReplicasSinceS > ttl) {
       // Without a backlog the offset stops counting: the old ID must not be trusted any more.
-      p.changeReplicationId();
-      p.clearReplicationId2();
-      p.freeBacklog();
-      p.log(`Replication backlog freed after ${ttl} seconds without connected replicas.`);
+      s.changeReplicationId();
+      s.clearReplicationId2();
+      s.freeBacklog();
+      s.log(`Replication backlog freed after ${ttl} seconds without connected replicas.`);
     }
     this.startPendingFork();
     this.removeRdbUsedToSyncReplicas();
@@ -75,9 +77,10 @@ export class ReplicationCron {
    * diskless one waits repl-diskless-sync-delay for more replicas to come.
    */
   startPendingFork(): void {
-    const p = this.p;
-    if (p.process.childKind() !== null) return;
-    const nowS = p.nowS;
+    const s = this.s;
+    const p = s.primary;
+    if (s.process.childKind() !== null) return;
+    const nowS = s.nowS;
     let waiting = 0;
     let maxIdle = 0;
     let mincapa = 0;
@@ -101,7 +104,8 @@ export class ReplicationCron {
 
   /** rdb-del-sync-files: a server with no persistence does not keep the RDB it made for replicas. */
   private removeRdbUsedToSyncReplicas(): void {
-    const p = this.p;
+    const s = this.s;
+    const p = s.primary;
     const cfg = p.server.config;
     if (!cfg.getBool('rdb-del-sync-files')) {
       p.synchronization.rdbGeneratedByReplication = false;
@@ -113,10 +117,10 @@ export class ReplicationCron {
       const s = p.link(c).state;
       if (s === 'wait_bgsave_start' || s === 'wait_bgsave_end' || s === 'send_bulk') return;
     }
-    if (!p.process.rdbFileExists()) return;
+    if (!s.process.rdbFileExists()) return;
     p.synchronization.rdbGeneratedByReplication = false;
-    p.log('Removing the RDB file used to feed replicas in a persistence-less instance');
-    p.process.removeRdbFile();
+    s.log('Removing the RDB file used to feed replicas in a persistence-less instance');
+    s.process.removeRdbFile();
   }
 }
 

@@ -1,30 +1,51 @@
 import type { Snapshots } from '../persistence/snapshots.js';
 import type { RedisServer } from '../server/server.js';
-import type { FileSystem } from '../sim/disk.js';
-import type { RdbReplicationInfo } from './primary.js';
+import type { FileSystem } from '../sim/disk-api.js';
+import type { RdbReplicationInfo } from './state.js';
 import type { ChildKind, RdbPipe, ReplicationRuntime } from './server-runtime.js';
+import type { PrimaryLink, PrimaryLinkEvents } from './replica-link.js';
+
+/** What the process running a redis-server gives its replication. */
+export interface DaemonReplicationHost {
+  readonly server: RedisServer;
+  readonly snapshots: Snapshots;
+  disk(): FileSystem;
+  log(text: string, level: 'notice' | 'warning'): void;
+  alive(): boolean;
+  pid(): number;
+  /** The host's CPU speed relative to the reference machine. */
+  cpuSpeed(): number;
+  /** Runs `done` after `us` of virtual time, if the process is still alive then. */
+  after(us: number, done: () => void): void;
+  dial(host: string, port: number, events: PrimaryLinkEvents): PrimaryLink | string;
+}
+
+/**
+ * Reference microseconds of CPU to load a kilobyte of RDB, as the
+ * snapshot engine loads dump.rdb at start (cpu.ts scale).
+ */
+const LOAD_US_PER_KB = 6;
 
 /**
  * The replication process of a redis-server running on a simulated host:
  * its snapshot engine forks the RDB children, its disk holds dbfilename,
- * its log takes the lines. Once the process is gone it logs nothing more
- * (its replicas' connections close as it exits).
+ * its log takes the lines, its network reaches a primary. Once the process
+ * is gone it logs nothing more (its replicas' connections close as it exits).
  */
 export class DaemonReplicationRuntime implements ReplicationRuntime {
   readonly immediate = false;
+  private readonly server: RedisServer;
+  private readonly snapshots: Snapshots;
 
-  constructor(
-    private readonly server: RedisServer,
-    private readonly snapshots: Snapshots,
-    private readonly disk: () => FileSystem,
-    private readonly logLine: (text: string, level: 'notice' | 'warning') => void,
-    private readonly alive: () => boolean,
-  ) {
-    snapshots.childDoneListeners.push((ok, target) => server.replication.bgsaveDone(ok, target));
+  constructor(private readonly host: DaemonReplicationHost) {
+    this.server = host.server;
+    this.snapshots = host.snapshots;
+    const server = this.server;
+    this.snapshots.childDoneListeners.push((ok, target) => server.replication.primary.bgsaveDone(ok, target));
   }
 
   log(text: string, level: 'notice' | 'warning' = 'notice'): void {
-    if (this.alive()) this.logLine(text, level);
+    if (this.host.alive()) this.host.log(text, level);
   }
 
   childKind(): ChildKind {
@@ -57,7 +78,7 @@ export class DaemonReplicationRuntime implements ReplicationRuntime {
 
   readRdbFile(): Uint8Array | string {
     try {
-      return this.disk().readFile(this.file);
+      return this.host.disk().readFile(this.file);
     } catch (e) {
       return e instanceof Error ? e.message : String(e);
     }
@@ -65,7 +86,7 @@ export class DaemonReplicationRuntime implements ReplicationRuntime {
 
   rdbFileExists(): boolean {
     try {
-      return this.disk().exists(this.file);
+      return this.host.disk().exists(this.file);
     } catch {
       return false;
     }
@@ -73,9 +94,30 @@ export class DaemonReplicationRuntime implements ReplicationRuntime {
 
   removeRdbFile(): void {
     try {
-      this.disk().unlink(this.file);
+      this.host.disk().unlink(this.file);
     } catch {
       // Gone already.
     }
+  }
+
+  dial(host: string, port: number, events: PrimaryLinkEvents): PrimaryLink | string {
+    return this.host.dial(host, port, events);
+  }
+
+  disk(): FileSystem {
+    return this.host.disk();
+  }
+
+  pid(): number {
+    return this.host.pid();
+  }
+
+  loadUs(bytes: number): number {
+    const speed = this.host.cpuSpeed();
+    return speed === Infinity ? 0 : Math.round(((bytes / 1024) * LOAD_US_PER_KB) / speed);
+  }
+
+  after(us: number, done: () => void): void {
+    this.host.after(us, done);
   }
 }

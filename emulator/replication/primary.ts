@@ -1,66 +1,30 @@
 import { errorReply, FramesReply, type Reply } from '../resp/reply.js';
-import { asciiLower } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
-import { setInfoSection } from '../server/info.js';
 import { BLOCKED } from '../server/blocking.js';
 import { clientInfoLine } from '../commands/client.js';
-import { MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
-import { InMemoryReplicationRuntime, type ReplicationRuntime } from './server-runtime.js';
-import { ReplicaLink } from './replica.js';
+import type { ReplicationBuffer } from './backlog.js';
+import { ReplicaLink } from './primary-replica-link.js';
 import { GETACK_COMMAND, selectCommand, streamCommand } from './stream.js';
-import { replicationInfo, stateText } from './info.js';
-import { Synchronization } from './synchronization.js';
-import { ReplicationCron, noSaveRules } from './cron.js';
+import { stateText } from './info.js';
+import { Synchronization } from './primary-sync.js';
+import { noSaveRules } from './cron.js';
+import { Failover } from './primary-failover.js';
+import { WaitingForReplicas } from './primary-wait.js';
+import type { ReplicationState } from './state.js';
 
 /**
- * The primary's side of replication (src/replication.c): the replication
- * IDs and offset, the backlog, the replicas' connections and the command
- * stream they are sent. Their synchronization (SYNC, PSYNC and the BGSAVE
- * behind them) is in synchronization.ts, replicationCron in cron.ts.
- *
- * The replica's side (REPLICAOF, the handshake, loading the RDB, applying
- * the stream) plugs in through `masterHost`, `replicaSide`,
- * `adoptPrimaryHistory`, `shiftReplicationId` and `feedFromPrimaryStream`.
+ * The primary's part of replication (src/replication.c): the replicas'
+ * connections and the command stream they are sent. Their synchronization
+ * (SYNC, PSYNC and the BGSAVE behind them) is in primary-sync.ts; the IDs,
+ * offset and backlog it feeds are the shared state (state.ts). A replica
+ * with replicas of its own serves them through this part too.
  */
 
 /** A command that answers nothing at all (SYNC, REPLCONF ACK). */
 export const NO_REPLY = new FramesReply([]);
 
-/** An unset replication ID (replid2 after clearReplicationId2). */
-export const ZERO_REPL_ID = '0'.repeat(40);
-
-/** The replication fields of an RDB file (rdbPopulateSaveInfo). */
-export interface RdbReplicationInfo {
-  streamDb: number;
-  replId: string;
-  offset: number;
-}
-
-/** What the replica's side provides, once a server can be one (REPLICAOF). */
-export interface ReplicaSide {
-  /** INFO replication's lines after role:slave (master_host ... replica_announced). */
-  infoLines(): string;
-  /** ROLE's reply on a replica. */
-  roleReply(): Reply;
-  /** Whether the link with this server's own primary is up: sub-replicas may SYNC only then. */
-  linkUp(): boolean;
-  /** PSYNC <replid> <offset> FAILOVER on a replica: null when it became a primary, else the error. */
-  failoverRequest(c: Client, replId: string): Reply | null;
-  /** The database of the primary's stream, for the RDB's repl-stream-db; null without a primary client. */
-  streamDb(): number | null;
-  /** REPLCONF GETACK from the primary: answer with an ACK. */
-  sendAck(): void;
-  /** replicationCron's replica part: connecting, handshake timeouts, ACKs. */
-  cron(): void;
-}
-
 export class ReplicationPrimary {
-  /** The secondary ID, valid up to `secondReplOffset` (for replicas of a former primary). */
-  replId2 = ZERO_REPL_ID;
-  secondReplOffset = -1;
-  /** The shared replication buffer; null while there is no backlog. */
-  buffer: ReplicationBuffer | null = null;
   /** Replica connections in the order they came (server.slaves). */
   readonly replicas: Client[] = [];
   /** The database the stream last selected, -1 to force a SELECT (server.slaveseldb). */
@@ -69,44 +33,52 @@ export class ReplicationPrimary {
   noReplicasSinceS: number;
   /** Online replicas within min-replicas-max-lag (repl_good_slaves_count). */
   goodReplicas = 0;
-  /** The process running the server: its log, its RDB child, its files. */
-  process: ReplicationRuntime;
-  /** The primary this server replicates, as "host" (server.masterhost); null for a primary. */
-  masterHost: string | null = null;
-  /** The replica's side, set when the server is a replica. */
-  replicaSide: ReplicaSide | null = null;
-  /** The replication fields of the RDB loaded at start, when it had them (for a replica's cached primary). */
-  loadedRdbInfo: RdbReplicationInfo | null = null;
   /** SYNC and PSYNC, and the BGSAVEs for them. */
   readonly synchronization: Synchronization = new Synchronization(this);
-  /** replicationCron. */
-  readonly cronJobs: ReplicationCron = new ReplicationCron(this);
-  private offsetWithoutBuffer = 0;
+  /** FAILOVER. */
+  readonly failover: Failover;
+  /** WAIT. */
+  readonly waiting: WaitingForReplicas = new WaitingForReplicas(this);
+  readonly server: RedisServer;
   private readonly links = new WeakMap<Client, ReplicaLink>();
   private stopFeeding: (() => void) | null = null;
   private shutdownWait: { deadlineMs: number; finish: () => void; clients: Client[] } | null = null;
   /** A block was added to the buffer: replicas' output buffer limits are to be checked. */
   private limitsCheckDue = false;
 
-  constructor(readonly server: RedisServer) {
-    this.process = new InMemoryReplicationRuntime(server);
-    this.noReplicasSinceS = Math.floor(server.nowMs / 1000);
-    setInfoSection(server, 'replication', () => replicationInfo(this));
-    server.config.onApply('repl-backlog-size', (value) => {
-      // resizeReplicationBacklog: never below the minimum, and trimmed at once.
-      if (Number(value) < MIN_BACKLOG_BYTES) server.config.set('repl-backlog-size', String(MIN_BACKLOG_BYTES), true);
-      this.buffer?.trim();
-      return null;
-    });
+  constructor(readonly state: ReplicationState) {
+    this.server = state.server;
+    this.noReplicasSinceS = Math.floor(this.server.nowMs / 1000);
+    this.failover = new Failover(state);
+  }
+
+  /** disconnectSlaves: every replica is dropped (they resync, often partially). */
+  disconnectReplicas(): void {
+    for (const c of [...this.replicas]) this.server.kill(c);
+  }
+
+  /**
+   * beforeSleep's part, at the end of each event loop pass: the GETACK
+   * WAIT asked for and the clients ACKs released, then a failover whose
+   * replica caught up.
+   */
+  beforeSleep(): void {
+    this.waiting.beforeSleep();
+    this.failover.update();
+  }
+
+  /** The shared buffer, null without a backlog. */
+  get buffer(): ReplicationBuffer | null {
+    return this.state.buffer;
   }
 
   get replId(): string {
-    return this.server.replId;
+    return this.state.replId;
   }
 
-  /** master_repl_offset: the offset of the last byte of the stream. */
+  /** master_repl_offset. */
   get masterReplOffset(): number {
-    return this.buffer !== null ? this.buffer.masterReplOffset : this.offsetWithoutBuffer;
+    return this.state.masterReplOffset;
   }
 
   /** The replica fields of a connection, made on first use. */
@@ -123,135 +95,24 @@ export class ReplicationPrimary {
 
   /** server.unixtime. */
   get nowS(): number {
-    return Math.floor(this.server.nowMs / 1000);
+    return this.state.nowS;
   }
 
   /** A line in the server's log. */
   log(text: string, level: 'notice' | 'warning' = 'notice'): void {
-    this.process.log(text, level);
+    this.state.log(text, level);
   }
 
-  // ---- replication IDs and the backlog ----
-
-  /** changeReplicationId: a new history starts. */
-  changeReplicationId(): void {
-    this.server.replId = this.server.randomHex(40);
-  }
-
-  /** clearReplicationId2. */
-  clearReplicationId2(): void {
-    this.replId2 = ZERO_REPL_ID;
-    this.secondReplOffset = -1;
-  }
-
-  /** shiftReplicationId: the current ID becomes the secondary one (a replica promoted). */
-  shiftReplicationId(): void {
-    this.replId2 = this.replId;
-    this.secondReplOffset = this.masterReplOffset + 1;
-    this.changeReplicationId();
-    this.log(
-      `Setting secondary replication ID to ${this.replId2}, valid up to offset: ${this.secondReplOffset}. New replication ID is ${this.replId}`,
-      'warning',
-    );
-  }
-
-  /**
-   * A replica takes its primary's history after a full sync
-   * (readSyncBulkPayload): its ID and offset, and a new backlog from there
-   * for sub-replicas and a later promotion.
-   */
-  adoptPrimaryHistory(replId: string, offset: number): void {
-    this.freeBacklog();
-    this.server.replId = replId;
-    this.offsetWithoutBuffer = offset;
-    this.clearReplicationId2();
-    this.createBacklog();
-  }
-
-  /** DEBUG CHANGE-REPL-ID. */
-  debugChangeReplicationId(): void {
-    this.log('Changing replication IDs after receiving DEBUG change-repl-id', 'warning');
-    this.changeReplicationId();
-    this.clearReplicationId2();
-  }
-
-  /** createReplicationBacklog: from now on every write is fed to the stream. */
-  createBacklog(): void {
-    if (this.buffer !== null) return;
-    this.buffer = new ReplicationBuffer(this.offsetWithoutBuffer, () => this.backlogSize());
-    this.buffer.onBlockAdded = () => (this.limitsCheckDue = true);
+  /** A backlog was made: from now on every write is fed to the stream. */
+  bufferCreated(buffer: ReplicationBuffer): void {
+    buffer.onBlockAdded = () => (this.limitsCheckDue = true);
     this.stopFeeding = this.server.onPropagate((db, argv) => this.feedCommand(db, argv));
   }
 
-  /** freeReplicationBacklog (no replica may be attached). */
-  freeBacklog(): void {
-    const b = this.buffer;
-    if (b === null) return;
-    this.offsetWithoutBuffer = b.masterReplOffset;
-    b.clear();
-    this.buffer = null;
+  /** The backlog is gone: writes are no longer fed. */
+  bufferFreed(): void {
     this.stopFeeding?.();
     this.stopFeeding = null;
-  }
-
-  private backlogSize(): number {
-    return this.server.config.getNumber('repl-backlog-size');
-  }
-
-  /** rdbPopulateSaveInfo: the replication fields an RDB saved now carries, or null for none. */
-  rdbSaveInfo(): RdbReplicationInfo | null {
-    if (this.masterHost === null) {
-      if (this.buffer === null) return null;
-      return { streamDb: this.slaveSelDb === -1 ? 0 : this.slaveSelDb, replId: this.replId, offset: this.masterReplOffset };
-    }
-    const db = this.replicaSide?.streamDb() ?? null;
-    return db === null ? null : { streamDb: db, replId: this.replId, offset: this.masterReplOffset };
-  }
-
-  // ---- loading an RDB at start (loadDataFromDisk) ----
-
-  /**
-   * Before the RDB is read: a primary makes a backlog, which takes the DEL
-   * of each key found already expired.
-   */
-  beforeRdbLoad(): void {
-    this.loadedRdbInfo = null;
-    if (this.masterHost === null) this.createBacklog();
-  }
-
-  /** A key the load left out as expired (RDBFLAGS_FEED_REPL). */
-  expiredOnLoad(db: number, key: string): void {
-    if (this.buffer === null) return;
-    this.feedCommand(db, [this.server.config.getBool('lazyfree-lazy-expire') ? 'UNLINK' : 'DEL', key]);
-  }
-
-  /**
-   * The RDB is in. When it carried its history (repl-id, repl-offset,
-   * repl-stream-db), a primary keeps it as its secondary ID, so replicas
-   * of its previous life can continue with PSYNC, and counts its offset
-   * on from there; otherwise the backlog goes, though the offset keeps the
-   * DELs it took.
-   */
-  afterRdbLoad(aux: ReadonlyArray<readonly [string, string]>): void {
-    let replId: string | null = null;
-    let offset = -1;
-    let streamDb = -1;
-    for (const [key, value] of aux) {
-      const k = asciiLower(key);
-      if (k === 'repl-id' && value.length === 40) replId = value;
-      else if (k === 'repl-offset') offset = cInteger(value);
-      else if (k === 'repl-stream-db') streamDb = cInteger(value);
-    }
-    const valid = replId !== null && offset !== -1 && streamDb !== -1;
-    if (valid) this.loadedRdbInfo = { replId: replId!, offset, streamDb };
-    if (valid && this.masterHost === null && this.buffer !== null) {
-      this.replId2 = replId!;
-      this.secondReplOffset = offset + 1;
-      this.buffer.rebase(offset);
-      this.noReplicasSinceS = this.nowS;
-      return;
-    }
-    if (!valid && this.buffer !== null) this.freeBacklog();
   }
 
   // ---- the stream ----
@@ -262,7 +123,7 @@ export class ReplicationPrimary {
    * part is fed as Redis feeds it, so the buffer's blocks come out the same.
    */
   feedCommand(db: number, argv: readonly string[]): void {
-    if (this.masterHost !== null) return;
+    if (this.state.masterHost !== null) return;
     const b = this.buffer;
     if (b === null) return;
     const select = this.slaveSelDb !== db ? selectCommand(db) : '';
@@ -288,20 +149,10 @@ export class ReplicationPrimary {
   }
 
   /**
-   * replicationFeedStreamFromMasterStream: on a replica, the primary's
-   * stream goes on verbatim to the backlog and the sub-replicas.
-   */
-  feedFromPrimaryStream(bytes: string): void {
-    if (this.buffer === null || bytes.length === 0) return;
-    if (!this.buffer.tryAppend(bytes)) this.buffer.feed(bytes);
-    this.flushStreaming(bytes);
-  }
-
-  /**
    * Sends each streaming replica what it has not been sent yet: the bytes
    * just fed, as they are, for one that had everything before them.
    */
-  private flushStreaming(fed: string): void {
+  flushStreaming(fed: string): void {
     const b = this.buffer!;
     const replicas = this.replicas;
     for (let i = 0; i < replicas.length; i++) {
@@ -362,8 +213,8 @@ export class ReplicationPrimary {
     if (r === undefined || r.state === null) return;
     if (offset > r.ackOffset) r.ackOffset = offset;
     r.ackTimeS = this.nowS;
-    const child = this.process.childKind();
-    if ((child === 'disk' || child === 'socket') && r.state === 'wait_bgsave_end') this.process.checkChildDone();
+    const child = this.state.process.childKind();
+    if ((child === 'disk' || child === 'socket') && r.state === 'wait_bgsave_end') this.state.process.checkChildDone();
     if (r.startStreamOnAck && r.state === 'online') this.synchronization.startCommandStream(r);
   }
 
@@ -402,10 +253,10 @@ export class ReplicationPrimary {
     if (
       wasWaiting &&
       noSaveRules(this.server) &&
-      this.process.childKind() === 'disk' &&
+      this.state.process.childKind() === 'disk' &&
       !this.replicas.some((o) => this.links.get(o)!.state === 'wait_bgsave_end')
     ) {
-      this.process.killRdbChild();
+      this.state.process.killRdbChild();
     }
   }
 
@@ -431,7 +282,7 @@ export class ReplicationPrimary {
     let hard = Number(t[i + 1]);
     const soft = Number(t[i + 2]);
     // A hard limit below the backlog's size would drop replicas right after a partial resync.
-    if (hard !== 0 && hard < this.backlogSize()) hard = this.backlogSize();
+    if (hard !== 0 && hard < this.state.backlogSize()) hard = this.state.backlogSize();
     return { hard, soft, seconds: Number(t[i + 3]) };
   }
 
@@ -543,15 +394,22 @@ export class ReplicationPrimary {
     wait.finish();
   }
 
-  // ---- serverCron (cron.ts) ----
+  // ---- serverCron ----
 
-  /** serverCron's part, hz times a second. */
+  /** serverCron's part for the replicas, hz times a second. */
   cron(): void {
-    this.server.updateTime();
     this.checkShutdownWait();
     // clientsCron's look at each client's output buffer.
     if (this.replicas.length !== 0) this.checkOutputLimits(false);
-    this.cronJobs.tick();
+  }
+
+  /** checkGoodReplicasStatus: whether min-replicas-to-write lets writes in. */
+  enoughGoodReplicas(): boolean {
+    const cfg = this.server.config;
+    if (this.state.masterHost !== null) return true;
+    const toWrite = cfg.getNumber('min-replicas-to-write');
+    if (toWrite === 0 || cfg.getNumber('min-replicas-max-lag') === 0) return true;
+    return this.goodReplicas >= toWrite;
   }
 
   /** refreshGoodSlavesCount, for min-replicas-to-write. */
@@ -567,10 +425,4 @@ export class ReplicationPrimary {
     }
     this.goodReplicas = good;
   }
-}
-
-/** strtoll / atoi: the leading integer of a string, 0 when there is none. */
-function cInteger(s: string): number {
-  const m = /^\s*([+-]?\d+)/.exec(s);
-  return m === null ? 0 : Number(m[1]);
 }

@@ -1,4 +1,4 @@
-import { World } from '../sim/world.js';
+import { World } from '../world/world.js';
 import type { LinkProfileName } from '../sim/links.js';
 import { benchmarkUpdateToken } from './update-token.js';
 import { connectPerCommand } from './connect-per-command.js';

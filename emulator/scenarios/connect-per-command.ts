@@ -1,4 +1,4 @@
-import type { World } from '../sim/world.js';
+import type { World } from '../world/world.js';
 import type { ClientCpuName } from '../sim/cpu.js';
 
 /**

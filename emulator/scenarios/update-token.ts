@@ -1,5 +1,5 @@
-import type { Redis } from '../client/redis.js';
-import type { World } from '../sim/world.js';
+import type { Redis } from '../client-library/redis.js';
+import type { World } from '../world/world.js';
 
 /**
  * The book's update_token() and update_token_pipeline() (Redis in Action,

@@ -112,6 +112,10 @@ export class Client implements Watcher {
   onResume: (() => void) | null = null;
   /** READONLY on a cluster replica (flag r). */
   readonlyMode = false;
+  /** Its command waits for a client pause to end (BLOCKED_POSTPONE). */
+  postponed = false;
+  /** The primary's replication offset after its last command (c->woff), for WAIT. */
+  woff = 0;
   /** Subscriptions, kept by the pub/sub commands (CLIENT LIST sub, psub, ssub; flag P). */
   readonly channels = new Set<string>();
   readonly patterns = new Set<string>();

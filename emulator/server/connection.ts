@@ -1,4 +1,5 @@
 import { encodeReply } from '../resp/encode.js';
+import { bytesFromArray } from '../resp/bytes.js';
 import { ProtocolError, RequestParser, type ByteDecoder } from '../resp/request-parser.js';
 import type { Client, ClientAddress } from './client.js';
 import { BLOCKED } from './blocking.js';
@@ -31,6 +32,13 @@ export class ServerConnection {
    * on before the next one runs.
    */
   onExecuted: ((argv: string[], reply: unknown) => void) | null = null;
+  /**
+   * Set on a replica's connection to its primary once it carries the
+   * replication stream: told of the bytes read (they count as replication
+   * input) and, after each command, how many bytes read are not parsed
+   * yet, from which the offset applied follows (commandProcessed).
+   */
+  primaryStream: { received(bytes: string): void; applied(unparsedBytes: number): void } | null = null;
 
   constructor(
     readonly server: RedisServer,
@@ -76,7 +84,8 @@ export class ServerConnection {
   /** Bytes arrived from the peer: run every complete command in them. */
   receive(chunk: Uint8Array): void {
     if (this.closed) return;
-    this.server.stats.netInputBytes += chunk.length;
+    if (this.primaryStream !== null) this.primaryStream.received(bytesFromArray(chunk));
+    else this.server.stats.netInputBytes += chunk.length;
     this.server.stats.totalReadsProcessed++;
     this.parser.feed(chunk);
     if (!this.suspended && !this.waitingOnBlock) this.run();
@@ -114,6 +123,7 @@ export class ServerConnection {
       c.repliesPending = out.length !== 0;
       const reply = this.server.execute(c, argv);
       if (this.onExecuted !== null) this.onExecuted(argv, reply);
+      if (this.primaryStream !== null && reply !== BLOCKED) this.primaryStream.applied(parser.pendingBytes);
       if (reply === BLOCKED) {
         // Nothing to say until the client is served or times out; the
         // commands pipelined behind this one wait for that.
@@ -135,7 +145,7 @@ export class ServerConnection {
     if (out.length !== 0) this.send(out);
     if (parser.emptyLines !== 0) {
       parser.emptyLines = 0;
-      if (c.role === 'replica') this.server.replication.newlineFromReplica(c);
+      if (c.role === 'replica') this.server.replication.primary.newlineFromReplica(c);
     }
     if (c.closeAfterReply || c.closed) this.shutdown();
   }

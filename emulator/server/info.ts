@@ -119,7 +119,7 @@ function seconds(ms: number): number {
 
 /** A stable, plausible process id for this server (derived from its run id). */
 export function processId(server: RedisServer): number {
-  return 1000 + (parseInt(server.runId.slice(0, 6), 16) % 60000);
+  return server.pid?.() ?? 1000 + (parseInt(server.runId.slice(0, 6), 16) % 60000);
 }
 
 /** server.hz: configured hz, doubled while there are more than 200 clients per tick (dynamic-hz). */
@@ -156,7 +156,7 @@ function serverSection(server: RedisServer): string {
     'process_supervised:no\r\n' +
     `run_id:${server.runId}\r\n` +
     `tcp_port:${server.config.getNumber('port') || server.config.getNumber('tls-port')}\r\n` +
-    `server_time_usec:${server.nowMs * 1000}\r\n` +
+    `server_time_usec:${server.nowUs}\r\n` +
     `uptime_in_seconds:${uptimeS}\r\n` +
     `uptime_in_days:${Math.floor(uptimeS / 86400)}\r\n` +
     `hz:${effectiveHz(server)}\r\n` +
@@ -463,7 +463,7 @@ function replicationSection(server: RedisServer): string {
     'role:master\r\n' +
     'connected_slaves:0\r\n' +
     'master_failover_state:no-failover\r\n' +
-    `master_replid:${server.replId}\r\n` +
+    `master_replid:${server.replication.replId}\r\n` +
     'master_replid2:0000000000000000000000000000000000000000\r\n' +
     'master_repl_offset:0\r\n' +
     'second_repl_offset:-1\r\n' +

@@ -4,7 +4,7 @@ import { formatDouble } from '../numbers/double.js';
 import { bytesToArray } from '../resp/bytes.js';
 import { quicklistLayout, compressedForm } from '../persistence/rdb/quicklist.js';
 import { encodeListpack, listpackEntrySize } from '../persistence/rdb/listpack.js';
-import { debugSettings } from '../commands/debug-settings.js';
+import { debugSettings } from './debug-settings.js';
 import type { RedisServer } from './server.js';
 
 /**
@@ -21,6 +21,8 @@ import type { RedisServer } from './server.js';
 
 /** sizeof(robj). */
 const ROBJ = 16;
+/** sizeof(stream): its rax pointer, length, IDs and groups pointer. */
+const STREAM = 80;
 /** sizeof(dictEntry). */
 export const DICT_ENTRY = 24;
 /** sizeof(dict). */
@@ -180,6 +182,9 @@ export function valueMemoryUsage(server: RedisServer, v: Value, samples: number)
       }
       return scaled(ROBJ + DICT + 8 * dictSlots(count), bytes, n, count);
     }
+    case 'stream':
+      // Mostly its listpacks; the radix tree and groups are not modelled.
+      return ROBJ + STREAM + allocSize(v.listpackBytes);
   }
 }
 

@@ -20,7 +20,9 @@ import type { ShutdownFlags } from '../commands/shutdown.js';
 import { monitorLine } from '../commands/monitor.js';
 import type { AofCommands, SnapshotCommands } from '../commands/persistence.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
-import { ReplicationPrimary } from '../replication/primary.js';
+import { ReplicationState } from '../replication/state.js';
+import { ClientPause } from './client-pause.js';
+import { FunctionLibraries } from './function-libraries.js';
 import { SlowLog } from './slowlog.js';
 import { LatencyMonitor } from './latency-monitor.js';
 import { usedMemory } from './info.js';
@@ -66,6 +68,8 @@ export class RedisServer implements KeyspaceHost {
   readonly stats = new ServerStats();
   /** Scans in progress (SCAN, HSCAN, SSCAN, ZSCAN over hash tables). */
   readonly scanCursors = new ScanCursors();
+  /** FUNCTION LOAD's libraries, kept across saves and loads (never run: the emulator has no Lua). */
+  readonly functions = new FunctionLibraries();
   /** Clients parked in blocking commands. */
   readonly blocking: BlockingRegistry = new BlockingRegistry(this);
   readonly host: string;
@@ -75,6 +79,10 @@ export class RedisServer implements KeyspaceHost {
   readonly startMs: number;
   /** Time of the current command, in ms (server.mstime). */
   nowMs = 0;
+  /** Time of the current command, in microseconds (server.ustime). */
+  nowUs = 0;
+  /** The process's id (INFO process_id), when the server runs as a process. */
+  pid: (() => number) | null = null;
   /** LRU clock of the current command: seconds, 24 bits (LRU_CLOCK). */
   lruClock = 0;
   /** Changes since the last save (server.dirty). */
@@ -125,18 +133,24 @@ export class RedisServer implements KeyspaceHost {
   forkRateGbPerS = 0;
   /** The maxmemory limit in bytes, 0 for none (kept in step with CONFIG SET). */
   maxmemory = 0;
-  /** Whether lookups may delete expired keys (false on a read-only replica). */
-  mayDeleteExpired = true;
+  /**
+   * Whether lookups may delete expired keys: not on a replica (its
+   * primary's DEL does), nor while clients are paused (the dataset must
+   * hold still).
+   */
+  get mayDeleteExpired(): boolean {
+    return this.replication.masterHost === null && !this.pause.paused();
+  }
   /** Set while the AOF is replayed at start: keys do not expire meanwhile, as in Redis. */
   loadingData = false;
   /** Whether the active expire cycle runs (DEBUG SET-ACTIVE-EXPIRE). */
   activeExpireEnabled = true;
   /** The database the next active expire cycle starts with. */
   expireCycleNextDb = 0;
-  /** The replication ID (changed by DEBUG CHANGE-REPL-ID and when a backlog is made). */
-  replId: string;
-  /** Replication: the replicas, the backlog, the offsets (emulator/replication). */
-  readonly replication: ReplicationPrimary;
+  /** Replication: the IDs, offsets and backlog, the replicas served, the primary followed (emulator/replication). */
+  readonly replication: ReplicationState;
+  /** CLIENT PAUSE and the pause of a FAILOVER. */
+  readonly pause: ClientPause = new ClientPause(this);
   /** Client IDs 1 and 2 belong to the scripting engines' internal clients, so connections start at 3. */
   private nextClientId = 3;
   private readonly propagationListeners: PropagationListener[] = [];
@@ -177,8 +191,7 @@ export class RedisServer implements KeyspaceHost {
     for (let i = 0; i < n; i++) this.dbs.push(new Database(i, this));
     this.commands = new CommandTable(opts.handlers ?? ALL_HANDLERS);
     this.runId = this.randomHex(40);
-    this.replId = this.randomHex(40);
-    this.replication = new ReplicationPrimary(this);
+    this.replication = new ReplicationState(this);
   }
 
   /** 'n' random lowercase hex digits from the server's PRNG. */
@@ -190,7 +203,9 @@ export class RedisServer implements KeyspaceHost {
 
   /** Reads the clock into the cached command time (updateCachedTime). */
   updateTime(): void {
-    const ms = Math.floor(this.clock.nowUs() / 1000);
+    const us = this.clock.nowUs();
+    this.nowUs = us;
+    const ms = Math.floor(us / 1000);
     if (ms !== this.nowMs) {
       this.nowMs = ms;
       this.lruClock = Math.floor(ms / 1000) & 0xffffff;
@@ -220,7 +235,9 @@ export class RedisServer implements KeyspaceHost {
   /** Forgets a client whose connection is gone. */
   disconnect(c: Client): void {
     if (!this.clients.delete(c.id)) return;
-    if (c.role === 'replica') this.replication.clientGone(c);
+    if (c.role === 'replica') this.replication.primary.clientGone(c);
+    else if (c.role === 'master') this.replication.replica.masterClientGone(c);
+    this.pause.forget(c);
     this.monitors.delete(c);
     this.blocking.unblock(c, null);
     discardTransaction(c);
@@ -264,9 +281,29 @@ export class RedisServer implements KeyspaceHost {
    * flags, MULTI queueing, then call(). Redis's processCommand().
    */
   execute(c: Client, argv: string[]): Reply {
+    if (c.role === 'master') return this.executeForPrimary(c, argv);
     const reply = this.dispatch(c, argv);
+    if (this.callDepth === 0 && this.pause.hasReleased) this.pause.processReleased();
     // A replica's connection carries the stream: a reply would corrupt it.
-    return c.role === 'replica' ? this.replication.replyFromReplica(c, argv, reply) : reply;
+    return c.role === 'replica' ? this.replication.primary.replyFromReplica(c, argv, reply) : reply;
+  }
+
+  /**
+   * A command of the replication stream, on a replica: keys are never
+   * expired for it (only the primary's DEL removes them; Redis's
+   * expireIfNeeded returns early for server.master), and its reply goes
+   * nowhere.
+   */
+  private executeForPrimary(c: Client, argv: string[]): Reply {
+    const wasLoading = this.loadingData;
+    this.loadingData = true;
+    let reply: Reply;
+    try {
+      reply = this.dispatch(c, argv);
+    } finally {
+      this.loadingData = wasLoading;
+    }
+    return this.replication.replica.replyToPrimary(c, reply);
   }
 
   private dispatch(c: Client, argv: string[]): Reply {
@@ -304,11 +341,29 @@ export class RedisServer implements KeyspaceHost {
             : (flags & CMD.DENYOOM) !== 0;
       if (deny) return this.reject(c, cmd, OOM_MESSAGE, false);
     }
-    if (flags & CMD.WRITE || cmd.name === 'ping') {
+    // The primary's commands are obeyed whatever the replica's state (mustObeyClient).
+    const obey = c.role === 'master';
+    const isExec = cmd.name === 'exec';
+    const isWrite = (flags & CMD.WRITE) !== 0 || (isExec && queuedFlags(c, CMD.WRITE));
+    if (!obey && (flags & CMD.WRITE || cmd.name === 'ping')) {
       const denied = this.stats.persistence.diskErrorReply(this);
       if (denied !== null) return this.reject(c, cmd, denied, false);
     }
+    const repl = this.replication;
+    if (isWrite && !repl.primary.enoughGoodReplicas()) return this.reject(c, cmd, '-NOREPLICAS Not enough good replicas to write.', false);
+    if (repl.masterHost !== null) {
+      if (isWrite && !obey && this.config.getBool('replica-read-only')) return this.reject(c, cmd, "-READONLY You can't write against a read only replica.", false);
+      const denyStale = !(flags & CMD.STALE) || (isExec && c.queue.some((q) => !(q.cmd.flags & CMD.STALE)));
+      if (denyStale && !repl.replica.linkUp() && !this.config.getBool('replica-serve-stale-data')) {
+        return this.reject(c, cmd, "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.", false);
+      }
+    }
     if (this.stats.persistence.loading && !(flags & CMD.LOADING)) return this.reject(c, cmd, '-LOADING Redis is loading the dataset in memory', false);
+    const mayReplicate = isWrite || (flags & CMD.MAY_REPLICATE) !== 0 || (isExec && queuedFlags(c, CMD.MAY_REPLICATE));
+    if (c.role === 'replica' && (mayReplicate || flags & CMD.READONLY || (isExec && queuedFlags(c, CMD.READONLY)))) {
+      return this.reject(c, cmd, "Replica can't interact with the keyspace", false);
+    }
+    if (this.pause.type !== 'off' && this.pause.holds(c, mayReplicate)) return this.pause.postpone(c, argv);
     if (c.inMulti) {
       if (flags & CMD.NO_MULTI) return this.reject(c, cmd, 'Command not allowed inside a transaction', false);
       if (!(flags & CMD.TX_CONTROL)) {
@@ -317,6 +372,7 @@ export class RedisServer implements KeyspaceHost {
       }
     }
     const reply = this.call(c, cmd, argv);
+    c.woff = repl.masterReplOffset;
     if (this.blocking.hasReadyKeys) this.blocking.handleReadyKeys();
     return reply;
   }
@@ -507,6 +563,9 @@ export class RedisServer implements KeyspaceHost {
   cron(): void {
     this.updateTime();
     this.closeIdleClients();
+    // A pause whose time is up ends here, and the commands it held run.
+    this.pause.paused();
+    if (this.pause.hasReleased) this.pause.processReleased();
     if (this.activeExpireEnabled && this.mayDeleteExpired) activeExpireCycle(this);
     this.runTimers();
   }
@@ -543,6 +602,12 @@ export class RedisServer implements KeyspaceHost {
     const t = this.blocking.nextTimeoutMs();
     return t === null ? null : t + 1;
   }
+}
+
+/** Whether a command queued in the client's transaction has a flag (EXEC's mstate.cmd_flags). */
+function queuedFlags(c: Client, flag: number): boolean {
+  for (const q of c.queue) if (q.cmd.flags & flag) return true;
+  return false;
 }
 
 /**

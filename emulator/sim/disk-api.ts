@@ -1,7 +1,7 @@
 import type { DiskError } from './disk-errors.js';
 
 /**
- * What every disk offers, simulated (Disk) or real (src/cli's RealDisk): a
+ * What every disk offers, simulated (Disk) or real (src/node's RealDisk): a
  * small POSIX-like file system over absolute paths, with file descriptors,
  * a per-handle process buffer, fsync that completes as a kernel event, and
  * the crashes and faults lessons inflict.

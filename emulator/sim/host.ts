@@ -88,7 +88,7 @@ export class Host implements NetHost {
   readonly processes = new Map<number, SimProcess>();
   private listeners = new Map<number | string, Listener>();
   private nextPid = 1000;
-  /** The host's files: a simulated disk of the profile's kind, or a real folder (src/cli). */
+  /** The host's files: a simulated disk of the profile's kind, or a real folder (src/node). */
   disk: FileSystem;
 
   constructor(
@@ -116,6 +116,15 @@ export class Host implements NetHost {
 
   unlisten(port: number | string): void {
     this.listeners.delete(port);
+  }
+
+  /**
+   * Numbers the next processes from `pid`: a host that stands for the
+   * machine it runs on (npm run server) gives its redis-server the
+   * operating system's pid, the one its log and INFO show.
+   */
+  numberProcessesFrom(pid: number): void {
+    this.nextPid = pid;
   }
 
   /** Starts a program; it gets the next pid. */

@@ -14,7 +14,7 @@ import { LINK_PROFILES, type LinkProfile } from './links.js';
 /** Socket errors with Linux's strerror texts, as clients print them. */
 export class NetError extends Error {
   constructor(
-    readonly code: 'ECONNREFUSED' | 'ECONNRESET' | 'ETIMEDOUT' | 'EADDRNOTAVAIL' | 'EADDRINUSE' | 'EHOSTUNREACH' | 'EPIPE' | 'ENOENT',
+    readonly code: 'ECONNREFUSED' | 'ECONNRESET' | 'ETIMEDOUT' | 'EADDRNOTAVAIL' | 'EADDRINUSE' | 'EHOSTUNREACH' | 'ENETDOWN' | 'EPIPE' | 'ENOENT',
     message: string,
   ) {
     super(message);
@@ -29,6 +29,7 @@ export const NET_ERRORS = {
   EADDRNOTAVAIL: 'Cannot assign requested address',
   EADDRINUSE: 'Address already in use',
   EHOSTUNREACH: 'No route to host',
+  ENETDOWN: 'Network is down',
   EPIPE: 'Broken pipe',
   ENOENT: 'No such file or directory',
 } as const;
@@ -107,6 +108,12 @@ export class Socket {
   onConnect: (() => void) | null = null;
   onData: ((data: Uint8Array) => void) | null = null;
   onClose: ((error: NetError | null) => void) | null = null;
+  /**
+   * Its own machine lost power. Processes die with the machine and need no
+   * word; an owner that outlives it (a terminal of the workbook) is told,
+   * since no onClose will ever come.
+   */
+  onHostDown: (() => void) | null = null;
   /** Bytes written and bytes delivered to this end, for INFO and the panels. */
   bytesOut = 0;
   bytesIn = 0;
@@ -216,11 +223,26 @@ export class Network {
   constructor(
     readonly kernel: Kernel,
     private readonly hostByName: (name: string) => NetHost | undefined,
+    /** Every host, for finding one by its address. */
+    private readonly allHosts: () => Iterable<NetHost> = () => [],
   ) {}
 
   /** The IP address of a host, by name. */
   ipOf(name: string): string {
     return this.hostByName(name)?.ip ?? '0.0.0.0';
+  }
+
+  /**
+   * The host a name or address means, seen from host `from`, as its
+   * resolver would find it: the loopback names and addresses are `from`
+   * itself, then host names, then each host's address. Null when nothing
+   * answers to it.
+   */
+  resolve(from: string, target: string): string | null {
+    if (target === 'localhost' || target === '::1' || /^127\.\d+\.\d+\.\d+$/.test(target)) return from;
+    if (this.hostByName(target) !== undefined) return target;
+    for (const h of this.allHosts()) if (h.ip === target) return h.name;
+    return null;
   }
 
   private key(a: string, b: string): string {
@@ -360,6 +382,14 @@ export class Network {
   /** Opens a connection from `host` to `toHost:port` (a number, or a Unix socket path on the same host). */
   connect(host: NetHost, toHost: string, port: number | string): Socket {
     const unix = typeof port === 'string';
+    if (!host.powered) {
+      // A machine without power has no network to send from: the attempt
+      // fails at once (only a terminal of the workbook outlives its machine).
+      const s = new Socket(this, this.nextSocketId++, host, 0, toHost, port, unix);
+      s.state = 'closed';
+      this.kernel.at(this.kernel.now, () => s.onClose?.(netError('ENETDOWN')));
+      return s;
+    }
     let local: number | string;
     if (unix) local = `unix:${this.nextSocketId}`;
     else {
@@ -516,11 +546,13 @@ export class Network {
   hostDown(host: string): void {
     const set = this.sockets.get(host);
     if (set === undefined) return;
-    for (const s of [...set]) {
+    const gone = [...set];
+    for (const s of gone) {
       s.state = 'closed';
       this.kernel.cancel(s.connectTimer);
     }
     set.clear();
+    for (const s of gone) s.onHostDown?.();
     this.timeWait.delete(host);
   }
 

@@ -26,13 +26,21 @@ export class RealtimeDriver {
    * it the world slows down instead (the page stays responsive).
    */
   private readonly keepPace: boolean;
+  /**
+   * For a server real clients talk to: virtual time is this clock's
+   * reading (microseconds since the epoch), exactly, at every tick, so
+   * the server's time is the machine's (TIME, expiry deadlines clients
+   * compute from their own clocks). Implies keepPace; speed stays 1.
+   */
+  private readonly epochUs: (() => number) | null;
 
   constructor(
     readonly kernel: Kernel,
     private readonly wallNowMs: () => number,
-    opts: { speed?: number; paused?: boolean; keepPace?: boolean } = {},
+    opts: { speed?: number; paused?: boolean; keepPace?: boolean; epochUs?: () => number } = {},
   ) {
-    this.keepPace = opts.keepPace ?? false;
+    this.epochUs = opts.epochUs ?? null;
+    this.keepPace = (opts.keepPace ?? false) || this.epochUs !== null;
     this.wallAnchor = wallNowMs();
     this.virtualAnchor = kernel.now;
     if (opts.speed !== undefined) this.speed = opts.speed;
@@ -80,6 +88,7 @@ export class RealtimeDriver {
   /** The virtual time (us) the wall clock says it should be now. */
   target(): number {
     if (this.paused) return this.kernel.now;
+    if (this.epochUs !== null) return this.epochUs();
     return this.virtualAnchor + Math.round((this.wallNowMs() - this.wallAnchor) * 1000 * this.rate);
   }
 

@@ -1,7 +1,7 @@
-import { argToBytes } from '../../emulator/client/values.js';
+import { argToBytes } from '../../emulator/client-library/values.js';
 import { CLIENT_CPU, type ClientCpuName } from '../../emulator/sim/cpu.js';
-import { RedisProcess } from '../../emulator/sim/redis-daemon.js';
-import type { World } from '../../emulator/sim/world.js';
+import { RedisProcess } from '../../emulator/process/redis-process.js';
+import type { World } from '../../emulator/world/world.js';
 import { parseCellMessage } from './cell-messages.js';
 import type { CellError, CellRequest, CellResult, PageMessage } from './protocol.js';
 import { toWireError, toWireValue } from './wire-values.js';

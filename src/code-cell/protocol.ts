@@ -39,7 +39,7 @@ export interface WireError {
 }
 
 /**
- * A client value as it crosses to the cell: what emulator/client/values.ts
+ * A client value as it crosses to the cell: what emulator/client-library/values.ts
  * gives, with errors (inside EXEC's array, in a pipeline's pairs) as
  * `{ error }` objects, since Error subclasses do not survive cloning.
  */

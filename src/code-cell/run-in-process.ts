@@ -1,4 +1,4 @@
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import type { ClientCpuName } from '../../emulator/sim/cpu.js';
 import { CellExecutor } from './executor.js';
 import { CellRuntime } from './cell-runtime.js';

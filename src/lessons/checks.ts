@@ -1,7 +1,7 @@
-import { formatReply } from '../../emulator/cli/format.js';
+import { formatReply } from '../../emulator/redis-cli/format.js';
 import { repr } from '../../emulator/resp/bytes.js';
 import type { Reply } from '../../emulator/resp/reply.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import { aofVerdict, fileStat, infoField, peekKey, peekTtlSeconds, rdbVerdict, runningServer, typeOf, valueLength } from './observe.js';
 import { parseServerRef, type Check } from './schema.js';
 
@@ -157,7 +157,7 @@ function keyCheck(c: KeyCheck, ctx: CheckContext): Found {
     const mname = repr(m.name);
     let has: boolean;
     let score: number | undefined;
-    if (typeof v === 'string' || v.type === 'string' || v.type === 'hash') return fail(`${name} is a ${type} ${on}, which has no members`);
+    if (typeof v === 'string' || v.type === 'string' || v.type === 'hash' || v.type === 'stream') return fail(`${name} is a ${type} ${on}, which has no members`);
     if (v.type === 'set') has = v.set.has(m.name);
     else if (v.type === 'zset') {
       score = v.dict.get(m.name);

@@ -1,5 +1,5 @@
 import { HostShell } from '../../emulator/programs/shell.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import { parseEventLine } from './event-lines.js';
 import type { LessonHost } from './host.js';
 import { runningServer } from './observe.js';

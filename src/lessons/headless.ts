@@ -1,8 +1,8 @@
-import { CliSession } from '../../emulator/cli/session.js';
+import { RedisCliRepl } from '../../emulator/redis-cli/repl.js';
 import { HostShell } from '../../emulator/programs/shell.js';
 import { SessionLink } from '../../emulator/programs/session-link.js';
 import type { Reply } from '../../emulator/resp/reply.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import type { LessonHost } from './host.js';
 import { parseServerRef, type TerminalSpec } from './schema.js';
 import { TerminalReplies } from './terminal-replies.js';
@@ -67,7 +67,7 @@ export class HeadlessLessonHost implements LessonHost {
       };
     }
     const { host, port } = parseServerRef(spec.server);
-    const cli = new CliSession({
+    const cli = new RedisCliRepl({
       connect: () => {
         const link = new SessionLink(world, spec.from, `${host}:${port}`);
         // A reply settles a promise redis-cli awaits: let world.settle run it at the reply's virtual time.

@@ -1,5 +1,5 @@
 import type { RealtimeDriver } from '../../emulator/sim/realtime.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import type { Reply } from '../../emulator/resp/reply.js';
 import type { TerminalSpec } from './schema.js';
 

@@ -1,11 +1,11 @@
-import { checkRdb } from '../../emulator/programs/rdb-check/check.js';
+import { checkRdb } from '../../emulator/persistence/check/rdb/check.js';
 import { runRedisCheckAof } from '../../emulator/programs/redis-check-aof.js';
 import type { Database } from '../../emulator/keyspace/database.js';
 import { typeOf, type Value } from '../../emulator/keyspace/values.js';
 import { infoText } from '../../emulator/server/info.js';
 import type { DiskStat } from '../../emulator/sim/disk-api.js';
-import { RedisProcess } from '../../emulator/sim/redis-daemon.js';
-import type { World } from '../../emulator/sim/world.js';
+import { RedisProcess } from '../../emulator/process/redis-process.js';
+import type { World } from '../../emulator/world/world.js';
 
 /**
  * Reading a world without changing it, for lesson checks. A client's
@@ -54,6 +54,8 @@ export function valueLength(v: Value): number {
       return v.set.size;
     case 'zset':
       return v.size;
+    case 'stream':
+      return v.length;
   }
 }
 

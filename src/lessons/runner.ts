@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import { evaluateCheck, type CellRunView, type CheckResult } from './checks.js';
 import { EventPlayer } from './events.js';
 import type { LessonHost } from './host.js';

@@ -1,6 +1,6 @@
 import type { Reply } from '../../emulator/resp/reply.js';
-import type { Session } from '../../emulator/sim/session.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { Session } from '../../emulator/world/terminal-session.js';
+import type { World } from '../../emulator/world/world.js';
 import { serverKey, type TerminalSpec } from './schema.js';
 
 /**

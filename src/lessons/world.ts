@@ -6,7 +6,7 @@ import { shellQuote } from '../../emulator/programs/shell/quoting.js';
 import { ErrorReply } from '../../emulator/resp/reply.js';
 import { splitArgs } from '../../emulator/resp/split-args.js';
 import { parseDurationUs } from '../../emulator/sim/links.js';
-import { World } from '../../emulator/sim/world.js';
+import { World } from '../../emulator/world/world.js';
 import { parseServerRef, type ServerSpec, type WorldSpec } from './schema.js';
 
 /**

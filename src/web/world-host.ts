@@ -1,5 +1,5 @@
 import type { RealtimeDriver } from '../../emulator/sim/realtime.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 
 /**
  * What a terminal's program needs from the page's world: the world, its

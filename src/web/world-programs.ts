@@ -2,7 +2,7 @@ import { SHELL_PROGRAM } from '../../emulator/programs/shell/action.js';
 import { decodeBase64 } from '../../emulator/sim/base64.js';
 import type { FaultOp } from '../../emulator/sim/disk.js';
 import { normalizePath } from '../../emulator/sim/disk-path.js';
-import type { RecordedAction, World } from '../../emulator/sim/world.js';
+import type { RecordedAction, World } from '../../emulator/world/world.js';
 import { requireShellParts } from './shell-loader.js';
 
 /**

@@ -1,5 +1,5 @@
 import { installRedisHost } from '../../emulator/programs/host-setup.js';
-import { World } from '../../emulator/sim/world.js';
+import { World } from '../../emulator/world/world.js';
 import { installWorkbookPrograms } from './world-programs.js';
 
 /** The machine that runs redis-server. */

@@ -1,5 +1,5 @@
 import { RealtimeDriver } from '../../emulator/sim/realtime.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import { clusterView, type ClusterView } from './cluster/cluster-view.js';
 import { DeferredShellProgram } from './terminal/deferred-shell.js';
 import { RedisCliProgram, type ProgramState, type TerminalProgram } from './terminal/programs.js';

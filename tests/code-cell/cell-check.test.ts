@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateCheck, type CellRunView } from '../../src/lessons/checks.js';
 import { checkSchema } from '../../src/lessons/schema.js';
-import { World } from '../../emulator/sim/world.js';
+import { World } from '../../emulator/world/world.js';
 
 const world = new World({ seed: 1 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReplyError } from '../../emulator/client/reply-error.js';
+import { ReplyError } from '../../emulator/client-library/reply-error.js';
 import { parseCellMessage, plainData } from '../../src/code-cell/cell-messages.js';
 import { commandArgv } from '../../src/code-cell/cell-client.js';
 import { findImport } from '../../src/code-cell/cell-source.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { World } from '../../emulator/sim/world.js';
-import { ReplyError } from '../../emulator/client/reply-error.js';
+import { World } from '../../emulator/world/world.js';
+import { ReplyError } from '../../emulator/client-library/reply-error.js';
 
 function vpnWorld(seed = 1) {
   const world = new World({ seed });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World } from '../../emulator/sim/world.js';
+import { World } from '../../emulator/world/world.js';
 import { runCellInProcess } from '../../src/code-cell/run-in-process.js';
 import { registerHostSetup } from '../../emulator/programs/host-setup.js';
 import { buildSandboxWorld } from '../../src/web/world-setup.js';

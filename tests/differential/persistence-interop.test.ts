@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServer, type RunningServer } from '../../src/cli/server-main.js';
+import { runServer, type RunningServer } from '../../src/node/server-main.js';
 import { CHECK_RDB_BIN } from '../support/real-check-tools.js';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';

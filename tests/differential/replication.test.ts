@@ -14,14 +14,14 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServer, type RunningServer } from '../../src/cli/server-main.js';
+import { runServer, type RunningServer } from '../../src/node/server-main.js';
 import { encodeCommand } from '../../emulator/resp/encode.js';
 import { readRdb } from '../../emulator/persistence/rdb/file-reader.js';
 import { RdbError } from '../../emulator/persistence/rdb/errors.js';
 import { CHECK_RDB_BIN } from '../support/real-check-tools.js';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
-import { REDIS_CLI_BIN } from '../cli/real-cli.js';
+import { REDIS_CLI_BIN } from '../node/real-cli.js';
 
 const HAVE_TOOLS =
   HAVE_REAL_REDIS && spawnSync(CHECK_RDB_BIN, ['-v']).error === undefined && spawnSync(REDIS_CLI_BIN, ['--version']).error === undefined;

@@ -4,7 +4,7 @@
  * process on a simulated host, and back. The corpus runs through this too,
  * so the world's transport and event loop are held to the same bytes.
  */
-import { World } from '../../emulator/sim/world.js';
+import { World } from '../../emulator/world/world.js';
 import type { Socket } from '../../emulator/sim/network.js';
 import { encodeCommand } from '../../emulator/resp/encode.js';
 import { ReplyParser } from '../../emulator/resp/reply-parser.js';

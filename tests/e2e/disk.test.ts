@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { writeRdb } from '../../emulator/persistence/rdb/index.js';
-import { World } from '../../emulator/sim/world.js';
+import { World } from '../../emulator/world/world.js';
 import { HAVE_CHROMIUM, newWatchedPage, terminalRows, typeLines, useBrowser, type Opened } from './browser.js';
 
 const root = join(import.meta.dirname, '../..');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { infoText } from '../../emulator/server/info.js';
-import type { World } from '../../emulator/sim/world.js';
+import type { World } from '../../emulator/world/world.js';
 import { evaluateCheck, type CheckContext } from '../../src/lessons/checks.js';
 import { HeadlessLessonHost } from '../../src/lessons/headless.js';
 import type { Lesson } from '../../src/lessons/lesson.js';

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { constants, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { Kernel } from '../../emulator/sim/kernel.js';
-import { RealDisk } from '../../src/cli/real-disk.js';
+import { RealDisk } from '../../src/node/real-disk.js';
 import { runRedisCheckAof } from '../../emulator/programs/redis-check-aof.js';
 import { runRedisCheckRdb } from '../../emulator/programs/redis-check-rdb.js';
 

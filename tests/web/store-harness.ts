@@ -26,7 +26,7 @@ export function storeHarness() {
   let published = 0;
   store.subscribe(() => published++);
 
-  /** Lets promise callbacks (replies reaching CliSession) run. */
+  /** Lets promise callbacks (replies reaching RedisCliRepl) run. */
   const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
   return {

@@ -41,7 +41,20 @@ function chunked(name: string, key: string, items: string[][]): string {
   return out;
 }
 
-function valueCommands(key: string, v: Value): string {
+/**
+ * A key whose value the commands of a rewrite cannot rebuild: a stream,
+ * which the emulator keeps as stored but has no commands for (Redis
+ * would write XADD, XSETID and XGROUP commands). The rewrite then fails
+ * rather than write a base that has lost the key.
+ */
+export class NotRewritable {
+  constructor(
+    readonly dbId: number,
+    readonly key: string,
+  ) {}
+}
+
+function valueCommands(key: string, v: Value): string | null {
   if (typeof v === 'string' || v.type === 'string') return aofRecord(['SET', key, stringOf(v)]);
   switch (v.type) {
     case 'list':
@@ -59,17 +72,21 @@ function valueCommands(key: string, v: Value): string {
     }
     case 'hash':
       return chunked('HMSET', key, [...v.map].map(([f, val]) => [f, val]));
+    case 'stream':
+      return null;
   }
 }
 
-export function rewriteAof(databases: Iterable<RdbDatabase>, opts: AofRewriteOptions = {}): string {
+export function rewriteAof(databases: Iterable<RdbDatabase>, opts: AofRewriteOptions = {}): string | NotRewritable {
   let out = opts.timestampSeconds !== undefined ? timestampAnnotation(opts.timestampSeconds) : '';
   for (const code of opts.functions ?? []) out += aofRecord(['FUNCTION', 'LOAD', code]);
   for (const db of databases) {
     if (db.size === 0) continue;
     out += aofRecord(['SELECT', String(db.id)]);
     for (const k of db.keys) {
-      out += valueCommands(k.key, k.value);
+      const commands = valueCommands(k.key, k.value);
+      if (commands === null) return new NotRewritable(db.id, k.key);
+      out += commands;
       if (k.expireAtMs !== undefined) out += aofRecord(['PEXPIREAT', k.key, String(k.expireAtMs)]);
     }
   }

@@ -17,7 +17,7 @@ import {
   RDB_VERSION,
   TYPE_STRING,
 } from '../rdb/types.js';
-import { readObject, type ValueReadOptions } from '../rdb/value-reader.js';
+import { moduleTypeName, readModuleId, readObject, type ValueReadOptions } from '../rdb/value-reader.js';
 import { rdbTypeInfo } from './rdb-type-names.js';
 import { summarizeValue, type ValueSummary } from './value-summary.js';
 
@@ -215,7 +215,8 @@ export class RdbRecordReader {
         return { kind: 'aux', offset: start, end: r.pos, key, value };
       }
       if (type === OPCODE_MODULE_AUX) {
-        throw new RdbAbort(new RdbError('unsupported', "The RDB file contains AUX module data I can't load: no matching module", r.pos));
+        const name = moduleTypeName(readModuleId(r));
+        throw new RdbAbort(new RdbError('unsupported', `The RDB file contains AUX module data I can't load: no matching module '${name}'`, r.pos));
       }
       if (type === OPCODE_FUNCTION2) {
         const code = readString(r);

@@ -38,6 +38,8 @@ export function summarizeValue(v: Value): ValueSummary {
       return collection(v.set.size, 'member', first(v.set, (m) => quoteCut(m)));
     case 'zset':
       return collection(v.size, 'member', first(v.list, (n) => `${quoteCut(n.member)} ${formatDouble(n.score)}`));
+    case 'stream':
+      return { size: v.length, preview: `${v.length} entr${v.length === 1 ? 'y' : 'ies'} (kept as stored: the emulator has no stream commands)` };
   }
 }
 

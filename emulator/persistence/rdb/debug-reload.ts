@@ -4,8 +4,8 @@ import type { Client } from '../../server/client.js';
 import type { RedisServer } from '../../server/server.js';
 import { RdbError } from './errors.js';
 import { readRdb } from './file-reader.js';
-import { placeLoadedKeys, saveRdb, valueReadOptions } from './server-dataset.js';
-import { debugSettings } from '../../commands/debug-settings.js';
+import { placeLoadedFunctions, placeLoadedKeys, saveRdb, valueReadOptions } from './server-dataset.js';
+import { debugSettings } from '../../server/debug-settings.js';
 
 /**
  * DEBUG RELOAD (src/debug.c): save the dataset to an RDB file, empty the
@@ -61,6 +61,7 @@ function load(server: RedisServer, merge: boolean): boolean {
   p.rdbLastLoadKeysLoaded = contents.keysLoaded;
   // Without MERGE a key that is already there stops a real server
   // ("Duplicated key found in RDB file"); here the load fails instead.
+  if (placeLoadedFunctions(server, contents, merge) !== null) return false;
   return placeLoadedKeys(server, contents, merge).length === 0;
 }
 
@@ -73,6 +74,8 @@ export function debugReload(c: Client, opts: { flush: boolean; save: boolean; me
       touchAllWatchedKeysInDb(db, null);
       db.clear();
     }
+    // emptyData without EMPTYDB_NOFUNCTIONS: the libraries go too, and come back from the file.
+    server.functions.clear();
   }
   if (!load(server, opts.merge)) return errorReply('Error trying to load the RDB dump');
   return OK;

@@ -2,7 +2,9 @@ import type { Value } from '../../keyspace/values.js';
 import { ByteReader, ByteWriter } from './bytes.js';
 import { Crc64, crc64 } from './crc64.js';
 import { RdbAbort, RdbError } from './errors.js';
-import { RDB_VERSION, isObjectType } from './types.js';
+import { OPCODE_FUNCTION, OPCODE_FUNCTION2, RDB_VERSION, isObjectType } from './types.js';
+import { readString, writeString } from './string-encoding.js';
+import { readOldFunction } from './file-reader.js';
 import { readObject, type ValueReadOptions } from './value-reader.js';
 import { writeTypedObject, type ValueWriteOptions } from './value-writer.js';
 
@@ -56,4 +58,42 @@ export function loadDumpPayload(p: Uint8Array, opts: ValueReadOptions): Value | 
     if (e instanceof RdbAbort) return e.error;
     throw e;
   }
+}
+
+/**
+ * FUNCTION DUMP's payload (src/functions.c functionDumpCommand): each
+ * library's source as a FUNCTION2 record, as an RDB file holds it, then
+ * the RDB version and the CRC64, as a DUMP payload ends.
+ */
+export function createFunctionsPayload(codes: readonly string[], compression: boolean): Uint8Array {
+  const w = new ByteWriter(64);
+  for (const code of codes) {
+    w.byte(OPCODE_FUNCTION2);
+    writeString(w, code, compression);
+  }
+  w.u16le(RDB_VERSION);
+  w.bytes(new Crc64().update(w.view()).bytesLE());
+  return w.finish();
+}
+
+/**
+ * The library sources in a verified FUNCTION RESTORE payload (records of
+ * the 7.0 release candidates translated as loading a file does), or the
+ * error FUNCTION RESTORE answers.
+ */
+export function readFunctionsPayload(p: Uint8Array): string[] | string {
+  const r = new ByteReader(p);
+  const out: string[] = [];
+  try {
+    while (p.length - r.pos > FOOTER_SIZE) {
+      const type = r.u8();
+      if (type === OPCODE_FUNCTION2) out.push(readString(r));
+      else if (type === OPCODE_FUNCTION) out.push(readOldFunction(r));
+      else return 'given type is not a function';
+    }
+  } catch (e) {
+    if (e instanceof RdbAbort) return 'failed loading the given functions payload';
+    throw e;
+  }
+  return out;
 }

@@ -20,8 +20,10 @@ export type RdbErrorCode =
   | 'db-out-of-range'
   /** The same key appears twice in one database. */
   | 'duplicate-key'
-  /** A stream or module value, which the emulator does not hold. */
-  | 'unsupported';
+  /** A module value or module aux data: no module can load it. */
+  | 'unsupported'
+  /** A function library that cannot be made (its name is taken, or its metadata is bad). */
+  | 'function';
 
 export class RdbError {
   constructor(

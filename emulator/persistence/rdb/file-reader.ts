@@ -18,7 +18,7 @@ import {
   OPCODE_SELECTDB,
   RDB_VERSION,
 } from './types.js';
-import { readObject, type ValueReadOptions } from './value-reader.js';
+import { moduleTypeName, readModuleId, readObject, type ValueReadOptions } from './value-reader.js';
 
 /**
  * Reads a whole RDB file as Redis 7.0's rdbLoadRio does. The result is a
@@ -78,6 +78,19 @@ export interface RdbContents {
   length: number;
   /** What Redis would log as warnings while loading this file. */
   warnings: string[];
+}
+
+/**
+ * A FUNCTION record of the 7.0 release candidates: name, engine, an
+ * optional description and the code, joined into the shebang form of 7.0
+ * (rdbFunctionLoad).
+ */
+export function readOldFunction(r: ByteReader): string {
+  const name = readString(r);
+  const engine = readString(r);
+  if (readLength(r) !== 0) readString(r);
+  const code = readString(r);
+  return `#!${engine} name=${name}\n${code}`;
 }
 
 function shortRead(r: ByteReader): never {
@@ -165,20 +178,16 @@ function load(bytes: Uint8Array, opts: RdbReadOptions, sink: RdbKeySink | undefi
       continue;
     }
     if (type === OPCODE_MODULE_AUX) {
-      return abort('unsupported', "The RDB file contains AUX module data I can't load: no matching module", r.pos);
+      // No module is ever loaded: Redis exits at the first module's data.
+      const name = moduleTypeName(readModuleId(r));
+      return abort('unsupported', `The RDB file contains AUX module data I can't load: no matching module '${name}'`, r.pos);
     }
     if (type === OPCODE_FUNCTION2) {
       out.functions.push(readString(r));
       continue;
     }
     if (type === OPCODE_FUNCTION) {
-      // The format of 7.0 release candidates: name, engine, an optional
-      // description and the code, joined into the shebang form of 7.0.
-      const name = readString(r);
-      const engine = readString(r);
-      if (readLength(r) !== 0) readString(r);
-      const code = readString(r);
-      out.functions.push(`#!${engine} name=${name}\n${code}`);
+      out.functions.push(readOldFunction(r));
       continue;
     }
 

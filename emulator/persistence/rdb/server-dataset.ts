@@ -1,10 +1,10 @@
 import { expireIn, setExpireExact } from '../../commands/expire.js';
-import { debugSettings } from '../../commands/debug-settings.js';
+import { debugSettings } from '../../server/debug-settings.js';
 import { lfuCounter } from '../../server/lfu.js';
 import type { Database } from '../../keyspace/database.js';
 import type { Int64 } from '../../numbers/int64.js';
 import type { RedisServer } from '../../server/server.js';
-import type { RdbReplicationInfo } from '../../replication/primary.js';
+import type { RdbReplicationInfo } from '../../replication/state.js';
 import { REDIS_VERSION, usedMemory } from '../../server/info.js';
 import { RdbError } from './errors.js';
 import { readRdb, type LoadedKey, type RdbContents, type RdbReadOptions } from './file-reader.js';
@@ -122,9 +122,10 @@ export class ForkedRdbWriter {
         redisVersion: REDIS_VERSION,
         ctimeSeconds: stamp.ctimeSeconds ?? Math.floor(server.nowMs / 1000),
         usedMemoryBytes: stamp.usedMemoryBytes ?? usedMemory(server),
-        aofBase: false,
+        aofBase: stamp.aofBase === true,
         replication: replicationAux(server, stamp),
       },
+      functions: server.functions.codes(),
     });
     this.stream.header();
   }
@@ -205,8 +206,10 @@ export interface SaveStamp {
    * server that is in no replication chain.
    */
   replication?: RdbReplicationInfo | null;
-  /** Leave the databases out (a replica's rdb-filter-only). */
+  /** Leave the databases out (a replica's rdb-filter-only); the function libraries stay. */
   excludeData?: boolean;
+  /** The file is the base of a multi-part AOF (the aof-base aux field). */
+  aofBase?: boolean;
 }
 
 /** rdbPopulateSaveInfo for a save made now, unless the stamp says otherwise. */
@@ -224,9 +227,10 @@ export function saveRdb(server: RedisServer, stamp: SaveStamp = {}): Uint8Array 
       redisVersion: REDIS_VERSION,
       ctimeSeconds: stamp.ctimeSeconds ?? Math.floor(server.nowMs / 1000),
       usedMemoryBytes: stamp.usedMemoryBytes ?? usedMemory(server),
-      aofBase: false,
+      aofBase: stamp.aofBase === true,
       replication: replicationAux(server, stamp),
     },
+    functions: server.functions.codes(),
   });
 }
 
@@ -260,6 +264,20 @@ export function placeLoadedKeys(server: RedisServer, contents: RdbContents, repl
 }
 
 /**
+ * The file's function libraries into the server's (rdbFunctionLoad into
+ * the current libraries): a library already there is replaced when
+ * `replace` (RDBFLAGS_ALLOW_DUP), otherwise the load fails with the line
+ * Redis logs, which is returned.
+ */
+export function placeLoadedFunctions(server: RedisServer, contents: RdbContents, replace: boolean): string | null {
+  for (const code of contents.functions) {
+    const r = server.functions.create(code, replace, true);
+    if ('error' in r) return `Failed loading library, ${r.error}`;
+  }
+  return null;
+}
+
+/**
  * rdbLoad at start: reads a file straight into the server's databases,
  * each key stored as it is read rather than gathered first, which halves
  * the work of loading millions of keys. Returns what readRdb returns (the
@@ -271,11 +289,14 @@ export function placeLoadedKeys(server: RedisServer, contents: RdbContents, repl
 export function loadRdbIntoServer(server: RedisServer, bytes: Uint8Array, opts: RdbReadOptions): RdbContents | RdbError {
   if (server.dbs.some((db) => db.dict.size !== 0)) {
     const contents = readRdb(bytes, opts);
-    if (!(contents instanceof RdbError)) placeLoadedKeys(server, contents, false);
+    if (contents instanceof RdbError) return contents;
+    const failed = placeLoadedFunctions(server, contents, false);
+    if (failed !== null) return new RdbError('function', failed);
+    placeLoadedKeys(server, contents, false);
     return contents;
   }
   const lfu = accessKind(server) === 'lfu';
-  return readRdb(bytes, opts, {
+  const contents = readRdb(bytes, opts, {
     put(id, key, k) {
       const db = server.dbs[id]!;
       // The databases started empty, so a name already there came earlier in
@@ -291,6 +312,9 @@ export function loadRdbIntoServer(server: RedisServer, bytes: Uint8Array, opts: 
       return fresh;
     },
   });
+  if (contents instanceof RdbError) return contents;
+  const failed = placeLoadedFunctions(server, contents, false);
+  return failed === null ? contents : new RdbError('function', failed);
 }
 
 /** A placed key's expiry, and the file's access data when the policy keeps that kind (objectSetLRUOrLFU). */

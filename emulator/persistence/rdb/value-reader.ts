@@ -29,6 +29,7 @@ import {
   TYPE_ZSET_ZIPLIST,
 } from './types.js';
 import { decodeZiplist } from './ziplist.js';
+import { readStreamValue } from './stream-value.js';
 import { decodeZipmap } from './zipmap.js';
 
 /**
@@ -107,7 +108,7 @@ function hasDuplicateFields(entries: string[]): boolean {
 }
 
 /** The nine-character name a module type id encodes (moduleTypeNameByID). */
-function moduleTypeName(id: bigint): string {
+export function moduleTypeName(id: bigint): string {
   const charset = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
   let rest = id >> 10n;
   let name = '';
@@ -118,7 +119,7 @@ function moduleTypeName(id: bigint): string {
   return name;
 }
 
-function readModuleId(r: ByteReader): bigint {
+export function readModuleId(r: ByteReader): bigint {
   const first = r.buf[r.pos];
   if (first === 0x81) {
     r.pos++;
@@ -307,7 +308,7 @@ export function readObject(r: ByteReader, type: number, opts: ValueReadOptions):
 
     case TYPE_STREAM_LISTPACKS:
     case TYPE_STREAM_LISTPACKS_2:
-      return abort('unsupported', 'The RDB file contains a stream, and streams are not supported by this server', r.pos);
+      return readStreamValue(r, type);
 
     case TYPE_MODULE:
     case TYPE_MODULE_2: {

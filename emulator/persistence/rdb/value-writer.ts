@@ -1,3 +1,4 @@
+import { writeStreamValue } from './stream-value.js';
 import { formatDouble } from '../../numbers/double.js';
 import { stringOf, type Value } from '../../keyspace/values.js';
 import { ByteWriter } from './bytes.js';
@@ -40,6 +41,8 @@ export function objectType(v: Value): number {
       return v.encoding === 'listpack' ? TYPE_ZSET_LISTPACK : TYPE_ZSET_2;
     case 'hash':
       return v.encoding === 'listpack' ? TYPE_HASH_LISTPACK : TYPE_HASH;
+    case 'stream':
+      return v.rdbType;
   }
 }
 
@@ -110,6 +113,9 @@ export function writeObject(w: ByteWriter, v: Value, opts: ValueWriteOptions): v
       }
       return;
     }
+    case 'stream':
+      writeStreamValue(w, v, compress);
+      return;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { World } from '../../sim/world.js';
+import type { World } from '../../world/world.js';
 
 /**
  * Names and addresses on the simulated network: each host has its address

@@ -1,6 +1,6 @@
 import type { Host, SimProcess } from '../../sim/host.js';
 import type { RealtimeDriver } from '../../sim/realtime.js';
-import type { World } from '../../sim/world.js';
+import type { World } from '../../world/world.js';
 
 /**
  * What a shell command sees: the world, the host it runs on, the shell's

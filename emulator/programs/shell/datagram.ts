@@ -1,4 +1,4 @@
-import type { World } from '../../sim/world.js';
+import type { World } from '../../world/world.js';
 
 /**
  * One IP packet that is not part of a TCP connection (an ICMP echo): it

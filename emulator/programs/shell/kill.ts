@@ -1,4 +1,4 @@
-import { RedisProcess } from '../../sim/redis-daemon.js';
+import { RedisProcess } from '../../process/redis-process.js';
 import type { Command } from './context.js';
 
 /**

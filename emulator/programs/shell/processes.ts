@@ -1,5 +1,5 @@
 import { SimProcess, type Host } from '../../sim/host.js';
-import type { World } from '../../sim/world.js';
+import type { World } from '../../world/world.js';
 
 /**
  * Processes that belong to a terminal session: the login shell and the

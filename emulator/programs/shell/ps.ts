@@ -1,5 +1,5 @@
 import type { SimProcess } from '../../sim/host.js';
-import { RedisProcess } from '../../sim/redis-daemon.js';
+import { RedisProcess } from '../../process/redis-process.js';
 import { usedMemory } from '../../server/info.js';
 import type { Command, CommandContext } from './context.js';
 import { strftime } from './dates.js';

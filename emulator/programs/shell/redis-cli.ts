@@ -1,6 +1,6 @@
-import { printsVerbatim } from '../../cli/command-rules.js';
-import { formatReply, UnknownReplyTypeError, type OutputMode } from '../../cli/format.js';
-import { helpText } from '../../cli/help.js';
+import { printsVerbatim } from '../../redis-cli/command-rules.js';
+import { formatReply, UnknownReplyTypeError, type OutputMode } from '../../redis-cli/format.js';
+import { helpText } from '../../redis-cli/help.js';
 import { asciiLower } from '../../resp/bytes.js';
 import { encodeCommand } from '../../resp/encode.js';
 import { ReplyParser } from '../../resp/reply-parser.js';

@@ -7,7 +7,7 @@ import { lookupParam } from '../../server/config.js';
 import { normalizePath } from '../../sim/disk-path.js';
 import type { FileSystem } from '../../sim/disk-api.js';
 import { configFromCommandLine } from '../../server/command-line.js';
-import type { World } from '../../sim/world.js';
+import type { World } from '../../world/world.js';
 import type { Command, CommandContext } from './context.js';
 import { strftime } from './dates.js';
 import { errnoText } from './errors.js';

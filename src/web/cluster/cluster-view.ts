@@ -1,12 +1,12 @@
-import { repr } from '../../../emulator/cli/format.js';
+import { repr } from '../../../emulator/redis-cli/format.js';
 import { typeOf, stringOf, type TypeName, type Value } from '../../../emulator/keyspace/values.js';
 import { bytesToHuman, infoText, usedMemory } from '../../../emulator/server/info.js';
 import { Disk, type FaultOp } from '../../../emulator/sim/disk.js';
 import type { Host } from '../../../emulator/sim/host.js';
 import type { LinkProfile } from '../../../emulator/sim/links.js';
 import type { Link } from '../../../emulator/sim/network.js';
-import { RedisProcess, type RedisProcessOptions } from '../../../emulator/sim/redis-daemon.js';
-import type { World } from '../../../emulator/sim/world.js';
+import { RedisProcess, type RedisProcessOptions } from '../../../emulator/process/redis-process.js';
+import type { World } from '../../../emulator/world/world.js';
 import { diskFiles, type DiskFilesView } from '../disk/disk-view.js';
 import { terminalText } from '../terminal/sanitize.js';
 
@@ -296,6 +296,8 @@ function detail(v: Value): string {
       return count(v.set.size, 'member');
     case 'zset':
       return count(v.size, 'member');
+    case 'stream':
+      return count(v.length, 'entry');
   }
 }
 

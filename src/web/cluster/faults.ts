@@ -1,6 +1,6 @@
 import type { FaultOp } from '../../../emulator/sim/disk.js';
 import { LINK_PROFILES, type LinkProfileName } from '../../../emulator/sim/links.js';
-import type { World } from '../../../emulator/sim/world.js';
+import type { World } from '../../../emulator/world/world.js';
 import { loadCommandCode } from '../command-code.js';
 import { loadShellParts } from '../shell-loader.js';
 import type { WorldHost } from '../world-host.js';

@@ -3,7 +3,7 @@ import '../../../emulator/commands/on-demand-handlers.js';
 import { CellExecutor } from '../../code-cell/executor.js';
 import { macrotaskQueue } from '../../code-cell/macrotask.js';
 import type { CellError } from '../../code-cell/protocol.js';
-import type { World } from '../../../emulator/sim/world.js';
+import type { World } from '../../../emulator/world/world.js';
 import type { WorldStore } from '../world-store.js';
 
 export type CellStatus = 'idle' | 'running' | 'done' | 'failed' | 'stopped';

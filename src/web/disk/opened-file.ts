@@ -1,6 +1,6 @@
 import { fileKind, type FileKind } from '../../../emulator/persistence/inspect/index.js';
 import { Disk, type FileSystem } from '../../../emulator/sim/disk.js';
-import type { World } from '../../../emulator/sim/world.js';
+import type { World } from '../../../emulator/world/world.js';
 import { terminalText } from '../terminal/sanitize.js';
 
 /**

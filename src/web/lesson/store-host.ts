@@ -1,6 +1,6 @@
 import { HostShell } from '../../../emulator/programs/shell.js';
 import type { Reply } from '../../../emulator/resp/reply.js';
-import type { World } from '../../../emulator/sim/world.js';
+import type { World } from '../../../emulator/world/world.js';
 import type { LessonHost } from '../../lessons/host.js';
 import { parseServerRef, type TerminalSpec } from '../../lessons/schema.js';
 import type { TerminalChoice, WorldStore } from '../world-store.js';

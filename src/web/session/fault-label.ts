@@ -1,4 +1,4 @@
-import type { RecordedAction, World } from '../../../emulator/sim/world.js';
+import type { RecordedAction, World } from '../../../emulator/world/world.js';
 import { shellPartsNow } from '../shell-loader.js';
 import { PROGRAMS, type DiskFault } from '../world-programs.js';
 

@@ -1,4 +1,4 @@
-import { World, type WorldCheckpoint } from '../../../emulator/sim/world.js';
+import { World, type WorldCheckpoint } from '../../../emulator/world/world.js';
 
 /** How the page gives work its turns: the next frame, and timers. */
 export interface SliceScheduler {

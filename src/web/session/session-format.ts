@@ -1,4 +1,4 @@
-import type { RecordedAction } from '../../../emulator/sim/world.js';
+import type { RecordedAction } from '../../../emulator/world/world.js';
 import type { SavedTerminal } from '../world-store.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RecordedAction } from '../../../emulator/sim/world.js';
+import type { RecordedAction } from '../../../emulator/world/world.js';
 import type { KeyValueStore } from './kv-store.js';
 import { SESSION_FORMAT, SESSION_VERSION, type BranchData, type CheckpointData, type Moment } from './session-format.js';
 

@@ -1,5 +1,5 @@
 import { SessionLink } from '../../../emulator/programs/session-link.js';
-import type { RecordedAction, World, WorldCheckpoint } from '../../../emulator/sim/world.js';
+import type { RecordedAction, World, WorldCheckpoint } from '../../../emulator/world/world.js';
 import { loadCommandCode } from '../command-code.js';
 import { loadShellParts } from '../shell-loader.js';
 import { actionOwner, EventLog } from '../timeline/event-log.js';

@@ -1,5 +1,5 @@
 import { registerHostSetup } from '../../../emulator/programs/host-setup.js';
-import type { World } from '../../../emulator/sim/world.js';
+import type { World } from '../../../emulator/world/world.js';
 import { shellPartsNow } from '../shell-loader.js';
 import { installWorkbookPrograms } from '../world-programs.js';
 

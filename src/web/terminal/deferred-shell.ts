@@ -1,4 +1,4 @@
-import type { LineResult } from '../../../emulator/cli/session.js';
+import type { LineResult } from '../../../emulator/redis-cli/repl.js';
 import { loadShellParts } from '../shell-loader.js';
 import type { WorldHost } from '../world-host.js';
 import type { LineAssist } from './line-assist.js';

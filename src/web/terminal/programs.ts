@@ -1,6 +1,6 @@
-import { CliSession, type CliState, type LineResult } from '../../../emulator/cli/session.js';
-import { CLOSED, type CliLink } from '../../../emulator/cli/link.js';
-import { formatReply } from '../../../emulator/cli/format.js';
+import { RedisCliRepl, type CliState, type LineResult } from '../../../emulator/redis-cli/repl.js';
+import { CLOSED, type CliLink } from '../../../emulator/redis-cli/link.js';
+import { formatReply } from '../../../emulator/redis-cli/format.js';
 import { SessionLink } from '../../../emulator/programs/session-link.js';
 import { commandCodeFor } from '../command-code.js';
 import type { WorldHost } from '../world-host.js';
@@ -75,14 +75,14 @@ export interface RedisCliSpec {
 }
 
 /**
- * redis-cli 7.0 in a tab: the emulator's CliSession (the same loop and
+ * redis-cli 7.0 in a tab: the emulator's RedisCliRepl (the same loop and
  * formatting as `npm run cli`) over a session of the world. With
  * `restore`, it takes up a session of a restored world in its saved state
  * (inside MULTI, on another database) without sending anything.
  */
 export class RedisCliProgram implements TerminalProgram {
   readonly name = 'redis-cli';
-  private readonly session: CliSession;
+  private readonly session: RedisCliRepl;
   private readonly links: SessionLink[] = [];
   private lineAssist: LineAssist | null = null;
   private closed = false;
@@ -98,7 +98,7 @@ export class RedisCliProgram implements TerminalProgram {
     private readonly onWorldId?: WorldIdListener,
   ) {
     const port = spec.port;
-    this.session = new CliSession({
+    this.session = new RedisCliRepl({
       connect: () => this.link(),
       host: spec.shownHost,
       port: typeof port === 'number' ? port : 0,

@@ -1,6 +1,6 @@
-import type { RedisCliAssistData } from '../../../emulator/cli/assist-data.js';
-import { commandCompletions } from '../../../emulator/cli/completion.js';
-import { commandHint } from '../../../emulator/cli/hints.js';
+import type { RedisCliAssistData } from '../../../emulator/redis-cli/assist-data.js';
+import { commandCompletions } from '../../../emulator/redis-cli/completion.js';
+import { commandHint } from '../../../emulator/redis-cli/hints.js';
 import type { LineAssist } from './line-assist.js';
 
 let data: RedisCliAssistData | null = null;
@@ -13,7 +13,7 @@ let loading: Promise<void> | null = null;
  * terminal without hints and completion, and working.
  */
 function load(): Promise<void> {
-  loading ??= import('../../../emulator/cli/assist-data.js').then(
+  loading ??= import('../../../emulator/redis-cli/assist-data.js').then(
     (m) => {
       data = m.redisCliAssistData();
     },

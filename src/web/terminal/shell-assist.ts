@@ -1,5 +1,5 @@
 import { bytesToUtf8, utf8ToBytes } from '../../../emulator/resp/bytes.js';
-import { shellCompletion, type DirEntry, type ShellView } from '../../../emulator/cli/shell-completion.js';
+import { shellCompletion, type DirEntry, type ShellView } from '../../../emulator/redis-cli/shell-completion.js';
 import { normalizePath } from '../../../emulator/sim/disk-path.js';
 import { shellCommandNames, type HostShell } from '../../../emulator/programs/shell.js';
 import { simVerbNames } from '../../../emulator/programs/shell/sim-verbs.js';

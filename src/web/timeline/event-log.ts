@@ -1,5 +1,5 @@
 import type { TraceEntry } from '../../../emulator/sim/trace.js';
-import type { World, WorldAction } from '../../../emulator/sim/world.js';
+import type { World, WorldAction } from '../../../emulator/world/world.js';
 
 /**
  * The world's trace as the timeline's event list reads it, and who caused

@@ -22,9 +22,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { ListValue } from '../../../emulator/keyspace/values.js';
-import type { RedisProcess } from '../../../emulator/sim/redis-daemon.js';
+import type { RedisProcess } from '../../../emulator/process/redis-process.js';
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20261121;
 const RUNS = process.env.FC_RUNS ? Number(process.env.FC_RUNS) : 30;

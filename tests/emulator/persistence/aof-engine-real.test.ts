@@ -16,8 +16,8 @@ import { describe, expect, it } from 'vitest';
 import { HAVE_REAL_REDIS, skipNotice } from '../../differential/availability.js';
 import { RawConnection, startRealRedis, type RealRedis } from '../../support/real-redis.js';
 import { HAVE_REAL_CHECK_TOOLS, runReal, type CaseFiles } from '../../support/real-check-tools.js';
-import { World } from '../../../emulator/sim/world.js';
-import type { Redis } from '../../../emulator/client/redis.js';
+import { World } from '../../../emulator/world/world.js';
+import type { Redis } from '../../../emulator/client-library/redis.js';
 import { readRdb } from '../../../emulator/persistence/rdb/file-reader.js';
 import { RdbError } from '../../../emulator/persistence/rdb/errors.js';
 

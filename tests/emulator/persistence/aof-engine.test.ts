@@ -5,12 +5,12 @@
  * at start (torn tails included) and write errors.
  */
 import { describe, expect, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { Disk, type DiskProfile } from '../../../emulator/sim/disk.js';
 import { aofRecord } from '../../../emulator/persistence/aof/records.js';
 import { rewriteAof } from '../../../emulator/persistence/aof/rewrite.js';
 import { snapshotDatabases } from '../../../emulator/persistence/rdb/server-dataset.js';
-import type { RedisProcess } from '../../../emulator/sim/redis-daemon.js';
+import type { RedisProcess } from '../../../emulator/process/redis-process.js';
 
 const DIR = '/var/lib/redis/appendonlydir';
 const INCR1 = `${DIR}/appendonly.aof.1.incr.aof`;
@@ -244,6 +244,29 @@ describe('BGREWRITEAOF', () => {
     await world.advanceAsync(500);
     expect(text(disk.readFile(`${DIR}/appendonly.aof.2.base.aof`))).toBe(expected);
     expect(expected).toBe(aofRecord(['SELECT', '0']) + aofRecord(['RPUSH', 'l', 'x', 'y']) + aofRecord(['PEXPIREAT', 'l', '4102444800000']));
+  });
+
+  it('without a preamble, a rewrite that cannot express a kept stream fails, and nothing is lost', async () => {
+    const { world, r, disk, restart } = setup({ 'aof-use-rdb-preamble': 'no' });
+    await world.advanceAsync(100);
+    // redis-server 7.0.15's DUMP of a stream with one entry.
+    const payload = Buffer.from('130110000000000000000100000000000000001c1c0000000a00010100010101816102000102010001000101010401ff0101000100000001000a0031f761e130b993e8', 'hex');
+    expect(await world.settle(r.call('RESTORE', 's', '0', new Uint8Array(payload)))).toBe('OK');
+    const base = text(disk.readFile(`${DIR}/appendonly.aof.1.base.aof`));
+    await world.settle(r.call('BGREWRITEAOF'));
+    await world.advanceAsync(500);
+    expect(logOf(world)).toContain(
+      "Can't rewrite the append only file as commands: key 's' in DB 0 holds a stream, kept as stored but with no commands to rebuild it here (aof-use-rdb-preamble yes writes it)",
+    );
+    expect(await infoField(world, r, 'aof_last_bgrewrite_status')).toBe('err');
+    expect(text(disk.readFile(`${DIR}/appendonly.aof.1.base.aof`))).toBe(base);
+    expect(disk.readdir(DIR).filter((f) => f.startsWith('temp-'))).toEqual([]);
+    await world.settle(r.call('SHUTDOWN', 'NOSAVE').catch(() => null));
+    await world.advanceAsync(100);
+    restart();
+    const again = world.connect({ from: 'app', to: 'A:6379' });
+    await world.advanceAsync(100);
+    expect(await world.settle(again.call('TYPE', 's'))).toBe('stream');
   });
 
   it('is scheduled while a BGSAVE runs, and BGSAVE next to a rewrite answers as 7.0.15 does', async () => {
@@ -560,7 +583,7 @@ describe('shutdown', () => {
 
 describe('DEBUG LOADAOF', () => {
   it('empties the dataset and loads it back from the AOF files', async () => {
-    const { World } = await import('../../../emulator/sim/world.js');
+    const { World } = await import('../../../emulator/world/world.js');
     const world = new World({ seed: 4 });
     world.addHost('A', 'metal');
     world.startRedis('A', { config: { appendonly: 'yes', save: '', 'enable-debug-command': 'yes' } });
@@ -576,7 +599,7 @@ describe('DEBUG LOADAOF', () => {
 
 describe('SHUTDOWN while the first AOF is written', () => {
   it('refuses without FORCE, exits with it', async () => {
-    const { World } = await import('../../../emulator/sim/world.js');
+    const { World } = await import('../../../emulator/world/world.js');
     const world = new World({ seed: 4 });
     world.addHost('A', 'core2duo');
     const server = world.startRedis('A', { config: { save: '', 'enable-debug-command': 'yes', rdbcompression: 'no' } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { readRdb } from '../../../emulator/persistence/rdb/file-reader.js';
 import { RdbError } from '../../../emulator/persistence/rdb/errors.js';
 

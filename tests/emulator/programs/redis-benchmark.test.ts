@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { parseBenchmarkArgs, type BenchmarkOptions } from '../../../emulator/programs/benchmark-args.js';
 import { startBenchmark, type BenchmarkProcess } from '../../../emulator/programs/redis-benchmark.js';
 import { BENCHMARK_USAGE } from '../../../emulator/programs/benchmark-usage.js';

@@ -3,7 +3,7 @@
  * lets the world run until the shell waits for the next one, and returns
  * what the line printed.
  */
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { HostShell, type HostShellOptions } from '../../../emulator/programs/shell.js';
 import { installRedisHost } from '../../../emulator/programs/host-setup.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RealtimeDriver } from '../../../emulator/sim/realtime.js';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { HostShell, registerShellProgram } from '../../../emulator/programs/shell.js';
 import { installRedisHost } from '../../../emulator/programs/host-setup.js';
 import { shellWorld } from './shell-harness.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { RedisServer } from '../../../emulator/server/server.js';
 import { ServerConnection } from '../../../emulator/server/connection.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';

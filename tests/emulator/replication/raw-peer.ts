@@ -1,4 +1,4 @@
-import type { World } from '../../../emulator/sim/world.js';
+import type { World } from '../../../emulator/world/world.js';
 import type { Socket } from '../../../emulator/sim/network.js';
 import { bytesFromArray } from '../../../emulator/resp/bytes.js';
 import { encodeCommand } from '../../../emulator/resp/encode.js';

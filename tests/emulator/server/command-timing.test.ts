@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { commandCost, REDIS_CPU } from '../../../emulator/sim/cpu.js';
 import '../../../emulator/commands/on-demand-handlers.js';
 

@@ -163,9 +163,9 @@ describe('INFO values', () => {
   it('replication describes a master without replicas', () => {
     const { server, field, run } = setup();
     expect(field('role')).toBe('master');
-    expect(field('master_replid')).toBe(server.replId);
+    expect(field('master_replid')).toBe(server.replication.replId);
     run('DEBUG', 'CHANGE-REPL-ID');
-    expect(field('master_replid')).toBe(server.replId);
+    expect(field('master_replid')).toBe(server.replication.replId);
   });
 
   it('latencystats report the 1 ns floor of a command that takes no virtual time', () => {

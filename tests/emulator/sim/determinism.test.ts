@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
-import type { Redis } from '../../../emulator/client/redis.js';
+import { World } from '../../../emulator/world/world.js';
+import type { Redis } from '../../../emulator/client-library/redis.js';
 
 /**
  * A busy world of three hosts: two servers, an application host with several

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 
 function twoHosts(link: 'lan' | 'vpn' = 'lan') {
   const world = new World({ seed: 3 });
@@ -64,6 +64,24 @@ describe('faults never escape the world', () => {
     // Nothing listens after the reboot.
     const again = world.connect({ from: 'app', to: 'A:6379' });
     expect(await world.settle(again.ping().catch((e: Error) => e.message))).toBe('Connection refused');
+  });
+
+  it("power loss on a terminal's own machine ends its connection, and nothing connects from it until it is back", async () => {
+    const { world } = twoHosts();
+    const session = world.openSession('t1', 'app', 'A:6379');
+    world.send('t1', ['PING']);
+    await world.advanceAsync(10);
+    expect(session.replies()).toHaveLength(1);
+    world.host('app').powerOff();
+    expect(session.events.at(-1)).toMatchObject({ kind: 'closed', error: 'Connection lost: the machine lost power' });
+    const from = world.openSession('t2', 'app', 'A:6379');
+    await world.advanceAsync(1);
+    expect(from.events).toMatchObject([{ kind: 'closed', error: 'Network is down' }]);
+    world.host('app').powerOn();
+    const after = world.openSession('t3', 'app', 'A:6379');
+    world.send('t3', ['PING']);
+    await world.advanceAsync(10);
+    expect(after.replies()).toHaveLength(1);
   });
 
   it('a client vanishing mid-pipeline leaves the server serving others', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerShellProgram } from '../../../emulator/programs/shell.js';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { applyFault, faultLabel, type Fault } from '../../../src/web/cluster/faults.js';
 import { clusterView } from '../../../src/web/cluster/cluster-view.js';
 import { installWorkbookPrograms } from '../../../src/web/world-programs.js';

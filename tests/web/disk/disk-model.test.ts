@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AofEntryReader, RdbRecordReader, type AofEntry, type AofReaderState, type RdbReaderState, type RdbRecord } from '../../../emulator/persistence/inspect/index.js';
 import { writeRdb, type RdbKey } from '../../../emulator/persistence/rdb/index.js';
 import { registerShellProgram } from '../../../emulator/programs/shell.js';
-import { World } from '../../../emulator/sim/world.js';
+import { World } from '../../../emulator/world/world.js';
 import { clusterView } from '../../../src/web/cluster/cluster-view.js';
 import { applyFault } from '../../../src/web/cluster/faults.js';
 import { diskFiles, formatBytes } from '../../../src/web/disk/disk-view.js';

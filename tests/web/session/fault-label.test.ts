@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedAction, WorldAction } from '../../../emulator/sim/world.js';
+import type { RecordedAction, WorldAction } from '../../../emulator/world/world.js';
 import { faultLabel, shellLineFault } from '../../../src/web/session/fault-label.js';
 import { PROGRAMS } from '../../../src/web/world-programs.js';
 import { buildSandboxWorld } from '../../../src/web/world-setup.js';

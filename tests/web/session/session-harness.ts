@@ -1,5 +1,5 @@
 import { datasetDigest } from '../../../emulator/commands/debug-digest.js';
-import type { World } from '../../../emulator/sim/world.js';
+import type { World } from '../../../emulator/world/world.js';
 import { MemoryStore } from '../../../src/web/session/kv-store.js';
 import type { SliceScheduler } from '../../../src/web/session/replay-slices.js';
 import { StateProviders } from '../../../src/web/session/state-providers.js';

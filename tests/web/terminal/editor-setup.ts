@@ -1,6 +1,6 @@
-import { redisCliAssistData } from '../../../emulator/cli/assist-data.js';
-import { commandCompletions } from '../../../emulator/cli/completion.js';
-import { commandHint } from '../../../emulator/cli/hints.js';
+import { redisCliAssistData } from '../../../emulator/redis-cli/assist-data.js';
+import { commandCompletions } from '../../../emulator/redis-cli/completion.js';
+import { commandHint } from '../../../emulator/redis-cli/hints.js';
 import { parseKeys } from '../../../src/web/terminal/key-input.js';
 import type { LineAssist } from '../../../src/web/terminal/line-assist.js';
 import { LineEditor, type EditorEvent } from '../../../src/web/terminal/line-editor.js';

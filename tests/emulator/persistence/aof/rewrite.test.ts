@@ -60,7 +60,7 @@ describe('AOF rewrite', () => {
     const server = new RedisServer({ clock: new ManualClock(1_767_225_600_000 * 1000), config: { save: '' } });
     const c = server.connect();
     server.execute(c, ['HSET', 'h', ...Array.from({ length: 130 }, (_, i) => [`f${i}`, `v${i}`]).flat()]);
-    const text = rewriteAof(snapshotDatabases(server), { functions: ['#!lua name=x\nreturn 1'], timestampSeconds: 1_767_225_600 });
+    const text = rewriteAof(snapshotDatabases(server), { functions: ['#!lua name=x\nreturn 1'], timestampSeconds: 1_767_225_600 }) as string;
     expect(text.startsWith('#TS:1767225600\r\n*3\r\n$8\r\nFUNCTION\r\n$4\r\nLOAD\r\n$21\r\n#!lua name=x\nreturn 1\r\n*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n')).toBe(true);
     const hmsets = text.split('$5\r\nHMSET\r\n').slice(1);
     expect(text.match(/\*(\d+)\r\n\$5\r\nHMSET/g)).toEqual(['*130\r\n$5\r\nHMSET', '*130\r\n$5\r\nHMSET', '*6\r\n$5\r\nHMSET']);
@@ -84,7 +84,7 @@ describe('AOF rewrite', () => {
       const server = new RedisServer({ clock: new ManualClock(1_767_225_600_000 * 1000), config: { save: '' } });
       const c = server.connect();
       for (const argv of DATASET) server.execute(c, argv);
-      const emulated = rewriteAof(snapshotDatabases(server));
+      const emulated = rewriteAof(snapshotDatabases(server)) as string;
 
       expect(byKey(emulated)).toEqual(byKey(realBase));
       expect(emulated.length).toBe(realBase.length);

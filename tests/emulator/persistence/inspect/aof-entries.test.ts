@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_REAL_REDIS, skipNotice } from '../../../differential/availability.js';
 import { RawConnection, startRealRedis, type RealRedis } from '../../../support/real-redis.js';
 import { AofEntryReader, explainManifest, type AofEntry } from '../../../../emulator/persistence/inspect/index.js';
-import { World } from '../../../../emulator/sim/world.js';
+import { World } from '../../../../emulator/world/world.js';
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! inspect aof-entries: ${skipNotice()}\n`);
 const describeReal = HAVE_REAL_REDIS ? describe : describe.skip;

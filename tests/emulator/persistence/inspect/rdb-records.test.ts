@@ -11,7 +11,7 @@ import { HAVE_REAL_REDIS, skipNotice } from '../../../differential/availability.
 import { RawConnection, startRealRedis, type RealRedis } from '../../../support/real-redis.js';
 import { RdbRecordReader, type RdbKeyRecord, type RdbRecord } from '../../../../emulator/persistence/inspect/index.js';
 import { readRdb, RdbError, type RdbContents } from '../../../../emulator/persistence/rdb/index.js';
-import { World } from '../../../../emulator/sim/world.js';
+import { World } from '../../../../emulator/world/world.js';
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! inspect rdb-records: ${skipNotice()}\n`);
 const describeReal = HAVE_REAL_REDIS ? describe : describe.skip;
@@ -205,11 +205,14 @@ describe('RDB records of a file written by the emulator', () => {
     }
   });
 
-  it('says which key an unsupported stream value stops at', () => {
-    // REDIS0010, then a key of type 15 (a stream), which the emulator does not hold.
-    const bytes = new Uint8Array([...new TextEncoder().encode('REDIS0010'), 0xfe, 0x00, 15, 1, 0x73, 0x00, 0x00]);
+  it('stops at module data, naming the module as Redis does', () => {
+    // REDIS0010, then MODULE_AUX of module id 5 (type name all 'A's): no module can load it.
+    const bytes = new Uint8Array([...new TextEncoder().encode('REDIS0010'), 0xfe, 0x00, 0xf7, 5, 2, 2]);
     const recs = all(bytes);
     expect(recs.map((r) => r.kind)).toEqual(['header', 'select-db', 'error']);
-    expect(recs[2]).toMatchObject({ offset: 11, error: { code: 'unsupported' } });
+    expect(recs[2]).toMatchObject({
+      offset: 11,
+      error: { code: 'unsupported', message: "The RDB file contains AUX module data I can't load: no matching module 'AAAAAAAAA'" },
+    });
   });
 });

@@ -1,0 +1,264 @@
+/**
+ * `npm run server`: the emulator as a redis-server process. Reads the same
+ * command line and configuration files, logs the same way, listens on TCP
+ * (127.0.0.1:6379 unless told otherwise) and shuts down cleanly on SIGINT
+ * and SIGTERM.
+ */
+// Every command's code, also those kept apart (emulator/commands/on-demand.ts).
+import '../../emulator/commands/on-demand-handlers.js';
+import { randomInt } from 'node:crypto';
+import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { RedisServer, bytesToUtf8, utf8ToBytes } from '../../emulator/index.js';
+import {
+  parseServerArgs,
+  usageText,
+  versionLine,
+  REDIS_VERSION,
+  type ConfigIO,
+  type EmulatorConfigCheck,
+  type ServerSettings,
+} from './server-config.js';
+import { ServerLog } from './server-log.js';
+import { RedisTcpServer } from './tcp-server.js';
+import { WallClock } from './wall-clock.js';
+import { World } from '../../emulator/world/world.js';
+import { RealDisk } from './real-disk.js';
+import { RedisProcess } from '../../emulator/process/redis-process.js';
+import { NodeWorldDriver } from './world-driver.js';
+
+/** Lines the simulated process logs that this entry point prints itself, in Redis's form. */
+const STARTUP_LINES = new Set([
+  'Ready to accept connections',
+  'Received SIGTERM scheduling shutdown...',
+  'Received SIGINT scheduling shutdown...',
+]);
+
+/**
+ * "DB loaded from disk: 0.113 seconds" with the wall time it really took
+ * (the simulated process reports its modelled time); other lines as they are.
+ */
+function wallLoadingTime(text: string, ms: number): string {
+  const m = /^(DB loaded from (?:disk|append only file)): \d+\.\d+ seconds$/.exec(text);
+  return m === null ? text : `${m[1]}: ${(ms / 1000).toFixed(3)} seconds`;
+}
+
+/** A running server, for the entry point and for tests that run it in-process. */
+export interface RunningServer {
+  readonly redis: RedisServer;
+  readonly tcp: RedisTcpServer;
+  readonly settings: ServerSettings;
+  readonly log: ServerLog;
+  /** Logs Redis's shutdown lines, closes every socket and removes the pid file. */
+  shutdown(): Promise<void>;
+}
+
+export interface RunOptions {
+  /** Where log lines go when no logfile is configured (standard output by default). */
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+  /** What the usage text calls the program. */
+  program?: string;
+  /** Called once the server has stopped because a client sent SHUTDOWN. */
+  onShutdownCommand?: () => void;
+}
+
+/** The emulator's own parameters, checked against a throwaway server with default settings. */
+function emulatorConfigCheck(): EmulatorConfigCheck {
+  const probe = new RedisServer({ clock: new WallClock() });
+  const prefix = /^CONFIG SET failed \(possibly related to argument '[^']*'\) - /;
+  return {
+    knows: (name) => probe.config.match([name]).length > 0,
+    check: (name, value) => {
+      const err = probe.config.set(name, value, true);
+      return err === null ? null : err.replace(prefix, '');
+    },
+  };
+}
+
+const nodeIO: ConfigIO = {
+  readFile: (path) => readFileSync(bytesToUtf8(path), 'latin1'),
+  readStdin: () => readFileSync(0, 'latin1'),
+  chdir(path) {
+    try {
+      process.chdir(bytesToUtf8(path));
+      return null;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return 'No such file or directory';
+      if (code === 'ENOTDIR') return 'Not a directory';
+      if (code === 'EACCES') return 'Permission denied';
+      return (e as Error).message;
+    }
+  },
+  cwd: () => utf8ToBytes(process.cwd()),
+  glob: (pattern) => globFiles(bytesToUtf8(pattern)).map(utf8ToBytes),
+};
+
+/**
+ * The files matching a pattern whose wildcards (* ? [...]) are in its last
+ * part, sorted, like glob(3) for `include /etc/redis/conf.d/*.conf`.
+ */
+function globFiles(pattern: string): string[] {
+  const dir = dirname(pattern);
+  const source = basename(pattern).replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const re = new RegExp(`^${source}$`);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => !n.startsWith('.') && re.test(n)).sort().map((n) => join(dir, n));
+}
+
+/**
+ * Starts a server from redis-server style arguments. Resolves a
+ * RunningServer, or a number: the exit status when the arguments only asked
+ * for the version or usage, or were wrong.
+ */
+export async function runServer(argv: readonly string[], opts: RunOptions = {}): Promise<RunningServer | number> {
+  const stdout = opts.stdout ?? ((t: string) => void process.stdout.write(t));
+  const stderr = opts.stderr ?? ((t: string) => void process.stderr.write(t));
+  const args = argv.map(utf8ToBytes);
+  const request = parseServerArgs(args, nodeIO, emulatorConfigCheck());
+  if (request.kind === 'version') {
+    stdout(versionLine() + '\n');
+    return 0;
+  }
+  if (request.kind === 'usage') {
+    stderr(usageText(opts.program ?? 'npm run server --'));
+    return 1;
+  }
+  if (request.kind === 'fatal') {
+    if (request.logged) new ServerLog(stdout).warning(bytesToUtf8(request.message));
+    else stderr(bytesToUtf8(request.message) + '\n');
+    return 1;
+  }
+  const settings = request.settings;
+  const logfile = bytesToUtf8(settings.logfile);
+  const log = new ServerLog(logfile === '' ? stdout : (line) => appendFileSync(logfile, line), settings.loglevel);
+
+  log.warning('oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo');
+  log.warning(`Redis version=${REDIS_VERSION}, bits=64, commit=00000000, modified=0, pid=${process.pid}, just started`);
+  if (argv.length === 0) {
+    log.warning(`Warning: no config file specified, using the default config. In order to specify a config file use ${opts.program ?? 'npm run server --'} /path/to/redis.conf`);
+  } else {
+    log.warning('Configuration loaded');
+  }
+  log.notice('This is the redis-workbook emulator of Redis 7.0 (TypeScript, data in memory), not the real redis-server.');
+  for (const w of settings.warnings) log.warning(bytesToUtf8(w));
+  if (settings.daemonize) log.warning('The emulator does not daemonize: it runs in the foreground.');
+  if (settings.ignored.length !== 0) {
+    log.notice(`Not modelled by the emulator, accepted and ignored: ${settings.ignored.map(bytesToUtf8).join(', ')}.`);
+  }
+
+  // The server is a process on a simulated host whose world runs in real
+  // time; its clients are real TCP clients, and its files live in real
+  // folders (the host's paths are this machine's paths).
+  const clock = new WallClock();
+  const world = new World({ seed: randomInt(2 ** 31), startUs: clock.nowUs() });
+  world.trace.commands = false;
+  const host = world.addHost('redis', 'native');
+  host.disk = new RealDisk(world.kernel, 'redis', '/');
+  host.numberProcessesFrom(process.pid);
+  // The simulated process's log lines (loading, saves, forks) go to the
+  // server's log from its first line, and its standard output (the report
+  // of the RDB check a damaged dump.rdb sets off) to ours. The loading
+  // lines say how long loading took on this machine, not in the model.
+  let spawnedAt = 0;
+  let rdbLoadedAt = 0;
+  host.spawnListeners.push((p) => {
+    if (!(p instanceof RedisProcess)) return;
+    spawnedAt = performance.now();
+    log.role = 'M';
+    log.notice(`Running mode=standalone, port=${settings.port}.`);
+    p.logListeners.push((level, text) => {
+      if (STARTUP_LINES.has(text)) return;
+      if (text.startsWith('Done loading RDB')) rdbLoadedAt = performance.now();
+      const line = wallLoadingTime(text, (text.startsWith('DB loaded from disk') ? rdbLoadedAt : performance.now()) - spawnedAt);
+      if (level === 'warning') log.warning(line);
+      else if (level === 'notice') log.notice(line);
+      else log.verbose(line);
+    });
+    p.stdoutListeners.push((text) => stdout(text));
+  });
+  const proc = world.startRedis('redis', {
+    port: settings.port,
+    // Like redis-server, the data directory is where it was started unless configured.
+    config: { dir: process.cwd(), ...settings.emulator },
+    seed: randomInt(2 ** 31),
+  });
+  const redis = proc.server;
+  if (!proc.alive) return proc.exitCode ?? 1;
+  const driver = new NodeWorldDriver(world, { clock });
+  driver.start();
+  const tcp = new RedisTcpServer(proc, driver, { port: settings.port, bind: settings.bind.map(bytesToUtf8), log });
+  try {
+    await tcp.start();
+  } catch (e) {
+    driver.stop();
+    log.warning((e as Error).message);
+    return 1;
+  }
+  const pidfile = bytesToUtf8(settings.pidfile);
+  if (pidfile !== '') {
+    try {
+      writeFileSync(pidfile, `${process.pid}\n`);
+    } catch {
+      log.warning(`Failed to write PID file: ${pidfile}`);
+    }
+  }
+  log.notice('Ready to accept connections');
+
+  let done: Promise<void> | null = null;
+  // SHUTDOWN ends the simulated process; the Node server follows it.
+  proc.exitListeners.push(() => {
+    void running.shutdown().then(() => opts.onShutdownCommand?.());
+  });
+  const running: RunningServer = {
+    redis,
+    tcp,
+    settings,
+    log,
+    shutdown() {
+      done ??= (async () => {
+        // SHUTDOWN from a client was logged by the process itself.
+        if (proc.alive) log.warning('User requested shutdown...');
+        await tcp.stop();
+        driver.stop();
+        if (pidfile !== '') rmSync(pidfile, { force: true });
+        if (proc.alive) log.warning('Redis is now ready to exit, bye bye...');
+      })();
+      return done;
+    },
+  };
+  return running;
+}
+
+/** The process entry: runs until SIGINT or SIGTERM. */
+export async function main(): Promise<void> {
+  const running = await runServer(process.argv.slice(2), { onShutdownCommand: () => process.exit(0) });
+  if (typeof running === 'number') {
+    process.exitCode = running;
+    return;
+  }
+  let signalled = false;
+  const onSignal = (name: string): void => {
+    if (signalled) {
+      // A second signal while shutting down: leave at once, as Redis does.
+      process.exit(1);
+    }
+    signalled = true;
+    const msg = `${process.pid}:signal-handler (${Math.floor(Date.now() / 1000)}) Received ${name} scheduling shutdown...\n`;
+    if (running.settings.logfile === '') process.stdout.write(msg);
+    else appendFileSync(bytesToUtf8(running.settings.logfile), msg);
+    // The simulated server shuts down as redis-server does on a signal
+    // (saving first when save rules are set); the Node process follows it.
+    const proc = running.tcp.process;
+    if (proc.alive) proc.signal(name === 'SIGINT' ? 'INT' : 'TERM');
+    else void running.shutdown().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+}

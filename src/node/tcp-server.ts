@@ -1,0 +1,283 @@
+import { createServer, Socket, type Server, type SocketConstructorOpts } from 'node:net';
+import type { RedisServer } from '../../emulator/index.js';
+import type { ExternalConnection, RedisProcess } from '../../emulator/process/redis-process.js';
+import type { NodeWorldDriver } from './world-driver.js';
+import { readDecoder } from './byte-decoder.js';
+import type { ServerLog } from './server-log.js';
+
+/**
+ * One read buffer shared by every client: each read is handed over (copied)
+ * before the next one can land in it.
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * Moves an accepted connection onto a socket that reads into READ_BUFFER
+ * and calls `onBytes` directly (Node's documented `onread` option, which
+ * only sockets we construct can have). That skips a 64 KB allocation and
+ * the readable-stream machinery for every read, a good part of a small
+ * request's cost. Returns null where the accepted socket cannot be taken
+ * over, and the caller keeps reading it as a stream.
+ */
+function adoptWithReadBuffer(accepted: Socket, onBytes: (chunk: Uint8Array) => void): Socket | null {
+  const holder = accepted as unknown as { _handle?: { readStart?: unknown } | null };
+  const handle = holder._handle;
+  if (!handle || typeof handle.readStart !== 'function') return null;
+  holder._handle = null;
+  // The accepted socket gives up its handle; destroying it settles the listener's connection count.
+  accepted.destroy();
+  const opts = {
+    handle,
+    readable: true,
+    writable: true,
+    onread: {
+      buffer: READ_BUFFER,
+      callback: (n: number, buf: Uint8Array) => {
+        onBytes(new Uint8Array(buf.subarray(0, n)));
+      },
+    },
+  };
+  return new Socket(opts as unknown as SocketConstructorOpts);
+}
+
+/** "ip:port" as Redis prints it, with brackets around an IPv6 address. */
+function formatAddress(ip: string | undefined, port: number | undefined): string {
+  const host = ip ?? '?';
+  return host.includes(':') ? `[${host}]:${port ?? 0}` : `${host}:${port ?? 0}`;
+}
+
+/** Redis's listen addresses in Node's spelling: '*' is every IPv4 address, '::*' every IPv6 one. */
+function listenHost(addr: string): string {
+  if (addr === '*') return '0.0.0.0';
+  if (addr === '::*') return '::';
+  return addr;
+}
+
+/** Pending replies are written at once past this size rather than gathered further. */
+const PENDING_MAX_BYTES = 1 << 20;
+
+/** A client socket and the replies not yet handed to it. */
+class ClientLink {
+  pending = '';
+  /** Waiting in the flush queue. */
+  queued = false;
+  /** The activity window in which this client last sent something. */
+  activeWindow = -1;
+  /** Close once the pending replies are written (QUIT, protocol error, CLIENT KILL). */
+  closing = false;
+  /** The socket's buffer is full: reading and running commands wait for 'drain'. */
+  blocked = false;
+
+  constructor(
+    private readonly socket: Socket,
+    /** Called when the socket has room again. */
+    private readonly onDrain: () => void,
+  ) {}
+
+  flush(): void {
+    this.queued = false;
+    const socket = this.socket;
+    if (socket.destroyed) return;
+    if (this.pending.length !== 0) {
+      const ok = socket.write(this.pending, 'latin1');
+      this.pending = '';
+      // A client that does not read its replies stops being read from and
+      // served, so what it has not taken cannot grow without bound.
+      if (!ok && !this.blocked && !this.closing) {
+        this.blocked = true;
+        socket.pause();
+        socket.once('drain', () => {
+          this.blocked = false;
+          socket.resume();
+          this.onDrain();
+        });
+      }
+    }
+    if (this.closing) {
+      // Like Redis's close() after the last reply: once it is written the
+      // socket is closed outright, so a client still sending gets a reset
+      // rather than a half-open connection that swallows its bytes.
+      socket.pause();
+      socket.end(() => socket.destroy());
+    }
+  }
+}
+
+/** How long a client counts as busy after it sent something. */
+const ACTIVITY_WINDOW_MS = 100;
+
+export interface TcpServerOptions {
+  port: number;
+  /** Addresses to listen on; a leading '-' makes an unavailable address a warning only. */
+  bind: readonly string[];
+  log?: ServerLog;
+}
+
+/**
+ * A redis-server process of a simulated world behind real TCP sockets,
+ * speaking RESP like redis-server: each real client is attached to the
+ * process, its bytes enter the process's event loop at the current virtual
+ * time (the world runs in real time), and replies come back in its socket.
+ * serverCron and timeouts run from the world's own events.
+ */
+export class RedisTcpServer {
+  private readonly listeners: Server[] = [];
+  private readonly sockets = new Set<Socket>();
+  private flushQueue: ClientLink[] = [];
+  /** Clients that sent something in this activity window, and in the one before. */
+  private activeClients = 0;
+  private activeBefore = 0;
+  private activityWindow = 0;
+  private activityTimer: ReturnType<typeof setInterval> | null = null;
+  private stopped = false;
+
+  constructor(
+    readonly process: RedisProcess,
+    private readonly driver: NodeWorldDriver,
+    private readonly opts: TcpServerOptions,
+  ) {}
+
+  get redis(): RedisServer {
+    return this.process.server;
+  }
+
+  /** The port actually listened on (useful when 0 asked the system for one). */
+  get port(): number {
+    const a = this.listeners[0]?.address();
+    return typeof a === 'object' && a !== null ? a.port : this.opts.port;
+  }
+
+  /** Opens the listening sockets and starts the cron; rejects with Redis's message if a bind fails. */
+  async start(): Promise<void> {
+    for (const raw of this.opts.bind) {
+      const optional = raw.startsWith('-');
+      const addr = optional ? raw.slice(1) : raw;
+      try {
+        this.listeners.push(await this.listen(addr));
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        const reason = err.code === 'EADDRINUSE' ? 'bind: Address already in use'
+          : err.code === 'EADDRNOTAVAIL' ? 'bind: Cannot assign requested address'
+          : err.code === 'EACCES' ? 'bind: Permission denied'
+          : `${err.syscall ?? 'listen'}: ${err.message}`;
+        this.opts.log?.warning(`Warning: Could not create server TCP listening socket ${addr}:${this.opts.port}: ${reason}`);
+        if (optional && err.code === 'EADDRNOTAVAIL') continue;
+        if (err.code === 'EAFNOSUPPORT') continue;
+        await this.stop();
+        throw new Error(`Failed listening on port ${this.opts.port} (TCP), aborting.`, { cause: e });
+      }
+    }
+    this.activityTimer = setInterval(() => {
+      this.activeBefore = this.activeClients;
+      this.activeClients = 0;
+      this.activityWindow++;
+    }, ACTIVITY_WINDOW_MS);
+    this.activityTimer.unref();
+  }
+
+  private listen(host: string): Promise<Server> {
+    return new Promise((resolve, reject) => {
+      const srv = createServer({ noDelay: true, pauseOnConnect: true }, (socket) => this.accept(socket));
+      srv.once('error', reject);
+      srv.listen({ port: this.opts.port, host: listenHost(host), ipv6Only: host.includes(':'), backlog: 511 }, () => {
+        srv.removeListener('error', reject);
+        srv.on('error', (e) => this.opts.log?.warning(`Listening socket error: ${e.message}`));
+        resolve(srv);
+      });
+    });
+  }
+
+  private accept(accepted: Socket): void {
+    if (this.stopped) {
+      accepted.destroy();
+      return;
+    }
+    let conn: ExternalConnection | null = null;
+    let link: ClientLink | null = null;
+    const driver = this.driver;
+    const onBytes = (chunk: Uint8Array): void => {
+      if (link!.activeWindow !== this.activityWindow) {
+        link!.activeWindow = this.activityWindow;
+        this.activeClients++;
+      }
+      guarded(() => driver.input(() => conn!.receive(chunk)));
+    };
+    // A bug in the emulator costs this client its connection, never the server.
+    const guarded = (run: () => void): void => {
+      try {
+        run();
+      } catch (e) {
+        this.opts.log?.warning(`Closing the connection of ${addr}: ${(e as Error).stack ?? String(e)}`);
+        socket.destroy();
+      }
+    };
+    const adopted = adoptWithReadBuffer(accepted, onBytes);
+    const socket = adopted ?? accepted;
+    this.sockets.add(socket);
+    socket.setNoDelay(true);
+    const addr = formatAddress(socket.remoteAddress, socket.remotePort);
+    this.opts.log?.verbose(`Accepted ${addr}`);
+    link = new ClientLink(socket, () => guarded(() => driver.input(() => conn!.resume())));
+    const out = link;
+    conn = this.process.attachExternal({
+      address: { addr, laddr: formatAddress(socket.localAddress, socket.localPort) },
+      decode: readDecoder(),
+      write: (bytes) => {
+        out.pending += bytes;
+        if (out.pending.length >= PENDING_MAX_BYTES) out.flush();
+        else this.queueFlush(out);
+      },
+      close: () => {
+        out.closing = true;
+        this.queueFlush(out);
+      },
+      canWrite: () => !out.blocked,
+    });
+    const c = conn;
+    if (adopted === null) {
+      socket.on('data', onBytes);
+      socket.resume();
+    }
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      if (!c.connection.isClosed) this.opts.log?.verbose('Client closed connection');
+      driver.input(() => c.closed());
+    });
+  }
+
+  /**
+   * When several clients are busy, replies leave once every client that had
+   * something to read has been served, as Redis writes them in beforeSleep:
+   * a burst of writes wakes a pipelining client once instead of once per
+   * reply batch, which on loopback costs more than running the commands.
+   * With one busy client there is nothing to gather and the detour through
+   * the next loop turn would only add to each round trip.
+   */
+  private queueFlush(link: ClientLink): void {
+    if (!link.queued && this.flushQueue.length === 0 && this.activeClients <= 1 && this.activeBefore <= 1) {
+      link.flush();
+      return;
+    }
+    if (link.queued) return;
+    link.queued = true;
+    this.flushQueue.push(link);
+    if (this.flushQueue.length === 1) setImmediate(this.flushAll);
+  }
+
+  private readonly flushAll = (): void => {
+    const queue = this.flushQueue;
+    this.flushQueue = [];
+    for (const link of queue) link.flush();
+  };
+
+  /** Closes the listening sockets and every client. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.activityTimer !== null) clearInterval(this.activityTimer);
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    await Promise.all(this.listeners.map((l) => new Promise<void>((resolve) => l.close(() => resolve()))));
+    this.listeners.length = 0;
+  }
+}
