@@ -1,4 +1,4 @@
-import { MapReply, NULL_ARRAY, OK, SetReply, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
+import { FramesReply, MapReply, NULL_ARRAY, OK, SetReply, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { clientMemoryBytes } from '../server/info.js';
 import { parseInt64 } from '../numbers/int64.js';
@@ -9,10 +9,10 @@ import type { Handler } from './table.js';
 
 /**
  * CLIENT and its subcommands (src/networking.c): naming, describing and
- * killing connections, waking a blocked one, pausing them all (the held
- * commands are the dispatcher's, server/client-pause.ts). REPLY and
- * TRACKING need machinery the dispatcher does not have yet (suppressed
- * replies, invalidation messages) and are left out; as tracking
+ * killing connections, silencing replies, waking a blocked one, pausing
+ * them all (the held commands are the dispatcher's, server/client-pause.ts).
+ * TRACKING needs machinery the dispatcher does not have yet (invalidation
+ * messages) and is left out; as tracking
  * can never be on, GETREDIR, TRACKINGINFO and CACHING give the answers of a
  * connection that does not track.
  */
@@ -48,7 +48,7 @@ function clientUnblock(c: Client, argv: string[]): Reply {
 function clientType(c: Client): ClientType {
   if (c.role === 'master') return 'master';
   if (c.role === 'replica') return 'slave';
-  if (c.channels.size + c.patterns.size + c.shardChannels.size !== 0) return 'pubsub';
+  if (c.inPubSub) return 'pubsub';
   return 'normal';
 }
 
@@ -93,7 +93,7 @@ function flagsOf(c: Client): string {
   if (c.role === 'monitor') f += 'O';
   else if (c.role === 'replica') f += 'S';
   if (c.role === 'master') f += 'M';
-  if (c.channels.size + c.patterns.size + c.shardChannels.size !== 0) f += 'P';
+  if (c.inPubSub) f += 'P';
   if (c.inMulti) f += 'x';
   if (c.blocked) f += 'b';
   if (c.dirtyCas) f += 'd';
@@ -242,6 +242,26 @@ function clientKill(c: Client, argv: string[]): Reply {
   return killed;
 }
 
+/**
+ * CLIENT REPLY ON|OFF|SKIP: OFF drops every reply from now on, SKIP the
+ * next command's; pushes (pub/sub messages) still arrive. The dispatcher
+ * does the dropping; OFF and SKIP are themselves not answered.
+ */
+function clientReply(c: Client, argv: string[]): Reply {
+  const mode = opt(argv[2]!);
+  if (mode === 'on') {
+    c.replyOff = false;
+    c.replySkip = false;
+    return OK;
+  }
+  if (mode === 'off') c.replyOff = true;
+  else if (mode === 'skip') c.replySkipNext ||= !c.replyOff;
+  else return SYNTAX_ERROR;
+  return NO_REPLY;
+}
+
+const NO_REPLY = new FramesReply([]);
+
 function clientGetredir(): Reply {
   return -1;
 }
@@ -276,6 +296,8 @@ function clientHelp(_c: Client, argv: string[]): Reply {
     '    Describe every connection, or only those of a type or with given IDs.',
     'NO-EVICT (ON|OFF)',
     '    Spare this connection, or not, when client memory is over its limit.',
+    'REPLY (ON|OFF|SKIP)',
+    '    Turn replies to this connection on or off, or leave out the next one.',
     'SETNAME <name>',
     '    Name this connection (no spaces or special characters).',
     'GETREDIR',
@@ -323,6 +345,7 @@ export const clientCommands: Record<string, Handler> = {
   'client|getname': clientGetname,
   'client|no-evict': clientNoEvict,
   'client|kill': clientKill,
+  'client|reply': clientReply,
   'client|help': clientHelp,
   'client|getredir': clientGetredir,
   'client|trackinginfo': clientTrackinginfo,

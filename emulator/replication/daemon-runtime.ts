@@ -1,24 +1,10 @@
-import type { Snapshots } from '../persistence/snapshots.js';
+import { Snapshots } from '../persistence/snapshots.js';
+import type { ProcessModule, ProcessServices, ShutdownRequest } from '../process/services.js';
 import type { RedisServer } from '../server/server.js';
-import type { FileSystem } from '../sim/disk-api.js';
 import type { RdbReplicationInfo } from './state.js';
 import type { ChildKind, RdbPipe, ReplicationRuntime } from './server-runtime.js';
 import type { PrimaryLink, PrimaryLinkEvents } from './replica-link.js';
-
-/** What the process running a redis-server gives its replication. */
-export interface DaemonReplicationHost {
-  readonly server: RedisServer;
-  readonly snapshots: Snapshots;
-  disk(): FileSystem;
-  log(text: string, level: 'notice' | 'warning'): void;
-  alive(): boolean;
-  pid(): number;
-  /** The host's CPU speed relative to the reference machine. */
-  cpuSpeed(): number;
-  /** Runs `done` after `us` of virtual time, if the process is still alive then. */
-  after(us: number, done: () => void): void;
-  dial(host: string, port: number, events: PrimaryLinkEvents): PrimaryLink | string;
-}
+import type { FileSystem } from '../sim/disk-api.js';
 
 /**
  * Reference microseconds of CPU to load a kilobyte of RDB, as the
@@ -27,31 +13,67 @@ export interface DaemonReplicationHost {
 const LOAD_US_PER_KB = 6;
 
 /**
- * The replication process of a redis-server running on a simulated host:
- * its snapshot engine forks the RDB children, its disk holds dbfilename,
- * its log takes the lines, its network reaches a primary. Once the process
- * is gone it logs nothing more (its replicas' connections close as it exits).
+ * Replication as a module of a redis-server process on a simulated host
+ * (process/services.ts): its snapshot engine forks the RDB children, its
+ * disk holds dbfilename, its log takes the lines, its connections reach a
+ * primary, serverCron runs replicationCron, beforeSleep sends what
+ * replicas are owed, and a shutdown waits for lagging replicas. Once the
+ * process is gone it logs nothing more (its replicas' connections close
+ * as it exits).
  */
-export class DaemonReplicationRuntime implements ReplicationRuntime {
+export class DaemonReplicationRuntime implements ReplicationRuntime, ProcessModule {
   readonly immediate = false;
-  private readonly server: RedisServer;
-  private readonly snapshots: Snapshots;
 
-  constructor(private readonly host: DaemonReplicationHost) {
-    this.server = host.server;
-    this.snapshots = host.snapshots;
-    const server = this.server;
-    this.snapshots.childDoneListeners.push((ok, target) => server.replication.primary.bgsaveDone(ok, target));
+  constructor(private readonly p: ProcessServices) {
+    p.server.replication.process = this;
+    this.snapshots.childDoneListeners.push((ok, target) => p.server.replication.primary.bgsaveDone(ok, target));
+  }
+
+  private get server(): RedisServer {
+    return this.p.server;
+  }
+
+  private get snapshots(): Snapshots {
+    const s = this.p.module(Snapshots);
+    if (s === null) throw new Error('replication needs the snapshot engine of its process');
+    return s;
   }
 
   log(text: string, level: 'notice' | 'warning' = 'notice'): void {
-    if (this.host.alive()) this.host.log(text, level);
+    if (this.p.alive) this.p.log(text, level);
   }
+
+  // ---- the process's moments ----
+
+  cron(): void {
+    this.server.replication.cron();
+  }
+
+  beforeSleep(): void {
+    this.server.replication.beforeSleep();
+  }
+
+  joinShutdown(request: ShutdownRequest): boolean {
+    const primary = this.server.replication.primary;
+    if (!primary.shutdownInitiated) return false;
+    if (request.client !== null) primary.awaitShutdown(request.client);
+    return true;
+  }
+
+  holdShutdown(request: ShutdownRequest, resume: () => void): boolean {
+    return this.server.replication.primary.waitBeforeShutdown(request.flags.now, request.client, resume);
+  }
+
+  stop(): void {
+    this.server.replication.primary.reportBeforeShutdown();
+  }
+
+  // ---- what replication asks of the process ----
 
   childKind(): ChildKind {
     const t = this.snapshots.childType;
     if (t !== null) return t;
-    return this.snapshots.otherChildActive() ? 'other' : null;
+    return this.p.hasActiveChild() ? 'other' : null;
   }
 
   startDiskSave(): boolean {
@@ -78,7 +100,7 @@ export class DaemonReplicationRuntime implements ReplicationRuntime {
 
   readRdbFile(): Uint8Array | string {
     try {
-      return this.host.disk().readFile(this.file);
+      return this.p.host.disk.readFile(this.file);
     } catch (e) {
       return e instanceof Error ? e.message : String(e);
     }
@@ -86,7 +108,7 @@ export class DaemonReplicationRuntime implements ReplicationRuntime {
 
   rdbFileExists(): boolean {
     try {
-      return this.host.disk().exists(this.file);
+      return this.p.host.disk.exists(this.file);
     } catch {
       return false;
     }
@@ -94,30 +116,34 @@ export class DaemonReplicationRuntime implements ReplicationRuntime {
 
   removeRdbFile(): void {
     try {
-      this.host.disk().unlink(this.file);
+      this.p.host.disk.unlink(this.file);
     } catch {
       // Gone already.
     }
   }
 
   dial(host: string, port: number, events: PrimaryLinkEvents): PrimaryLink | string {
-    return this.host.dial(host, port, events);
+    return this.p.connect(host, port, {
+      connected: () => events.connected(),
+      data: (bytes) => events.data(bytes),
+      closed: (error) => events.closed(error ?? 'connection lost'),
+    });
   }
 
   disk(): FileSystem {
-    return this.host.disk();
+    return this.p.host.disk;
   }
 
   pid(): number {
-    return this.host.pid();
+    return this.p.pid;
   }
 
   loadUs(bytes: number): number {
-    const speed = this.host.cpuSpeed();
+    const speed = this.p.host.profile.cpuSpeed;
     return speed === Infinity ? 0 : Math.round(((bytes / 1024) * LOAD_US_PER_KB) / speed);
   }
 
   after(us: number, done: () => void): void {
-    this.host.after(us, done);
+    this.p.after(us, done);
   }
 }

@@ -83,8 +83,9 @@ export function loadSyncedRdbBeside(
 ): SyncedRdb | string {
   const contents = readRdb(bytes, readOptions(server, log));
   if (contents instanceof RdbError) return contents.message;
+  const loaded = finish(server, contents.aux, contents.keysLoaded, contents.keysExpired, log);
   swap();
   emptyAllData(server);
   placeLoadedKeys(server, contents, false);
-  return finish(server, contents.aux, contents.keysLoaded, contents.keysExpired, log);
+  return loaded;
 }

@@ -36,6 +36,12 @@ export interface RawOutput {
   whenWritable(ready: () => void): void;
 }
 
+/**
+ * Where a write goes (Redis's PROPAGATE_AOF and PROPAGATE_REPL): PUBLISH,
+ * for one, goes to replicas only.
+ */
+export const PROPAGATE = { AOF: 1, REPL: 2, ALL: 3 } as const;
+
 /** What a connection is to the server: CLIENT LIST's flags and CLIENT KILL TYPE. */
 export type ClientRole = 'normal' | 'replica' | 'master' | 'monitor';
 
@@ -78,10 +84,11 @@ export class Client implements Watcher {
   /** A rewritten argv for propagation of the current command (SETEX -> SET PXAT, ...). */
   propagateArgv: string[] | null = null;
   /**
-   * Propagate the current command even if it changed nothing (FLUSHDB on an
-   * empty database): Redis's forceCommandPropagation. The dispatcher clears it.
+   * Propagate the current command to these targets (PROPAGATE bits) even if
+   * it changed nothing: FLUSHDB on an empty database, PUBLISH to replicas.
+   * Redis's forceCommandPropagation. The dispatcher clears it.
    */
-  forcePropagation = false;
+  forcePropagation = 0;
   /** Bytes in the query buffer, for CLIENT LIST (set by the transport). */
   queryBufferBytes = 0;
   /**
@@ -120,6 +127,22 @@ export class Client implements Watcher {
   readonly channels = new Set<string>();
   readonly patterns = new Set<string>();
   readonly shardChannels = new Set<string>();
+  /** Buckets of the client's channel tables, which grow and never shrink (pubsub.ts). */
+  channelSlots = 0;
+  shardChannelSlots = 0;
+  /**
+   * Pushes for this client held while it runs a command, to go out before
+   * that command's reply (see pubsub.ts pushTo); null outside a command.
+   */
+  heldPushes: Reply[] | null = null;
+  /**
+   * CLIENT REPLY OFF, and SKIP for the next command: replies are dropped,
+   * pushes still go out (Redis's CLIENT_REPLY_OFF, CLIENT_REPLY_SKIP and
+   * CLIENT_REPLY_SKIP_NEXT).
+   */
+  replyOff = false;
+  replySkip = false;
+  replySkipNext = false;
   /** The ACL user the connection is authenticated as. */
   user = 'default';
   /**
@@ -154,6 +177,14 @@ export class Client implements Watcher {
   redact(i: number): void {
     if (this.redacted === null) this.redacted = [i];
     else if (!this.redacted.includes(i)) this.redacted.push(i);
+  }
+
+  /**
+   * Whether the client is in pub/sub mode (CLIENT_PUBSUB): SUBSCRIBE sets
+   * it and the last unsubscription clears it, so it is having any.
+   */
+  get inPubSub(): boolean {
+    return this.channels.size + this.patterns.size + this.shardChannels.size !== 0;
   }
 
   /** Whether the client is parked in a blocking command. */

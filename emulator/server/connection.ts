@@ -1,4 +1,5 @@
 import { encodeReply } from '../resp/encode.js';
+import { PushReply } from '../resp/reply.js';
 import { bytesFromArray } from '../resp/bytes.js';
 import { ProtocolError, RequestParser, type ByteDecoder } from '../resp/request-parser.js';
 import type { Client, ClientAddress } from './client.js';
@@ -65,7 +66,10 @@ export class ServerConnection {
     };
     this.client.onClose = () => this.shutdown();
     this.client.onAsyncReply = (reply) => {
-      if (!this.closed) this.send(encodeReply(reply, this.client.resp));
+      if (this.closed) return;
+      // CLIENT REPLY OFF silences late replies too, but not pushes.
+      if (this.client.replyOff && !(reply instanceof PushReply)) return;
+      this.send(encodeReply(reply, this.client.resp));
     };
     this.client.onResume = () => {
       this.waitingOnBlock = false;

@@ -1,17 +1,17 @@
 import { Database, type KeyspaceHost } from '../keyspace/database.js';
 import { touchWatchedKey } from '../keyspace/watch.js';
 import { CMD, CommandTable, type CommandDef, type Handler } from '../commands/table.js';
-import { ErrorReply, QUEUED, type Reply } from '../resp/reply.js';
+import { ErrorReply, FramesReply, PushReply, QUEUED, type Reply } from '../resp/reply.js';
 import type { Clock } from '../sim/clock.js';
 import { Random } from '../sim/random.js';
-import { Client, type ClientAddress } from './client.js';
+import { Client, PROPAGATE, type ClientAddress } from './client.js';
 import { Config } from './config.js';
 import { ServerStats } from './stats.js';
 import { discardTransaction } from '../commands/transactions.js';
 import { ALL_HANDLERS } from '../commands/index.js';
 import { activeExpireCycle } from '../keyspace/expire.js';
 import { ScanCursors } from '../keyspace/scan.js';
-import { BlockingRegistry } from './blocking.js';
+import { BLOCKED, BlockingRegistry } from './blocking.js';
 import type { Value } from '../keyspace/values.js';
 import { lfuAccess } from './lfu.js';
 import type { ForkView } from '../keyspace/fork-view.js';
@@ -26,6 +26,9 @@ import { FunctionLibraries } from './function-libraries.js';
 import { SlowLog } from './slowlog.js';
 import { LatencyMonitor } from './latency-monitor.js';
 import { usedMemory } from './info.js';
+import { NO_PUSHES, PubSubRegistry } from './pubsub.js';
+import { NOTIFY, notifyKeyspaceEvent } from './notify.js';
+import { keyspaceEventFlags } from './config-params.js';
 
 export interface ServerOptions {
   /** Virtual time. */
@@ -131,6 +134,10 @@ export class RedisServer implements KeyspaceHost {
   private latencyTracking = true;
   /** Fork speed of the last fork in GB of memory per second (stat_fork_rate, for LATENCY DOCTOR). */
   forkRateGbPerS = 0;
+  /** Channels, patterns and shard channels, and who listens to them. */
+  readonly pubsub = new PubSubRegistry();
+  /** notify-keyspace-events as flags (kept in step with CONFIG SET). */
+  notifyFlags = 0;
   /** The maxmemory limit in bytes, 0 for none (kept in step with CONFIG SET). */
   maxmemory = 0;
   /**
@@ -153,8 +160,10 @@ export class RedisServer implements KeyspaceHost {
   readonly pause: ClientPause = new ClientPause(this);
   /** Client IDs 1 and 2 belong to the scripting engines' internal clients, so connections start at 3. */
   private nextClientId = 3;
-  private readonly propagationListeners: PropagationListener[] = [];
-  private pending: Array<{ db: number; argv: string[] }> = [];
+  private readonly propagationListeners: Array<{ listener: PropagationListener; target: number }> = [];
+  /** The targets some listener takes (shouldPropagate): a write for no one is not queued. */
+  private propagationTargets = 0;
+  private pending: Array<{ db: number; argv: string[]; target: number }> = [];
   /** Nesting depth of call(): EXEC calls commands from inside a call. */
   private callDepth = 0;
 
@@ -186,6 +195,12 @@ export class RedisServer implements KeyspaceHost {
     };
     readTimingSettings();
     for (const name of ['slowlog-log-slower-than', 'slowlog-max-len', 'latency-monitor-threshold', 'latency-tracking']) this.config.onApply(name, readTimingSettings);
+    const applyNotify = (classes: string): null => {
+      this.notifyFlags = keyspaceEventFlags(classes);
+      return null;
+    };
+    applyNotify(this.config.get('notify-keyspace-events'));
+    this.config.onApply('notify-keyspace-events', applyNotify);
     const n = this.config.getNumber('databases');
     this.dbs = [];
     for (let i = 0; i < n; i++) this.dbs.push(new Database(i, this));
@@ -239,6 +254,7 @@ export class RedisServer implements KeyspaceHost {
     else if (c.role === 'master') this.replication.replica.masterClientGone(c);
     this.pause.forget(c);
     this.monitors.delete(c);
+    this.pubsub.forget(c);
     this.blocking.unblock(c, null);
     discardTransaction(c);
     c.closed = true;
@@ -250,17 +266,26 @@ export class RedisServer implements KeyspaceHost {
     c.onClose?.();
   }
 
-  onPropagate(listener: PropagationListener): () => void {
-    this.propagationListeners.push(listener);
+  /**
+   * Adds a listener of the writes meant for `target` (the AOF takes
+   * PROPAGATE.AOF, replication PROPAGATE.REPL). Returns the removal.
+   */
+  onPropagate(listener: PropagationListener, target: number = PROPAGATE.ALL): () => void {
+    const entry = { listener, target };
+    this.propagationListeners.push(entry);
+    this.propagationTargets |= target;
     return () => {
-      const i = this.propagationListeners.indexOf(listener);
+      const i = this.propagationListeners.indexOf(entry);
       if (i >= 0) this.propagationListeners.splice(i, 1);
+      this.propagationTargets = 0;
+      for (const l of this.propagationListeners) this.propagationTargets |= l.target;
     };
   }
 
   // ---- KeyspaceHost ----
 
   keyExpired(db: Database, key: string): void {
+    notifyKeyspaceEvent(this, NOTIFY.EXPIRED, 'expired', key, db.id);
     this.stats.expiredKeys++;
     touchWatchedKey(db, key);
     this.propagate(db.id, ['DEL', key]);
@@ -271,7 +296,8 @@ export class RedisServer implements KeyspaceHost {
   }
 
   keyAdded(db: Database, key: string, value: Value): void {
-    if (this.blocking.count !== 0) this.blocking.signalKeyAsReady(db, key, value);
+    if (this.blocking.count !== 0 && typeof value !== 'string') this.blocking.signalKeyAsReady(db, key, value);
+    notifyKeyspaceEvent(this, NOTIFY.NEW, 'new', key, db.id);
   }
 
   // ---- the dispatcher ----
@@ -282,10 +308,29 @@ export class RedisServer implements KeyspaceHost {
    */
   execute(c: Client, argv: string[]): Reply {
     if (c.role === 'master') return this.executeForPrimary(c, argv);
-    const reply = this.dispatch(c, argv);
+    const outerPushes = c.heldPushes;
+    c.heldPushes = NO_PUSHES;
+    let reply: Reply;
+    try {
+      reply = withHeldPushes(c, this.dispatch(c, argv));
+    } finally {
+      c.heldPushes = outerPushes;
+    }
     if (this.callDepth === 0 && this.pause.hasReleased) this.pause.processReleased();
+    if (c.replyOff || c.replySkip || c.replySkipNext) reply = this.silence(c, reply);
     // A replica's connection carries the stream: a reply would corrupt it.
     return c.role === 'replica' ? this.replication.primary.replyFromReplica(c, argv, reply) : reply;
+  }
+
+  /**
+   * CLIENT REPLY OFF or SKIP: the command's reply is dropped but its pushes
+   * still go out; SKIP silences the one command after it (resetClient).
+   */
+  private silence(c: Client, reply: Reply): Reply {
+    const silent = c.replyOff || c.replySkip;
+    c.replySkip = c.replySkipNext;
+    c.replySkipNext = false;
+    return silent && reply !== BLOCKED ? pushesOnly(reply) : reply;
   }
 
   /**
@@ -353,6 +398,13 @@ export class RedisServer implements KeyspaceHost {
     if (isWrite && !repl.primary.enoughGoodReplicas()) return this.reject(c, cmd, '-NOREPLICAS Not enough good replicas to write.', false);
     if (repl.masterHost !== null) {
       if (isWrite && !obey && this.config.getBool('replica-read-only')) return this.reject(c, cmd, "-READONLY You can't write against a read only replica.", false);
+    }
+    // A RESP2 subscriber's connection carries messages: only commands whose
+    // replies look like them are allowed (RESP3 tells pushes apart).
+    if (c.resp === 2 && c.inPubSub && !PUBSUB_CONTEXT_COMMANDS.has(cmd.name)) {
+      return this.reject(c, cmd, `Can't execute '${cmd.name}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`, false);
+    }
+    if (repl.masterHost !== null) {
       const denyStale = !(flags & CMD.STALE) || (isExec && c.queue.some((q) => !(q.cmd.flags & CMD.STALE)));
       if (denyStale && !repl.replica.linkUp() && !this.config.getBool('replica-serve-stale-data')) {
         return this.reject(c, cmd, "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.", false);
@@ -386,14 +438,19 @@ export class RedisServer implements KeyspaceHost {
     const outerCmd = c.cmd;
     const startUs = this.clock.nowUs();
     const stallBefore = this.stallUs;
+    const outerPushes = c.heldPushes;
     c.cmd = cmd;
+    c.heldPushes = NO_PUSHES;
     this.callDepth++;
     let reply: Reply;
     try {
-      reply = cmd.handler!(c, argv);
+      // Pushes made while a command inside EXEC runs sit in EXEC's reply
+      // just before that command's own, as in Redis's output buffer.
+      reply = withHeldPushes(c, cmd.handler!(c, argv));
     } finally {
       this.callDepth--;
       c.cmd = outerCmd;
+      c.heldPushes = outerPushes;
     }
     // The command's duration is the clock's move while it ran, as Redis
     // reads it around the handler: the thread charges the command's CPU
@@ -425,13 +482,12 @@ export class RedisServer implements KeyspaceHost {
       this.stats.countError(errorCode(reply.message));
     }
     if (this.propagationListeners.length !== 0) {
-      if ((this.dirty !== dirtyBefore || c.forcePropagation) && cmd.flags & CMD.WRITE) {
-        this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv });
-      }
+      const target = (this.dirty !== dirtyBefore && cmd.flags & CMD.WRITE ? PROPAGATE.ALL : 0) | c.forcePropagation;
+      if (target & this.propagationTargets) this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv, target });
       if (this.callDepth === 0) this.flushPropagation(!TOUCHES_ARBITRARY_KEYS.has(cmd.name));
     }
     c.propagateArgv = null;
-    c.forcePropagation = false;
+    c.forcePropagation = 0;
     return reply;
   }
 
@@ -518,7 +574,7 @@ export class RedisServer implements KeyspaceHost {
    */
   propagate(dbIndex: number, argv: string[]): void {
     if (this.propagationListeners.length === 0) return;
-    this.pending.push({ db: dbIndex, argv });
+    this.pending.push({ db: dbIndex, argv, target: PROPAGATE.ALL });
     if (this.callDepth === 0) this.flushPropagation();
   }
 
@@ -526,11 +582,14 @@ export class RedisServer implements KeyspaceHost {
     const ops = this.pending;
     if (ops.length === 0) return;
     this.pending = [];
+    // The wrapping counts every queued write, whatever its target: after
+    // MULTI, SET, PUBLISH, EXEC the AOF gets MULTI, SET, EXEC.
     const wrap = mayWrap && ops.length > 1;
-    if (wrap) for (const l of this.propagationListeners) l(ops[0]!.db, ['MULTI']);
-    for (const op of ops) for (const l of this.propagationListeners) l(op.db, op.argv);
+    const listeners = this.propagationListeners;
+    if (wrap) for (const l of listeners) l.listener(ops[0]!.db, ['MULTI']);
+    for (const op of ops) for (const l of listeners) if (op.target & l.target) l.listener(op.db, op.argv);
     // EXEC goes with the last command's database, so no SELECT comes between them.
-    if (wrap) for (const l of this.propagationListeners) l(ops[ops.length - 1]!.db, ['EXEC']);
+    if (wrap) for (const l of listeners) l.listener(ops[ops.length - 1]!.db, ['EXEC']);
   }
 
   /** A refused command: counts it, flags a MULTI, and returns the error. */
@@ -581,7 +640,7 @@ export class RedisServer implements KeyspaceHost {
     const nowS = Math.floor(this.nowMs / 1000);
     for (const c of [...this.clients.values()]) {
       if (c.role !== 'normal' || c.blocked) continue;
-      if (c.channels.size + c.patterns.size + c.shardChannels.size !== 0) continue;
+      if (c.inPubSub) continue;
       if (nowS - Math.floor(c.lastInteractionMs / 1000) > maxIdle) this.kill(c);
     }
   }
@@ -603,6 +662,31 @@ export class RedisServer implements KeyspaceHost {
     return t === null ? null : t + 1;
   }
 }
+
+/** What a RESP2 client in pub/sub mode may run (processCommand). */
+const PUBSUB_CONTEXT_COMMANDS = new Set(['ping', 'subscribe', 'ssubscribe', 'unsubscribe', 'sunsubscribe', 'psubscribe', 'punsubscribe', 'quit', 'reset']);
+
+/** A reply preceded by the pushes held for its client, if any. */
+function withHeldPushes(c: Client, reply: Reply): Reply {
+  const held = c.heldPushes;
+  if (held === null || held === NO_PUSHES || held.length === 0) return reply;
+  c.heldPushes = NO_PUSHES;
+  if (reply === BLOCKED) {
+    // No reply to go before: the pushes go out now.
+    for (const push of held) c.onAsyncReply?.(push);
+    return reply;
+  }
+  return new FramesReply(reply instanceof FramesReply ? [...held, ...reply.frames] : [...held, reply]);
+}
+
+/** What a silenced client still receives of a reply: its pushes. */
+function pushesOnly(reply: Reply): Reply {
+  if (reply instanceof PushReply) return reply;
+  if (reply instanceof FramesReply) return new FramesReply(reply.frames.filter((f) => f instanceof PushReply));
+  return NO_REPLY;
+}
+
+const NO_REPLY = new FramesReply([]);
 
 /** Whether a command queued in the client's transaction has a flag (EXEC's mstate.cmd_flags). */
 function queuedFlags(c: Client, flag: number): boolean {

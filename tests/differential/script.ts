@@ -16,6 +16,8 @@
  *                            paths listed (indexes into nested arrays, maps
  *                            and sets, '*' for any), which compare by type:
  *                            times, durations, addresses
+ *   @fields:addr,fd CLIENT LIST   compare name=value words (CLIENT LIST's),
+ *                            ignoring the values of the fields listed
  *   !sleep 120               wait 120 ms (the emulator advances its clock)
  *   &BLPOP k 0               send without waiting for the reply (a command
  *                            that blocks); compare the reply at a later
@@ -35,7 +37,8 @@ export type Compare =
   | { kind: 'shape' }
   | { kind: 'type' }
   | { kind: 'lines'; ignore: string[] }
-  | { kind: 'mask'; paths: string[][] };
+  | { kind: 'mask'; paths: string[][] }
+  | { kind: 'fields'; ignore: string[] };
 
 export type Step =
   | { kind: 'command'; client: number; argv: string[]; compare: Compare; line: number; text: string; async?: boolean }
@@ -80,12 +83,12 @@ export function parseScript(source: string): Step[] {
       rest = rest.slice(1);
     }
     let compare: Compare = { kind: 'exact' };
-    const mm = /^@(unordered|pairs|shape|type|lines|mask)(?::(\S+))?\s+/.exec(rest);
+    const mm = /^@(unordered|pairs|shape|type|lines|fields|mask)(?::(\S+))?\s+/.exec(rest);
     if (mm) {
       const k = mm[1] as Compare['kind'];
       const list = mm[2] ? mm[2].split(',') : [];
       compare =
-        k === 'lines' ? { kind: 'lines', ignore: list } : k === 'mask' ? { kind: 'mask', paths: list.map((p) => p.split('.')) } : ({ kind: k } as Compare);
+        k === 'lines' || k === 'fields' ? { kind: k, ignore: list } : k === 'mask' ? { kind: 'mask', paths: list.map((p) => p.split('.')) } : ({ kind: k } as Compare);
       rest = rest.slice(mm[0].length);
     }
     const argv = splitArgs(latin1(rest));
