@@ -1,7 +1,8 @@
-import type { Database } from '../keyspace/database.js';
-import { INT64_MAX, INT64_MIN, normalize, type Int64 } from '../numbers/int64.js';
+import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
+import { INT64_MAX, INT64_MIN, normalize } from '../numbers/int64.js';
 import { errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, invalidExpireTime } from './errors.js';
 import { modified } from './lookup.js';
@@ -11,43 +12,6 @@ import type { Handler } from './table.js';
  * EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, EXPIRETIME, PEXPIRETIME
  * and PERSIST (src/expire.c).
  */
-
-// ---- exact expiry times ----
-
-/**
- * The databases keep expiry times as JavaScript numbers, which are exact up
- * to 2^53 ms (the year 287396). PEXPIREAT accepts any int64, and Redis
- * reports such a time back to the millisecond, so the exact value of an
- * expiry beyond that range is remembered here, keyed by the database's
- * expires map (a new map after FLUSHDB or SWAPDB makes old entries unreachable).
- */
-const exactExpires = new WeakMap<Map<string, number>, Map<string, bigint>>();
-
-/** Sets a key's expiry (setExpire), remembering it exactly when it is huge. */
-export function setExpireExact(db: Database, key: string, whenMs: Int64): void {
-  const n = Number(whenMs);
-  db.setExpire(key, n);
-  if (Number.isSafeInteger(n)) return;
-  let side = exactExpires.get(db.expires);
-  if (side === undefined) {
-    side = new Map();
-    exactExpires.set(db.expires, side);
-  }
-  side.set(key, BigInt(whenMs));
-}
-
-/** A key's expiry time in ms, exactly, or undefined when it has none (getExpire). */
-export function getExpireExact(db: Database, key: string): Int64 | undefined {
-  return db.expires.size === 0 ? undefined : expireIn(db.expires, key);
-}
-
-/** The same, from an expires table itself (a forked child reads the table it had at the fork). */
-export function expireIn(expires: Map<string, number>, key: string): Int64 | undefined {
-  const n = expires.get(key);
-  if (n === undefined || Number.isSafeInteger(n)) return n;
-  const exact = exactExpires.get(expires)?.get(key);
-  return exact !== undefined && Number(exact) === n ? exact : BigInt(n);
-}
 
 // ---- EXPIRE and friends ----
 
@@ -117,10 +81,12 @@ function expireGeneric(c: Client, argv: string[], relative: boolean, seconds: bo
     db.delete(key);
     modified(c, key);
     c.propagateArgv = [c.server.config.get('lazyfree-lazy-expire') === 'yes' ? 'UNLINK' : 'DEL', key];
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
     return 1;
   }
   setExpireExact(db, key, normalize(when));
   modified(c, key);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'expire', key, c.db.id);
   // Propagated as PEXPIREAT with an absolute time in ms, options kept.
   if (relative || seconds) {
     const rewritten = argv.slice();
@@ -190,6 +156,7 @@ function persist(c: Client, argv: string[]): Reply {
   if (c.db.lookupWrite(key) === undefined) return 0;
   if (!c.db.removeExpire(key)) return 0;
   modified(c, key);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'persist', key, c.db.id);
   return 1;
 }
 

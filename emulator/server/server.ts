@@ -291,6 +291,10 @@ export class RedisServer implements KeyspaceHost {
     this.propagate(db.id, ['DEL', key]);
   }
 
+  keyMissed(db: Database, key: string): void {
+    notifyKeyspaceEvent(this, NOTIFY.KEY_MISS, 'keymiss', key, db.id);
+  }
+
   keyModified(db: Database, key: string): void {
     if (db.watched.size !== 0) touchWatchedKey(db, key);
   }

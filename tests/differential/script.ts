@@ -22,6 +22,9 @@
  *   &BLPOP k 0               send without waiting for the reply (a command
  *                            that blocks); compare the reply at a later
  *   !reply                   step of the same client
+ *   !drain                   compare everything the client has received
+ *                            and not yet read (pub/sub messages), once
+ *                            nothing more arrives
  *   !raw "bytes"             send raw bytes; compare everything the server
  *                            answers until it closes the connection or
  *                            goes quiet
@@ -43,6 +46,7 @@ export type Compare =
 export type Step =
   | { kind: 'command'; client: number; argv: string[]; compare: Compare; line: number; text: string; async?: boolean }
   | { kind: 'reply'; client: number; compare: Compare; line: number; text: string }
+  | { kind: 'drain'; client: number; line: number; text: string }
   | { kind: 'sleep'; ms: number; line: number; text: string }
   | { kind: 'raw'; client: number; bytes: string; line: number; text: string };
 
@@ -69,6 +73,10 @@ export function parseScript(source: string): Step[] {
       const parts = splitArgs(latin1(rest.slice(5)));
       if (!parts || parts.length !== 1) throw new Error(`line ${line}: !raw takes one quoted argument`);
       steps.push({ kind: 'raw', client, bytes: parts[0]!, line, text });
+      continue;
+    }
+    if (rest === '!drain') {
+      steps.push({ kind: 'drain', client, line, text });
       continue;
     }
     if (rest === '!reply' || rest.startsWith('!reply ')) {
