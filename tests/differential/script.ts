@@ -11,6 +11,11 @@
  *   @lines INFO stats        compare a text reply line by line, ignoring the
  *                            values of fields listed after '@lines:' e.g.
  *                            @lines:uptime_in_seconds,used_memory INFO
+ *   @mask:*.1,*.2 SLOWLOG GET
+ *                            compare exactly, except the elements at the
+ *                            paths listed (indexes into nested arrays, maps
+ *                            and sets, '*' for any), which compare by type:
+ *                            times, durations, addresses
  *   @fields:addr,fd CLIENT LIST   compare name=value words (CLIENT LIST's),
  *                            ignoring the values of the fields listed
  *   !sleep 120               wait 120 ms (the emulator advances its clock)
@@ -35,6 +40,7 @@ export type Compare =
   | { kind: 'shape' }
   | { kind: 'type' }
   | { kind: 'lines'; ignore: string[] }
+  | { kind: 'mask'; paths: string[][] }
   | { kind: 'fields'; ignore: string[] };
 
 export type Step =
@@ -85,10 +91,12 @@ export function parseScript(source: string): Step[] {
       rest = rest.slice(1);
     }
     let compare: Compare = { kind: 'exact' };
-    const mm = /^@(unordered|pairs|shape|type|lines|fields)(?::(\S+))?\s+/.exec(rest);
+    const mm = /^@(unordered|pairs|shape|type|lines|fields|mask)(?::(\S+))?\s+/.exec(rest);
     if (mm) {
       const k = mm[1] as Compare['kind'];
-      compare = k === 'lines' || k === 'fields' ? { kind: k, ignore: mm[2] ? mm[2].split(',') : [] } : ({ kind: k } as Compare);
+      const list = mm[2] ? mm[2].split(',') : [];
+      compare =
+        k === 'lines' || k === 'fields' ? { kind: k, ignore: list } : k === 'mask' ? { kind: 'mask', paths: list.map((p) => p.split('.')) } : ({ kind: k } as Compare);
       rest = rest.slice(mm[0].length);
     }
     const argv = splitArgs(latin1(rest));
