@@ -1,10 +1,11 @@
 /**
  * Code cells in a real browser: the production build in Debian's
  * Chromium. A cell of lesson 16 runs in its Web Worker against the page's
- * world and prints what it measured; a cell that spins forever leaves the
- * page responsive and is stopped; a cell reaches nothing outside the
- * world (no fetch, no import) while the page keeps its policy without
- * unsafe-eval; the benchmark draws its chart. Screenshots go to .tmp/e2e/
+ * world and prints what it measured; a cell that spins forever, prints
+ * without end or prints huge strings leaves the page responsive and is
+ * stopped; every request a cell tries is refused by its sandbox's own
+ * policy, in the build and under the dev server, while the page keeps its
+ * policy without unsafe-eval; the benchmark draws its chart. Screenshots go to .tmp/e2e/
  * (with UPDATE_SCREENSHOTS=1, the cell's also to docs/screenshots/).
  */
 import { copyFile } from 'node:fs/promises';
@@ -92,6 +93,31 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
     await page.context().close();
   });
 
+  it('keeps the page usable while a cell prints without end, or prints huge strings, and Stop ends it', async () => {
+    const { page, problems } = await openLesson16(1);
+    const loops = ['let i = 0;\nfor (;;) print(i++);', "let i = 0;\nfor (;;) print(i++ + 'x'.repeat(1e5));"];
+    for (const [n, code] of loops.entries()) {
+      await setCode(page, 'round-trips', code);
+      await page.getByRole('button', { name: 'Run cell round-trips' }).click();
+      // Lines keep arriving while it runs, the oldest let go and counted.
+      const log = cell(page, 'round-trips').getByRole('log');
+      await expect.poll(() => log.innerText(), { timeout: 20_000 }).toMatch(/^… \d+ earlier lines not kept\n/);
+      const first = await log.innerText();
+      await expect.poll(async () => (await log.innerText()) !== first, { timeout: 20_000 }).toBe(true);
+      // A key typed in the terminal is echoed meanwhile.
+      await page.locator('.terminal-screen:not([hidden])').click();
+      await page.keyboard.type(`echo${n}`);
+      await expect.poll(() => terminalText(page)).toContain(`redis:6379> echo${n}`);
+      await page.keyboard.press('Control+U');
+      await page.getByRole('button', { name: 'Stop cell round-trips' }).click();
+      await expect.poll(() => cell(page, 'round-trips').getAttribute('data-status')).toBe('stopped');
+      expect(Number(/^… (\d+) earlier/.exec(await log.innerText())?.[1])).toBeGreaterThan(0);
+    }
+    await page.screenshot({ path: join(SHOTS, 'cell-print-flood.png') });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("reaches nothing outside the world: the sandbox's own policy refuses every request a cell tries, and the page goes on", async () => {
     const { page, problems } = await openLesson16(1);
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
@@ -162,6 +188,32 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
     expect(await runAndWait(page, 'round-trips')).toBe('failed');
     expect(await cell(page, 'round-trips').getByRole('alert').innerText()).toBe('ReplyError: WRONGTYPE Operation against a key holding the wrong kind of value (line 2, column 13)');
     await page.context().close();
+  });
+
+  it('keeps the same sandbox under the dev server (npm start): the frame is served with its policy, and a cell reaches nothing', async () => {
+    const { createServer: createViteServer } = await import('vite');
+    const dev = await createViteServer({ root, configFile: join(root, 'vite.config.ts'), server: { port: 0, host: '127.0.0.1', hmr: false }, logLevel: 'error' });
+    await dev.listen();
+    const url = dev.resolvedUrls!.local[0]!;
+    const context = await suite.browser.newContext();
+    try {
+      const page = await context.newPage();
+      const frame = await (await page.request.get(url + 'cell-sandbox.html')).text();
+      expect(frame).toMatch(/content="default-src 'none'; script-src 'self' 'unsafe-eval'; worker-src blob: 'self';/);
+      expect(frame).not.toContain('@vite/client');
+      await page.goto(url);
+      await page.getByRole('button', { name: `Lesson 16: ${TITLES[16]}` }).click();
+      await setCode(
+        page,
+        'round-trips',
+        "let how;\nfetch('http://127.0.0.1:9/x').then(() => (how = 'reached'), () => (how = 'refused'));\nfor (let i = 0; i < 5000 && how === undefined; i++) await sleep(1);\nprint('fetch: ' + how);\nprint(await redis.ping());",
+      );
+      expect(await runAndWait(page, 'round-trips')).toBe('done');
+      expect(await cell(page, 'round-trips').getByRole('log').innerText()).toBe('fetch: refused\nPONG');
+    } finally {
+      await context.close();
+      await dev.close();
+    }
   });
 
   it("retries lesson 14's listing exactly as the headless replay does: the game's write lands between WATCH and EXEC", async () => {
