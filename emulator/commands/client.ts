@@ -1,4 +1,4 @@
-import { MapReply, NULL_ARRAY, OK, SetReply, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
+import { FramesReply, MapReply, NULL_ARRAY, OK, SetReply, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { clientMemoryBytes } from '../server/info.js';
 import { parseInt64 } from '../numbers/int64.js';
@@ -9,9 +9,10 @@ import type { Handler } from './table.js';
 
 /**
  * CLIENT and its subcommands (src/networking.c): naming, describing and
- * killing connections, and waking a blocked one. PAUSE/UNPAUSE, REPLY and
- * TRACKING need machinery the dispatcher does not have yet (held commands,
- * suppressed replies, invalidation messages) and are left out; as tracking
+ * killing connections, silencing their replies (REPLY) and waking a
+ * blocked one. PAUSE/UNPAUSE and TRACKING need machinery the dispatcher
+ * does not have yet (held commands, invalidation messages) and are left
+ * out; as tracking
  * can never be on, GETREDIR, TRACKINGINFO and CACHING give the answers of a
  * connection that does not track.
  */
@@ -97,6 +98,7 @@ function flagsOf(c: Client): string {
   if (c.blocked) f += 'b';
   if (c.dirtyCas) f += 'd';
   if (c.closeAfterReply) f += 'c';
+  if (c.closeAsap) f += 'A';
   if (c.unixSocket !== null) f += 'U';
   if (c.readonlyMode) f += 'r';
   if (c.noEvict) f += 'e';
@@ -115,21 +117,17 @@ export function clientInfoLine(c: Client, current: Client | null, argv: readonly
   if (isCurrent) for (const a of argv) argvMem += a.length;
   let multiMem = 0;
   for (const q of c.queue) for (const a of q.argv) multiMem += a.length + 8;
-  let qbuf = 0;
-  if (isCurrent) {
-    qbuf = c.queryBufferBytes;
-    for (const a of argv) qbuf += String(a.length).length + a.length + 5;
-    qbuf += String(argv.length).length + 3;
-  }
-  const qbufFree = isCurrent ? 20474 - qbuf : 0;
+  const qb = c.queryBuffer;
+  const out = c.output;
   const argvPointers = isCurrent ? 8 * argv.length : 0;
   return (
     `id=${c.id} addr=${c.address.addr} laddr=${c.address.laddr} fd=${c.address.fd} name=${c.name}` +
     ` age=${nowS - Math.floor(c.createdMs / 1000)} idle=${nowS - Math.floor(c.lastInteractionMs / 1000)}` +
     ` flags=${flagsOf(c)} db=${c.db.id} sub=${c.channels.size} psub=${c.patterns.size} ssub=${c.shardChannels.size}` +
-    ` multi=${c.inMulti ? c.queue.length : -1} qbuf=${qbuf} qbuf-free=${Math.max(0, qbufFree)} argv-mem=${argvMem}` +
-    ` multi-mem=${multiMem} rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=${clientMemoryBytes(c, isCurrent) + argvMem + argvPointers}` +
-    ` events=r cmd=${c.lastCommand} user=${c.user} redir=-1 resp=${c.resp}`
+    ` multi=${c.inMulti ? c.queue.length : -1} qbuf=${qb?.len ?? 0} qbuf-free=${qb?.free ?? 0} argv-mem=${argvMem}` +
+    ` multi-mem=${multiMem} rbs=${out.bufSize} rbp=${out.bufPeak} obl=${out.bufPos} oll=${out.blocks} omem=${out.memoryBytes}` +
+    ` tot-mem=${clientMemoryBytes(c) + argvMem + argvPointers}` +
+    ` events=r${out.waitingForSocket ? 'w' : ''} cmd=${c.lastCommand} user=${c.user} redir=-1 resp=${c.resp}`
   );
 }
 
@@ -286,8 +284,35 @@ function clientHelp(_c: Client, argv: string[]): Reply {
   ]);
 }
 
+/** What CLIENT REPLY OFF and SKIP answer: nothing at all. */
+const SILENT = new FramesReply([]);
+
+/**
+ * CLIENT REPLY ON|OFF|SKIP: OFF silences every reply until ON (whose OK
+ * is sent), SKIP the reply of the next command only; OFF and SKIP answer
+ * nothing themselves.
+ */
+function clientReply(c: Client, argv: string[]): Reply {
+  const mode = opt(argv[2]!);
+  if (mode === 'on') {
+    c.replyOff = false;
+    c.replySkip = false;
+    return OK;
+  }
+  if (mode === 'off') {
+    c.replyOff = true;
+    return SILENT;
+  }
+  if (mode === 'skip') {
+    if (!c.replyOff) c.replySkipNext = true;
+    return SILENT;
+  }
+  return SYNTAX_ERROR;
+}
+
 export const clientCommands: Record<string, Handler> = {
   'client|id': clientId,
+  'client|reply': clientReply,
   'client|info': clientInfo,
   'client|list': clientList,
   'client|setname': clientSetname,

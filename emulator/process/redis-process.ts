@@ -79,11 +79,14 @@ export interface RedisProcessOptions {
 
 /** Where a client's replies go: a simulated socket, or a real one (the Node server). */
 interface Transport {
-  /** Sends bytes when the thread's work ends, at virtual time `atUs`. */
-  write(bytes: string, atUs: number): void;
+  /**
+   * The client has output, as of virtual time `atUs` (when the thread's
+   * work ends): the transport takes it from the client's output buffer as
+   * its socket has room (the rest waits there, counted in omem).
+   */
+  flush(atUs: number): void;
+  /** Closes the socket once the output the client has is written. */
   end(): void;
-  /** False while the peer is not reading: the client's next commands wait. */
-  canWrite(): boolean;
   /**
    * When the socket's send buffer next has room for more (virtual us), or
    * null when that cannot be told yet (the peer is not reading).
@@ -102,7 +105,6 @@ const WRITABLE_POLL_US = 1000;
 
 class Conn {
   input: Uint8Array[] = [];
-  out = '';
   queued = false;
   writing = false;
   peerClosed = false;
@@ -121,8 +123,8 @@ export interface ExternalConnection {
   readonly connection: ServerConnection;
   /** Bytes arrived from the client. */
   receive(chunk: Uint8Array): void;
-  /** The client's socket has room again. */
-  resume(): void;
+  /** Up to `max` bytes of the client's output for its socket, as pieces; they count as written. */
+  takeOutput(max: number): string[];
   /** The client went away. */
   closed(): void;
 }
@@ -178,6 +180,7 @@ export class RedisProcess extends SimProcess {
       config: { port: String(this.port), ...(opts.config ?? {}) },
     });
     this.server.pid = () => this.pid;
+    this.server.logHook = (text, level) => this.log(text, level);
     this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
     // Debian's packaged configuration keeps the data in /var/lib/redis.
     if (opts.config?.dir === undefined) this.server.config.set('dir', '/var/lib/redis', true);
@@ -354,12 +357,20 @@ export class RedisProcess extends SimProcess {
   }
 
   private accept(socket: Socket): void {
+    const refused = this.server.refuseConnection();
+    if (refused !== null) {
+      socket.write(refused);
+      socket.end();
+      return;
+    }
     this.sockets.add(socket);
     const kernel = this.kernel;
     const transport: Transport = {
-      write: (bytes, at) => socket.write(bytes, at),
+      // The link queues whatever it is given: a simulated socket takes it all.
+      flush: (at) => {
+        for (const piece of c.sc.takeOutput(Infinity)) socket.write(piece, at);
+      },
       end: () => socket.end(),
-      canWrite: () => true,
       writableAt: () => {
         // A partition holds the bytes back: no room until it heals.
         if (socket.stalled.length !== 0) return null;
@@ -386,32 +397,37 @@ export class RedisProcess extends SimProcess {
 
   /**
    * Attaches a client from outside the world (the Node server's real TCP
-   * clients). Its bytes enter the same event loop; replies leave through
-   * `write` at the virtual time the thread finishes them.
+   * clients). Its bytes enter the same event loop; when the thread has
+   * output for it (at the virtual time its work ends), `outputReady` says
+   * so and the transport takes it (takeOutput) as its socket has room.
+   * Returns the bytes to send and close with instead, when maxclients
+   * clients are connected.
    */
   attachExternal(opts: {
     address: { addr: string; laddr: string; fd?: number };
     decode?: ByteDecoder;
-    write: (bytes: string) => void;
+    outputReady: () => void;
     close: () => void;
+    /** Whether the socket has room now (nothing of the client's waits in it). */
     canWrite: () => boolean;
-  }): ExternalConnection {
+  }): ExternalConnection | string {
+    const refused = this.server.refuseConnection();
+    if (refused !== null) return refused;
     const kernel = this.kernel;
     let lastAt = 0;
     const transport: Transport = {
-      write: (bytes, at) => {
-        // Keep the order of writes that wait for the thread's time.
+      flush: (at) => {
+        // Keep the order of output that waits for the thread's time.
         const when = Math.max(at, lastAt);
         lastAt = when;
-        if (when <= kernel.now) opts.write(bytes);
-        else kernel.at(when, () => opts.write(bytes));
+        if (when <= kernel.now) opts.outputReady();
+        else kernel.at(when, () => opts.outputReady());
       },
       end: () => {
         if (lastAt <= kernel.now) opts.close();
         else kernel.at(lastAt, () => opts.close());
       },
-      canWrite: opts.canWrite,
-      writableAt: () => (opts.canWrite() ? kernel.now : null),
+      writableAt: () => (opts.canWrite() && c.sc.outputPending === 0 ? kernel.now : null),
     };
     const c = this.attachConn(transport, null, { address: opts.address, decode: opts.decode });
     return {
@@ -420,7 +436,7 @@ export class RedisProcess extends SimProcess {
         c.input.push(chunk);
         this.markReady(c, true);
       },
-      resume: () => c.sc.resume(),
+      takeOutput: (max) => c.sc.takeOutput(max),
       closed: () => {
         c.peerClosed = true;
         this.markReady(c);
@@ -432,15 +448,12 @@ export class RedisProcess extends SimProcess {
     const c = new Conn(transport, socket);
     const sc = new ServerConnection(
       this.server,
-      (bytes) => {
-        this.queueWrite(c, bytes);
-        return transport.canWrite();
-      },
+      () => {},
       () => {
         c.closing = true;
-        if (!c.writing) this.queueWrite(c, '');
+        this.queueWrite(c);
       },
-      { ...opts, whenWritable: (ready) => this.whenWritable(c, ready) },
+      { ...opts, whenWritable: (ready) => this.whenWritable(c, ready), onOutput: () => this.queueWrite(c) },
     );
     c.sc = sc;
     this.conns.add(c);
@@ -478,8 +491,8 @@ export class RedisProcess extends SimProcess {
     this.wake();
   }
 
-  private queueWrite(c: Conn, bytes: string): void {
-    c.out += bytes;
+  /** The client has output, or is to close: it is written at the end of the pass (clients_pending_write). */
+  private queueWrite(c: Conn): void {
     if (!c.writing) {
       c.writing = true;
       this.writes.push(c);
@@ -650,6 +663,7 @@ export class RedisProcess extends SimProcess {
       this.inBeforeSleep = false;
       // appendfsync always: no reply leaves before the disk has the writes.
       if (server.threadBlocked) return;
+      server.freeClientsInAsyncFreeQueue();
       this.flushWrites();
     } finally {
       this.inLoop = false;
@@ -674,10 +688,9 @@ export class RedisProcess extends SimProcess {
     for (let i = 0; i < writes.length; i++) {
       const c = writes[i]!;
       c.writing = false;
-      if (c.out.length !== 0) {
+      if (c.sc.outputPending !== 0) {
         this.cpuNow += writeUs;
-        c.transport.write(c.out, Math.round(this.cpuNow));
-        c.out = '';
+        c.transport.flush(Math.round(this.cpuNow));
       }
       if (c.writableWaiters.length !== 0) this.releaseWritable(c);
       if (c.closing) {
