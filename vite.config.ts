@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { initialJavaScriptReport } from './scripts/initial-javascript.js';
@@ -20,10 +21,34 @@ function devContentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * The code cells' sandbox frame (public/cell-sandbox.html) in dev only:
+ * the dev server serves the cells' worker as a module, and a module
+ * worker's imports are fetched as workers are, so the frame's policy
+ * must let same-origin worker scripts load; every request of any other
+ * kind (connect-src, script from elsewhere) stays refused, and cells
+ * have no Worker constructor (src/web/code-cell/lockdown.ts). The build
+ * serves one classic script and keeps the file's stricter policy.
+ */
+function devSandboxPolicy(): Plugin {
+  return {
+    name: 'workbook-dev-sandbox-policy',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.url?.split('?')[0] !== '/cell-sandbox.html') return next();
+        const html = readFileSync(new URL('./public/cell-sandbox.html', import.meta.url), 'utf8').replace('worker-src blob:', "worker-src blob: 'self'");
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(html);
+      });
+    },
+  };
+}
+
 export default defineConfig({
   // Relative asset paths: dist/ works from any folder of any static host.
   base: './',
-  plugins: [react(), devContentSecurityPolicy(), initialJavaScriptReport()],
+  plugins: [react(), devContentSecurityPolicy(), devSandboxPolicy(), initialJavaScriptReport()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -9,10 +9,10 @@ import type { Handler } from './table.js';
 
 /**
  * CLIENT and its subcommands (src/networking.c): naming, describing and
- * killing connections, silencing their replies (REPLY) and waking a
- * blocked one. PAUSE/UNPAUSE and TRACKING need machinery the dispatcher
- * does not have yet (held commands, invalidation messages) and are left
- * out; as tracking
+ * killing connections, silencing replies, waking a blocked one, pausing
+ * them all (the held commands are the dispatcher's, server/client-pause.ts).
+ * TRACKING needs machinery the dispatcher does not have yet (invalidation
+ * messages) and is left out; as tracking
  * can never be on, GETREDIR, TRACKINGINFO and CACHING give the answers of a
  * connection that does not track.
  */
@@ -48,7 +48,7 @@ function clientUnblock(c: Client, argv: string[]): Reply {
 function clientType(c: Client): ClientType {
   if (c.role === 'master') return 'master';
   if (c.role === 'replica') return 'slave';
-  if (c.channels.size + c.patterns.size + c.shardChannels.size !== 0) return 'pubsub';
+  if (c.inPubSub) return 'pubsub';
   return 'normal';
 }
 
@@ -93,7 +93,7 @@ function flagsOf(c: Client): string {
   if (c.role === 'monitor') f += 'O';
   else if (c.role === 'replica') f += 'S';
   if (c.role === 'master') f += 'M';
-  if (c.channels.size + c.patterns.size + c.shardChannels.size !== 0) f += 'P';
+  if (c.inPubSub) f += 'P';
   if (c.inMulti) f += 'x';
   if (c.blocked) f += 'b';
   if (c.dirtyCas) f += 'd';
@@ -239,6 +239,26 @@ function clientKill(c: Client, argv: string[]): Reply {
   return killed;
 }
 
+/**
+ * CLIENT REPLY ON|OFF|SKIP: OFF drops every reply from now on, SKIP the
+ * next command's; pushes (pub/sub messages) still arrive. The dispatcher
+ * does the dropping; OFF and SKIP are themselves not answered.
+ */
+function clientReply(c: Client, argv: string[]): Reply {
+  const mode = opt(argv[2]!);
+  if (mode === 'on') {
+    c.replyOff = false;
+    c.replySkip = false;
+    return OK;
+  }
+  if (mode === 'off') c.replyOff = true;
+  else if (mode === 'skip') c.replySkipNext ||= !c.replyOff;
+  else return SYNTAX_ERROR;
+  return NO_REPLY;
+}
+
+const NO_REPLY = new FramesReply([]);
+
 function clientGetredir(): Reply {
   return -1;
 }
@@ -273,6 +293,8 @@ function clientHelp(_c: Client, argv: string[]): Reply {
     '    Describe every connection, or only those of a type or with given IDs.',
     'NO-EVICT (ON|OFF)',
     '    Spare this connection, or not, when client memory is over its limit.',
+    'REPLY (ON|OFF|SKIP)',
+    '    Turn replies to this connection on or off, or leave out the next one.',
     'SETNAME <name>',
     '    Name this connection (no spaces or special characters).',
     'GETREDIR',
@@ -284,41 +306,43 @@ function clientHelp(_c: Client, argv: string[]): Reply {
   ]);
 }
 
-/** What CLIENT REPLY OFF and SKIP answer: nothing at all. */
-const SILENT = new FramesReply([]);
-
 /**
- * CLIENT REPLY ON|OFF|SKIP: OFF silences every reply until ON (whose OK
- * is sent), SKIP the reply of the next command only; OFF and SKIP answer
- * nothing themselves.
+ * CLIENT PAUSE timeout [WRITE|ALL]: holds back every command, or those
+ * that may write, for `timeout` milliseconds (src/networking.c).
  */
-function clientReply(c: Client, argv: string[]): Reply {
-  const mode = opt(argv[2]!);
-  if (mode === 'on') {
-    c.replyOff = false;
-    c.replySkip = false;
-    return OK;
+function clientPause(c: Client, argv: string[]): Reply {
+  if (argv.length > 4) return subcommandSyntaxError(argv);
+  let type: 'write' | 'all' = 'all';
+  if (argv.length === 4) {
+    const mode = opt(argv[3]!);
+    if (mode === 'write') type = 'write';
+    else if (mode !== 'all') return errorReply('CLIENT PAUSE mode must be WRITE or ALL');
   }
-  if (mode === 'off') {
-    c.replyOff = true;
-    return SILENT;
-  }
-  if (mode === 'skip') {
-    if (!c.replyOff) c.replySkipNext = true;
-    return SILENT;
-  }
-  return SYNTAX_ERROR;
+  const t = parseInt64(argv[2]!);
+  if (t === null) return errorReply('timeout is not an integer or out of range');
+  if (t < 0n) return errorReply('timeout is negative');
+  const endMs = t > 0n ? Number(t) + c.server.nowMs : 0;
+  c.server.pause.pause('client-command', endMs, type);
+  return OK;
+}
+
+/** CLIENT UNPAUSE. */
+function clientUnpause(c: Client): Reply {
+  c.server.pause.unpause('client-command');
+  return OK;
 }
 
 export const clientCommands: Record<string, Handler> = {
+  'client|pause': clientPause,
+  'client|unpause': clientUnpause,
   'client|id': clientId,
-  'client|reply': clientReply,
   'client|info': clientInfo,
   'client|list': clientList,
   'client|setname': clientSetname,
   'client|getname': clientGetname,
   'client|no-evict': clientNoEvict,
   'client|kill': clientKill,
+  'client|reply': clientReply,
   'client|help': clientHelp,
   'client|getredir': clientGetredir,
   'client|trackinginfo': clientTrackinginfo,

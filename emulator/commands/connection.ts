@@ -15,7 +15,7 @@ import type { Handler } from './table.js';
 function ping(c: Client, argv: string[]): Reply {
   if (argv.length > 2) return errorReply(`wrong number of arguments for '${c.cmd!.name}' command`);
   // A RESP2 subscriber can only receive arrays, so its PONG is one.
-  if (c.resp === 2 && c.channels.size + c.patterns.size + c.shardChannels.size !== 0) {
+  if (c.resp === 2 && c.inPubSub) {
     return ['pong', argv.length === 2 ? argv[1]! : ''];
   }
   return argv.length === 2 ? argv[1]! : PONG;

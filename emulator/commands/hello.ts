@@ -90,9 +90,9 @@ function reset(c: Client): Reply {
   c.user = 'default';
   c.authenticated = c.server.config.get('requirepass') === '';
   discardTransaction(c);
-  c.channels.clear();
-  c.patterns.clear();
-  c.shardChannels.clear();
+  c.server.pubsub.forget(c);
+  c.replyOff = false;
+  c.replySkipNext = false;
   c.name = '';
   c.readonlyMode = false;
   return new StatusReply('RESET');

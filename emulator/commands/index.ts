@@ -8,6 +8,7 @@ import { monitorCommands } from './monitor.js';
 import { ON_DEMAND_ENTRIES } from './on-demand.js';
 import { serverCommands } from './server.js';
 import { persistenceCommands } from './persistence.js';
+import { pubsubCommands } from './pubsub.js';
 import { replicationCommands } from './replication.js';
 import { scriptingCommands } from './scripting.js';
 import { setCommands } from './set.js';
@@ -29,6 +30,7 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...listBlockingCommands,
   ...monitorCommands,
   ...persistenceCommands,
+  ...pubsubCommands,
   ...replicationCommands,
   ...scriptingCommands,
   ...serverCommands,

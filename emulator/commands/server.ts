@@ -1,7 +1,7 @@
 import type { Database } from '../keyspace/database.js';
 import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
 import { OK, errorReply, type Reply } from '../resp/reply.js';
-import type { Client } from '../server/client.js';
+import { PROPAGATE, type Client } from '../server/client.js';
 import { lastSaveUnixS } from '../server/info.js';
 import { opt } from './args.js';
 import { commandCommands } from './command.js';
@@ -49,7 +49,7 @@ function flushdb(c: Client, argv: string[]): Reply {
   if (!flushArgsValid(argv)) return SYNTAX_ERROR;
   c.server.dirty += emptyDb(c.db);
   // Replicated and written to the AOF even when the database was empty.
-  c.forcePropagation = true;
+  c.forcePropagation = PROPAGATE.ALL;
   return OK;
 }
 
@@ -57,7 +57,7 @@ function flushall(c: Client, argv: string[]): Reply {
   if (!flushArgsValid(argv)) return SYNTAX_ERROR;
   for (const db of c.server.dbs) c.server.dirty += emptyDb(db);
   for (const hook of keyspaceHooks.afterFlushAll) hook(c);
-  c.forcePropagation = true;
+  c.forcePropagation = PROPAGATE.ALL;
   return OK;
 }
 

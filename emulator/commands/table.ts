@@ -18,6 +18,7 @@ import facts from './data/commands-7.0.json' with { type: 'json' };
  *   stale      allowed on a replica whose link is down with stale data off
  *   fast       O(1) or O(log n): never blocks the server for long
  *   no_multi   refused inside MULTI ("Command not allowed inside a transaction")
+ *   may_replicate may add to the replication stream without writing: held while writes are paused
  *   movablekeys key positions depend on the arguments
  * and two of our own: `protected` (DEBUG, refused unless enable-debug-command
  * allows it) and `txcontrol` (runs at once inside MULTI instead of queueing:
@@ -44,6 +45,7 @@ export const CMD = {
   NO_ASYNC_LOADING: 1 << 17,
   PROTECTED: 1 << 18,
   TX_CONTROL: 1 << 19,
+  MAY_REPLICATE: 1 << 20,
 } as const;
 
 const FLAG_BY_NAME: Record<string, number> = {
@@ -65,6 +67,7 @@ const FLAG_BY_NAME: Record<string, number> = {
   allow_busy: CMD.ALLOW_BUSY,
   no_mandatory_keys: CMD.NO_MANDATORY_KEYS,
   no_async_loading: CMD.NO_ASYNC_LOADING,
+  may_replicate: CMD.MAY_REPLICATE,
 };
 
 const TX_CONTROL = new Set(['exec', 'discard', 'multi', 'watch', 'quit', 'reset']);

@@ -23,8 +23,8 @@ export interface KeyspaceHost {
   /** A key was modified (Redis's signalModifiedKey): invalidates WATCH. */
   keyModified(db: Database, key: string): void;
   /**
-   * A key was created (Redis's dbAdd calls signalKeyAsReady): clients
-   * blocked on it may now be served. Only called for non-string values.
+   * A key was created (Redis's dbAdd): clients blocked on it may now be
+   * served (signalKeyAsReady), and the "new" keyspace event is published.
    */
   keyAdded(db: Database, key: string, value: Value): void;
   /**
@@ -140,7 +140,7 @@ export class Database {
     const sizeBefore = this.dict.size;
     this.dict.set(key, value);
     if (!keepTtl && this.expires.size !== 0) this.expires.delete(key);
-    if (this.dict.size !== sizeBefore && typeof value !== 'string') this.host.keyAdded(this, key, value);
+    if (this.dict.size !== sizeBefore) this.host.keyAdded(this, key, value);
     this.host.keyModified(this, key);
   }
 
@@ -149,7 +149,17 @@ export class Database {
     this.beforeWrite(key);
     this.dict.set(key, value);
     this.access.set(key, this.freshStamp());
-    if (typeof value !== 'string') this.host.keyAdded(this, key, value);
+    this.host.keyAdded(this, key, value);
+  }
+
+  /**
+   * Adds a key read from an RDB file (dbAddRDBLoad): nobody is told, no
+   * client is woken, no keyspace event.
+   */
+  addLoaded(key: string, value: Value): void {
+    this.beforeWrite(key);
+    this.dict.set(key, value);
+    this.access.set(key, this.freshStamp());
   }
 
   /** Replaces the value of a key known to exist, keeping its TTL (dbOverwrite). Does not signal. */

@@ -1,16 +1,16 @@
 import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
 import type { AofCommands } from '../commands/persistence.js';
 import type { RedisServer } from '../server/server.js';
+import { PROPAGATE } from '../server/client.js';
 import type { PersistenceStats } from '../server/stats.js';
-import type { ServerCpuCosts } from '../sim/cpu.js';
-import type { ProcessModule } from '../process/redis-process.js';
+import type { LoadOutcome, ProcessModule, ProcessServices, ShutdownRequest } from '../process/services.js';
 import { emptyManifest, formatManifest, withoutHistory, type AofManifest } from './aof/manifest.js';
-import { AofDir, errorText, type AofProcess } from './aof-dir.js';
+import { AofDir, errorText } from './aof-dir.js';
 import { loadAofAtStart } from './aof-replay.js';
 import { AofRewriter, type AofRewriteHost, type AofState } from './aof-rewrite.js';
 import { openAtStart, prepareUpgrade, readManifestAtStart, runSteps, type FileStep } from './aof-startup.js';
 import { AofWriter } from './aof-writer.js';
-import type { Snapshots } from './snapshots.js';
+import { Snapshots } from './snapshots.js';
 
 /**
  * Redis 7.0's append-only file, inside the simulated redis-server process
@@ -27,14 +27,8 @@ import type { Snapshots } from './snapshots.js';
  *   written first when there is nothing yet (aof-startup.ts).
  * - CONFIG SET appendonly yes starts with a rewrite; no stops the AOF.
  *
- * The process creates it: `this.modules.push(new AofEngine(this))`.
+ * A module of the process (process/services.ts): `proc.addModule((s) => new AofEngine(s))`.
  */
-
-/** What the engine needs from the process: the AOF's own needs, the snapshot engine, and the CPU costs. */
-export interface AofEngineProcess extends AofProcess {
-  readonly snapshots: Snapshots;
-  readonly costs: ServerCpuCosts;
-}
 
 export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   state: AofState = 'off';
@@ -44,7 +38,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   private readonly rewriter: AofRewriter;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly p: AofEngineProcess) {
+  constructor(private readonly p: ProcessServices) {
     this.files = new AofDir(p);
     this.writer = new AofWriter(p, this.files, {
       on: () => this.state !== 'off',
@@ -54,7 +48,6 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     this.rewriter = new AofRewriter(p, this.files, this);
     const server = p.server;
     server.aof = this;
-    p.snapshots.otherChildActive = () => this.rewriter.active;
     server.config.onApply('appendonly', (v) => this.applyAppendonly(v));
     server.config.onApply('aof-disable-auto-gc', (v) => {
       if (v === 'no') this.deleteHistory(() => {});
@@ -64,6 +57,11 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
 
   private get server(): RedisServer {
     return this.p.server;
+  }
+
+  /** The RDB child, if one runs: the AOF waits for it (one child at a time). */
+  private get rdbChildActive(): boolean {
+    return this.p.module(Snapshots)?.childActive === true;
   }
 
   private get stats(): PersistenceStats {
@@ -79,7 +77,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   }
 
   private subscribe(): void {
-    this.unsubscribe ??= this.server.onPropagate((db, argv) => this.writer.append(db, argv));
+    this.unsubscribe ??= this.server.onPropagate((db, argv) => this.writer.append(db, argv), PROPAGATE.AOF);
   }
 
   private unsubscribeWrites(): void {
@@ -108,7 +106,8 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
    * shutdown goes on (and the process exits) only once the data is on the
    * device: a power loss right after a clean exit loses nothing.
    */
-  shutdown(force: boolean, next: () => void): boolean {
+  shutdown(request: ShutdownRequest, next: () => void): boolean {
+    const force = request.flags.force;
     if (this.state === 'off') {
       if (this.rewriter.active) this.rewriter.kill();
       next();
@@ -177,17 +176,22 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     return true;
   }
 
-  /**
-   * main()'s AOF steps: read the manifest (always), load the files when
-   * appendonly is yes (dump.rdb is then ignored, even with no AOF yet), open
-   * the AOF for appending, and delete history files. The file work that
-   * must be durable holds the thread until the disk is done.
-   */
-  load(): { us: number; error?: string; loadedLine?: string | null } | null {
-    const files = this.files;
-    const read = readManifestAtStart(this.p, files);
-    if (typeof read === 'string') return { us: 0, error: read };
+  /** main()'s first AOF step: the manifest is read whether the AOF is on or not (aofLoadManifestFromDisk). */
+  prepare(): string | null {
+    const read = readManifestAtStart(this.p, this.files);
+    if (typeof read === 'string') return read;
     this.manifest = read;
+    return null;
+  }
+
+  /**
+   * main()'s other AOF steps: load the files when appendonly is yes
+   * (dump.rdb is then ignored, even with no AOF yet), open the AOF for
+   * appending, and delete history files. The file work that must be
+   * durable holds the thread until the disk is done.
+   */
+  load(): LoadOutcome | null {
+    const files = this.files;
     const steps: FileStep[] = [];
     const deleteHistory: FileStep = (next) => this.deleteHistory(next);
     if (!this.server.config.getBool('appendonly')) {
@@ -242,7 +246,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   /** BGREWRITEAOF. */
   bgrewriteaof(inExec: boolean, answer: (ok: boolean) => void): 'started' | 'pending' | 'scheduled' | 'in-progress' | 'error' {
     if (this.rewriter.active) return 'in-progress';
-    if (this.p.snapshots.childActive || inExec) {
+    if (this.rdbChildActive || inExec) {
       this.stats.aofRewriteScheduled = true;
       // Asked for by hand: it may run at once even after failures.
       this.stats.aofRewritesConsecutiveFailures = 0;
@@ -252,8 +256,8 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   }
 
   private applyAppendonly(value: string): string | null {
-    if (value === 'no' && this.state !== 'off') this.stop();
-    else if (value === 'yes' && this.state === 'off' && !this.start()) return 'Unable to turn on AOF. Check server logs.';
+    if (value === 'no' && this.state !== 'off') this.stopAppendOnly();
+    else if (value === 'yes' && this.state === 'off' && !this.startAppendOnly()) return 'Unable to turn on AOF. Check server logs.';
     return null;
   }
 
@@ -264,11 +268,11 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   }
 
   /** startAppendOnly: the AOF waits for a first rewrite, which starts now or when the other child is done. */
-  private start(): boolean {
+  private startAppendOnly(): boolean {
     const p = this.stats;
     this.state = 'wait-rewrite';
     this.subscribe();
-    if (this.p.snapshots.childActive) {
+    if (this.rdbChildActive) {
       p.aofRewriteScheduled = true;
       this.log('AOF was enabled but there is already another background operation. An AOF background was scheduled to start when possible.');
     } else if (this.inExec()) {
@@ -294,7 +298,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   }
 
   /** stopAppendOnly: write and sync what is left (the thread waits), close, forget the rest. */
-  private stop(): void {
+  private stopAppendOnly(): void {
     const writer = this.writer;
     const files = this.files;
     const fd = writer.fd;

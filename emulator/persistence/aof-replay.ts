@@ -205,6 +205,6 @@ function runDirect(c: Client, cmd: CommandDef, argv: string[]): void {
   } finally {
     c.cmd = outer;
     c.propagateArgv = null;
-    c.forcePropagation = false;
+    c.forcePropagation = 0;
   }
 }

@@ -11,7 +11,6 @@ import {
 import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
 import { forkRewriteChild, type AofRewriteChild } from './aof-rewrite-child.js';
 import type { AofWriter } from './aof-writer.js';
-import type { Snapshots } from './snapshots.js';
 
 /**
  * Background AOF rewrites (rewriteAppendOnlyFileBackground and
@@ -57,7 +56,7 @@ export class AofRewriter {
   private limitUntilS = 0;
 
   constructor(
-    private readonly p: AofProcess & { readonly snapshots: Snapshots },
+    private readonly p: AofProcess & { hasActiveChild(): boolean },
     private readonly files: AofDir,
     private readonly host: AofRewriteHost,
   ) {}
@@ -81,7 +80,7 @@ export class AofRewriter {
 
   /** hasActiveChildProcess. */
   anyChildActive(): boolean {
-    return this.running !== null || this.p.snapshots.childActive;
+    return this.p.hasActiveChild();
   }
 
   /** serverCron's part, in its order: a scheduled rewrite, a finished child, the automatic rule. */

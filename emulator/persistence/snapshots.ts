@@ -8,7 +8,7 @@ import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';
 import { SimProcess, type Host } from '../sim/host.js';
-import type { Kernel } from '../sim/kernel.js';
+import type { LoadOutcome, ProcessModule, ProcessServices, ShutdownRequest } from '../process/services.js';
 import type { RdbPipe } from '../replication/server-runtime.js';
 
 /**
@@ -19,24 +19,6 @@ import type { RdbPipe } from '../replication/server-runtime.js';
  * it over dbfilename while the parent keeps serving; serverCron starts
  * BGSAVEs by the `save` rules and notices the child's end.
  */
-
-/** What the snapshot engine needs from the redis-server process running it. */
-export interface SnapshotHost {
-  readonly server: RedisServer;
-  readonly host: Host;
-  readonly kernel: Kernel;
-  /** The server's pid (temp-<pid>.rdb for SAVE). */
-  pid(): number;
-  /** Virtual time as the server's thread sees it (ahead of the kernel during a pass). */
-  nowUs(): number;
-  /** Charges thread time (the fork). */
-  stall(us: number): void;
-  /** Holds the thread until the returned function is called. */
-  holdThreadForIo(): (after: () => void) => void;
-  log(text: string, level?: 'notice' | 'warning'): void;
-  /** Writes to the process's standard output (where redis-check-rdb's report goes when the server runs it). */
-  stdout(text: string): void;
-}
 
 /**
  * The lines of rdb.c that report a CRC mismatch and a short read in
@@ -72,7 +54,7 @@ class RdbChild extends SimProcess {
 const SIGUSR1 = 10;
 
 
-export class Snapshots {
+export class Snapshots implements ProcessModule {
   private child: RdbChild | null = null;
   /** Where the running child writes: dbfilename, or the replicas' sockets (rdb_child_type). */
   private childTarget: 'disk' | 'socket' = 'disk';
@@ -85,15 +67,15 @@ export class Snapshots {
   private childWriter: ForkedRdbWriter | null = null;
   private childOutcome: { ok: boolean; signal: number | null } | null = null;
   bgsaveScheduled = false;
-  /** Whether a child of another kind (the AOF rewrite's) runs: Redis runs one child at a time. */
-  otherChildActive: () => boolean = () => false;
   /**
    * Told when the end of an RDB child has been dealt with, with its target
    * (where Redis calls updateSlavesWaitingBgsave).
    */
   readonly childDoneListeners: Array<(ok: boolean, target: 'disk' | 'socket') => void> = [];
 
-  constructor(private readonly p: SnapshotHost) {}
+  constructor(private readonly p: ProcessServices) {
+    p.server.snapshots = this;
+  }
 
   private get disk(): FileSystem {
     return this.p.host.disk;
@@ -127,10 +109,10 @@ export class Snapshots {
     const bytes = saveRdb(server);
     this.p.stall(((bytes.length / 1024) * SAVE_US_PER_KB) / this.p.host.profile.cpuSpeed);
     const { file } = this.paths();
-    const tmp = join(this.server.config.get('dir'), `temp-${this.p.pid()}.rdb`);
+    const tmp = join(this.server.config.get('dir'), `temp-${this.p.pid}.rdb`);
     let fd: number;
     try {
-      fd = this.openAndWrite(tmp, bytes, this.p.pid());
+      fd = this.openAndWrite(tmp, bytes, this.p.pid);
     } catch (e) {
       this.logWriteError(e, tmp);
       return 'error';
@@ -249,7 +231,7 @@ export class Snapshots {
 
   /** BGSAVE: fork, and let a child write the file. */
   bgsave(): 'started' | 'error' {
-    if (this.child !== null || this.otherChildActive()) return 'error';
+    if (this.p.hasActiveChild()) return 'error';
     const server = this.server;
     const stats = server.stats;
     this.lastBgsaveTryS = Math.floor(this.p.nowUs() / 1e6);
@@ -322,7 +304,7 @@ export class Snapshots {
    * everything. Not a save: dirty, LASTSAVE and rdb_saves stay as they are.
    */
   bgsaveToSockets(pipe: RdbPipe, opts: { excludeData: boolean; replication: SaveStamp['replication'] }): 'started' | 'error' {
-    if (this.child !== null || this.otherChildActive()) return 'error';
+    if (this.p.hasActiveChild()) return 'error';
     const server = this.server;
     this.chargeFork();
     const writer = opts.excludeData ? null : new ForkedRdbWriter(server, { replication: opts.replication });
@@ -496,7 +478,7 @@ export class Snapshots {
     const nowS = Math.floor(this.p.nowUs() / 1e6);
     if (this.child !== null && this.childOutcome === null) this.reportProgress();
     if (this.checkChildDone()) return;
-    if (this.child !== null || this.otherChildActive()) return;
+    if (this.p.hasActiveChild()) return;
     if (this.bgsaveScheduled) {
       this.bgsaveScheduled = false;
       this.bgsave();
@@ -512,8 +494,8 @@ export class Snapshots {
     }
   }
 
-  /** The process ends: a running child is killed, as Redis's shutdown does. */
-  stopChild(): void {
+  /** finishShutdown: a running child is killed. */
+  stop(): void {
     if (this.child === null) return;
     this.p.log('There is a child saving an .rdb. Killing it!', 'warning');
     const c = this.child;
@@ -523,11 +505,45 @@ export class Snapshots {
   }
 
   /**
-   * Loads dbfilename at start (rdbLoad). Returns the loading time in
-   * microseconds, 0 when there is no file, or how the server ends when the
-   * file cannot be loaded: a last log line, and the exit code.
+   * The final snapshot of prepareForShutdown, when save rules are set or
+   * SAVE is asked, unless NOSAVE. A failed save refuses the shutdown
+   * unless FORCE.
    */
-  loadAtStart(): { us: number; error?: string; exitCode?: number } {
+  shutdown(request: ShutdownRequest, next: () => void): boolean {
+    const flags = request.flags;
+    const wantSave = !flags.nosave && (flags.save || saveRules(this.server.config.get('save')).length > 0);
+    if (!wantSave) {
+      next();
+      return true;
+    }
+    this.p.log('Saving the final RDB snapshot before exiting.');
+    const r = this.save((ok) => {
+      if (ok || flags.force) {
+        if (!ok) this.p.log('Error trying to save the DB. Exit anyway.', 'warning');
+        next();
+        return;
+      }
+      this.p.log("Error trying to save the DB, can't exit.", 'warning');
+      request.fail();
+    });
+    if (r === 'ok') return true;
+    if (flags.force) {
+      this.p.log('Error trying to save the DB. Exit anyway.', 'warning');
+      next();
+      return true;
+    }
+    this.p.log("Error trying to save the DB, can't exit.", 'warning');
+    return false;
+  }
+
+  /**
+   * Loads dbfilename at start (rdbLoad), unless the AOF holds the dataset
+   * (appendonly yes). Returns the loading time in microseconds, 0 when
+   * there is no file, or how the server ends when the file cannot be
+   * loaded: a last log line, and the exit code.
+   */
+  load(): LoadOutcome | null {
+    if (this.server.config.getBool('appendonly')) return null;
     const { file } = this.paths();
     let bytes: Uint8Array;
     try {
@@ -572,7 +588,7 @@ export class Snapshots {
    * runs redis-check-rdb on the file (its report on standard output) and
    * exits with the check's code.
    */
-  private loadFailed(e: RdbError, bytes: Uint8Array, nowMs: number): { us: number; error?: string; exitCode?: number } {
+  private loadFailed(e: RdbError, bytes: Uint8Array, nowMs: number): LoadOutcome {
     if (e.code === 'bad-magic' || e.code === 'bad-version') {
       this.p.log(e.message, 'warning');
       return { us: 0, error: 'Fatal error loading the DB: Invalid argument. Exiting.' };
@@ -583,7 +599,7 @@ export class Snapshots {
     // Without the check's code (never so where servers start from files), no report.
     const check = rdbCheck?.(bytes, name, {
       out: (text) => report.push(text),
-      logWarning: (text) => report.push(serverLogLine(this.p.pid(), nowMs, 'warning', text)),
+      logWarning: (text) => report.push(serverLogLine(this.p.pid, nowMs, 'warning', text)),
       nowMs,
     });
     if (e.code === 'checksum') {

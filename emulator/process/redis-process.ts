@@ -6,52 +6,23 @@ import type { SimEvent } from '../sim/kernel.js';
 import { listenFor, SimProcess, type Host } from '../sim/host.js';
 import type { Socket } from '../sim/network.js';
 import { commandCost, REDIS_CPU, type ServerCpuCosts } from '../sim/cpu.js';
-import { Snapshots, saveRules } from '../persistence/snapshots.js';
+import { Snapshots } from '../persistence/snapshots.js';
 import { AofEngine } from '../persistence/aof-engine.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';
 import type { Client } from '../server/client.js';
 import { errorReply } from '../resp/reply.js';
-import { bytesToArray } from '../resp/bytes.js';
-import { serverLogLineAs } from '../server/log-line.js';
+import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
+import { serverLogLineAs, type ServerLogLevel } from '../server/log-line.js';
 import { DaemonReplicationRuntime } from '../replication/daemon-runtime.js';
-
-/** Redis's log levels (src/server.h LL_*). */
-export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
+import type { LoadOutcome, ModuleFactory, ProcessModule, ProcessServices, ShutdownRequest } from './services.js';
+import type { Dialer, OutboundConnection, OutboundEvents, Transport } from './outbound.js';
+import { simulatedDialer, socketTransport } from './simulated-dialer.js';
+import { externalTransport } from './external-transport.js';
 
 /** How loglevel orders the levels: a line is written when its level is at least the configured one. */
-const LOG_SEVERITY: Record<LogLevel, number> = { debug: 0, verbose: 1, notice: 2, warning: 3 };
+const LOG_SEVERITY: Record<ServerLogLevel, number> = { debug: 0, verbose: 1, notice: 2, warning: 3 };
 
 const NO_FLAGS: ShutdownFlags = { nosave: false, save: false, now: false, force: false };
-
-/**
- * A part of redis-server that lives beside the command engine and needs the
- * process's moments: the AOF engine is one. Every hook is optional.
- */
-export interface ProcessModule {
-  /**
-   * At start, before the RDB file is considered: loads the dataset if this
-   * module is responsible (the AOF wins over dump.rdb when appendonly is
-   * on). Returns null when not responsible, else the loading time and, when
-   * the data cannot be loaded, the log line the server exits with.
-   * `loadedLine` names what was loaded for the line logged when loading
-   * ends ("DB loaded from disk"); null when the module logged it itself.
-   */
-  load?(): { us: number; error?: string; loadedLine?: string | null } | null;
-  /** After a pass's commands, before its replies leave (beforeSleep). May hold the thread. */
-  beforeSleep?(): void;
-  /** serverCron. */
-  cron?(): void;
-  /**
-   * prepareForShutdown, after the saving child is stopped and before the
-   * final snapshot. Returning false refuses the shutdown (the AOF's first
-   * rewrite is not written yet and FORCE was not given); otherwise the
-   * module calls `next` once its part is done, at once or when its I/O
-   * completes (the AOF's final fsync, which Redis waits for).
-   */
-  shutdown?(force: boolean, next: () => void): boolean;
-  /** The process is gone. */
-  exit?(): void;
-}
 
 /**
  * redis-server as a process on a host. Its single thread runs an event loop
@@ -77,32 +48,10 @@ export interface RedisProcessOptions {
   commandLine?: { args: string[]; cwd: string };
 }
 
-/** Where a client's replies go: a simulated socket, or a real one (the Node server). */
-interface Transport {
-  /**
-   * The client has output, as of virtual time `atUs` (when the thread's
-   * work ends): the transport takes it from the client's output buffer as
-   * its socket has room (the rest waits there, counted in omem).
-   */
-  flush(atUs: number): void;
-  /** Closes the socket once the output the client has is written. */
-  end(): void;
-  /**
-   * When the socket's send buffer next has room for more (virtual us), or
-   * null when that cannot be told yet (the peer is not reading).
-   */
-  writableAt(): number | null;
-}
-
-/**
- * About what a socket's send buffer holds: a writer that waits for room
- * (the RDB transfer to a replica) writes again once no more than this is
- * still queued on the link.
- */
-const SEND_BUFFER_BYTES = 128 * 1024;
 /** How often a writer waiting for a real client's socket to drain looks again. */
 const WRITABLE_POLL_US = 1000;
 
+/** A client connection of the event loop, accepted or dialled. */
 class Conn {
   input: Uint8Array[] = [];
   queued = false;
@@ -129,7 +78,12 @@ export interface ExternalConnection {
   closed(): void;
 }
 
-export class RedisProcess extends SimProcess {
+/**
+ * redis-server as a process on a host (see above), and the services its
+ * modules get (services.ts): the snapshot engine, the AOF and replication
+ * are modules, added in the order serverCron runs them.
+ */
+export class RedisProcess extends SimProcess implements ProcessServices {
   readonly server: RedisServer;
   readonly port: number;
   readonly costs: ServerCpuCosts;
@@ -151,9 +105,18 @@ export class RedisProcess extends SimProcess {
   private conns = new Set<Conn>();
   /** Commands run, for the speed figures. */
   commands = 0;
-  readonly snapshots: Snapshots;
-  /** Other parts of the server (the AOF engine), in the order they were added. */
+  /** The parts of the server beside its command engine, in the order they were added. */
   readonly modules: ProcessModule[] = [];
+  /** Work for the next pass: time events that are due, and what outbound connections reported. */
+  private tasks: Array<() => void> = [];
+  /** Outbound connections still read by their module. */
+  private readonly outbound = new Set<OutboundLink>();
+  /**
+   * How this process reaches the network: the simulated one, unless the
+   * process runs where connections are real (the Node server sets a TCP
+   * dialer before it starts).
+   */
+  dialer: Dialer = simulatedDialer(this);
   /** SHUTDOWN was accepted: the process exits once this pass of the loop ends. */
   private exiting = false;
   /** The client whose input the pass is running. */
@@ -171,7 +134,7 @@ export class RedisProcess extends SimProcess {
     const kernel = host.kernel;
     this.port = opts.port ?? 6379;
     this.costs = opts.costs ?? REDIS_CPU;
-    const clock = { nowUs: (): number => (this.inLoop ? Math.round(this.cpuNow) : Math.max(kernel.now, Math.round(this.busyUntil))) };
+    const clock = { nowUs: (): number => this.threadTimeUs() };
     this.server = new RedisServer({
       clock,
       seed: opts.seed ?? kernel.random.nextU32(),
@@ -184,112 +147,91 @@ export class RedisProcess extends SimProcess {
     this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
     // Debian's packaged configuration keeps the data in /var/lib/redis.
     if (opts.config?.dir === undefined) this.server.config.set('dir', '/var/lib/redis', true);
-    this.snapshots = new Snapshots({
-      server: this.server,
-      host,
-      kernel,
-      pid: () => this.pid,
-      nowUs: () => clock.nowUs(),
-      stall: (us) => {
-        if (this.inLoop) this.cpuNow += us;
-        else this.busyUntil = Math.max(this.busyUntil, kernel.now) + us;
-      },
-      holdThreadForIo: () => this.holdThreadForIo(),
-      log: (text, level) => this.log(text, level),
-      stdout: (text) => this.stdout(text),
-    });
-    this.server.snapshots = this.snapshots;
-    this.modules.push(new AofEngine(this));
-    this.server.replication.process = new DaemonReplicationRuntime(
-      this.server,
-      this.snapshots,
-      () => host.disk,
-      (text, level) => this.log(text, level),
-      () => this.alive,
-    );
-    this.modules.push({ cron: () => this.server.replication.cron() });
+    this.addModule((services) => new Snapshots(services));
+    this.addModule((services) => new AofEngine(services));
+    this.addModule((services) => new DaemonReplicationRuntime(services));
+  }
+
+  /** Adds a part to the server; its hooks run after those of the modules added before it. */
+  addModule<M extends ProcessModule>(make: ModuleFactory<M>): M {
+    const m = make(this);
+    this.modules.push(m);
+    return m;
+  }
+
+  module<M extends ProcessModule>(kind: abstract new (...args: never[]) => M): M | null {
+    for (const m of this.modules) if (m instanceof kind) return m;
+    return null;
+  }
+
+  /** The snapshot engine (rdb.c's saves and loading). */
+  get snapshots(): Snapshots {
+    return this.module(Snapshots)!;
+  }
+
+  hasActiveChild(): boolean {
+    for (const m of this.modules) if (m.childActive === true) return true;
+    return false;
   }
 
   /**
    * prepareForShutdown (src/server.c): let lagging replicas catch up (up
    * to shutdown-timeout, unless NOW), stop a saving child, save the final
    * snapshot when save rules are set (or SAVE is asked) unless NOSAVE, then
-   * exit after the current pass. False when the save fails without FORCE:
-   * the server stays up and SHUTDOWN answers an error. A SHUTDOWN while
-   * replicas are awaited waits with the first.
+   * exit after the current pass; each step is a module's hook (services.ts).
+   * False when a step fails without FORCE: the server stays up and
+   * SHUTDOWN answers an error. A SHUTDOWN while replicas are awaited waits
+   * with the first.
    */
   private prepareForShutdown(reason: string, flags: ShutdownFlags = NO_FLAGS, c: Client | null = null): boolean {
-    const replication = this.server.replication.primary;
-    if (replication.shutdownInitiated) {
-      if (c !== null) replication.awaitShutdown(c);
-      return true;
-    }
-    this.log(reason, 'warning');
-    const finish = (deferred: boolean): boolean => {
-      replication.reportBeforeShutdown();
-      this.snapshots.stopChild();
-      return this.shutdownModules(0, flags, c, deferred);
+    const request: ShutdownRequest = {
+      flags,
+      client: c,
+      fail: () => {
+        if (c === null) return;
+        c.onAsyncReply?.(errorReply('Errors trying to SHUTDOWN. Check logs.'));
+        c.onResume?.();
+      },
     };
-    if (replication.waitBeforeShutdown(flags.now, c, () => finish(true))) return true;
-    return finish(false);
+    const stack = [...this.modules].reverse();
+    for (const m of stack) if (m.joinShutdown?.(request) === true) return true;
+    this.log(reason, 'warning');
+    const hold = (from: number, deferred: boolean): boolean => {
+      for (let i = from; i < stack.length; i++) {
+        if (stack[i]!.holdShutdown?.(request, () => hold(i + 1, true)) === true) return true;
+      }
+      for (const m of stack) m.stop?.();
+      return this.shutdownModules(stack, 0, request, deferred);
+    };
+    return hold(0, false);
   }
 
   /**
-   * The modules' parts of the shutdown, one after the other: a module whose
-   * part waits on the disk continues the chain when it is done. False when
-   * a module refuses at once. `deferred` when SHUTDOWN has already been
-   * told the shutdown goes on, so a later failure must answer it itself.
+   * The modules' steps of finishShutdown that can fail or wait, one after
+   * the other: a module whose part waits on the disk continues the chain
+   * when it is done. False when a module refuses at once. `deferred` when
+   * SHUTDOWN has already been told the shutdown goes on, so a later
+   * failure must answer it itself.
    */
-  private shutdownModules(from: number, flags: ShutdownFlags, c: Client | null, deferred: boolean): boolean {
-    for (let i = from; i < this.modules.length; i++) {
-      const m = this.modules[i]!;
+  private shutdownModules(stack: readonly ProcessModule[], from: number, request: ShutdownRequest, deferred: boolean): boolean {
+    for (let i = from; i < stack.length; i++) {
+      const m = stack[i]!;
       if (m.shutdown === undefined) continue;
       let waiting = true;
       let continued = false;
-      const ok = m.shutdown(flags.force, () => {
+      const ok = m.shutdown(request, () => {
         if (waiting) continued = true;
-        else this.shutdownModules(i + 1, flags, c, true);
+        else this.shutdownModules(stack, i + 1, request, true);
       });
       waiting = false;
-      if (!ok) return false;
+      if (!ok) {
+        if (deferred) request.fail();
+        return false;
+      }
       if (!continued) return true;
     }
-    return this.saveAndExit(flags, c, deferred);
-  }
-
-  /** The final snapshot (when save rules are set or SAVE is asked, unless NOSAVE), then the exit. */
-  private saveAndExit(flags: ShutdownFlags, c: Client | null, deferred: boolean): boolean {
-    const wantSave = !flags.nosave && (flags.save || saveRules(this.server.config.get('save')).length > 0);
-    if (!wantSave) {
-      this.finishShutdown();
-      return true;
-    }
-    this.log('Saving the final RDB snapshot before exiting.');
-    const r = this.snapshots.save((ok) => {
-      if (ok || flags.force) {
-        if (!ok) this.log('Error trying to save the DB. Exit anyway.', 'warning');
-        this.finishShutdown();
-        return;
-      }
-      this.log("Error trying to save the DB, can't exit.", 'warning');
-      if (c !== null) {
-        c.onAsyncReply?.(errorReply('Errors trying to SHUTDOWN. Check logs.'));
-        c.onResume?.();
-      }
-    });
-    if (r === 'ok') return true;
-    if (flags.force) {
-      this.log('Error trying to save the DB. Exit anyway.', 'warning');
-      this.finishShutdown();
-      return true;
-    }
-    this.log("Error trying to save the DB, can't exit.", 'warning');
-    if (c !== null && deferred) {
-      // The refusal comes after a wait (the AOF's fsync): SHUTDOWN's reply is still owed.
-      c.onAsyncReply?.(errorReply('Errors trying to SHUTDOWN. Check logs.'));
-      c.onResume?.();
-    }
-    return false;
+    this.finishShutdown();
+    return true;
   }
 
   private finishShutdown(): void {
@@ -321,16 +263,24 @@ export class RedisProcess extends SimProcess {
       // The directory's trouble shows when saving.
     }
     this.log('Server initialized', 'warning');
-    let loaded: { us: number; error?: string; exitCode?: number; loadedLine?: string | null } | null = null;
     for (const m of this.modules) {
-      loaded = m.load?.() ?? null;
-      if (loaded !== null) break;
+      const error = m.prepare?.() ?? null;
+      if (error !== null) {
+        this.log(error, 'warning');
+        this.exit(1);
+        return true;
+      }
     }
-    loaded ??= this.snapshots.loadAtStart();
-    if (loaded.error !== undefined || loaded.exitCode !== undefined) {
-      if (loaded.error !== undefined) this.log(loaded.error, 'warning');
-      this.exit(loaded.exitCode ?? 1);
-      return true;
+    let loaded: LoadOutcome = { us: 0 };
+    for (const m of this.modules) {
+      const outcome = m.load?.() ?? null;
+      if (outcome === null) continue;
+      if (outcome.error !== undefined || outcome.exitCode !== undefined) {
+        if (outcome.error !== undefined) this.log(outcome.error, 'warning');
+        this.exit(outcome.exitCode ?? 1);
+        return true;
+      }
+      loaded = outcome;
     }
     if (loaded.us > 0) {
       // The dataset is in; clients get -LOADING for as long as reading it
@@ -352,7 +302,7 @@ export class RedisProcess extends SimProcess {
     return true;
   }
 
-  private get kernel() {
+  get kernel() {
     return this.host.kernel;
   }
 
@@ -364,26 +314,8 @@ export class RedisProcess extends SimProcess {
       return;
     }
     this.sockets.add(socket);
-    const kernel = this.kernel;
-    const transport: Transport = {
-      // The link queues whatever it is given: a simulated socket takes it all.
-      flush: (at) => {
-        for (const piece of c.sc.takeOutput(Infinity)) socket.write(piece, at);
-      },
-      end: () => socket.end(),
-      writableAt: () => {
-        // A partition holds the bytes back: no room until it heals.
-        if (socket.stalled.length !== 0) return null;
-        const link = socket.net.link(socket.host.name, socket.remoteHost, socket.unix);
-        const queuedUntil = link.direction(socket.host.name).busyUntil;
-        return Math.max(kernel.now, Math.round(queuedUntil - (SEND_BUFFER_BYTES * 8e6) / link.profile.bandwidthBps));
-      },
-    };
-    const c = this.attachConn(transport, socket, {
-      address: socket.unix
-        ? { addr: `${socket.localPort}:0`, laddr: `${socket.localPort}:0`, fd: 8 + this.conns.size }
-        : { addr: `${socket.remoteIp}:${socket.remotePort}`, laddr: `${socket.localIp}:${socket.localPort}`, fd: 8 + this.conns.size },
-    });
+    const transport = socketTransport(socket, this.kernel);
+    const c = this.attachConn(transport, socket, { address: { ...transport.address, fd: 8 + this.conns.size } });
     if (socket.unix) c.sc.client.unixSocket = String(socket.localPort);
     socket.onData = (data) => {
       c.input.push(data);
@@ -413,22 +345,7 @@ export class RedisProcess extends SimProcess {
   }): ExternalConnection | string {
     const refused = this.server.refuseConnection();
     if (refused !== null) return refused;
-    const kernel = this.kernel;
-    let lastAt = 0;
-    const transport: Transport = {
-      flush: (at) => {
-        // Keep the order of output that waits for the thread's time.
-        const when = Math.max(at, lastAt);
-        lastAt = when;
-        if (when <= kernel.now) opts.outputReady();
-        else kernel.at(when, () => opts.outputReady());
-      },
-      end: () => {
-        if (lastAt <= kernel.now) opts.close();
-        else kernel.at(lastAt, () => opts.close());
-      },
-      writableAt: () => (opts.canWrite() && c.sc.outputPending === 0 ? kernel.now : null),
-    };
+    const transport = externalTransport(this.kernel, opts);
     const c = this.attachConn(transport, null, { address: opts.address, decode: opts.decode });
     return {
       connection: c.sc,
@@ -560,11 +477,11 @@ export class RedisProcess extends SimProcess {
    * for it; with a `logfile` configured, appended to that file on the
    * host's disk as well, as redis-server writes it (loglevel applies).
    */
-  log(text: string, level: LogLevel = 'notice'): void {
+  log(text: string, level: ServerLogLevel = 'notice'): void {
     this.kernel.trace.add(this.host.name, 'log', text);
     for (const l of this.logListeners) l(level, text);
     const logfile = this.server.config.get('logfile');
-    if (logfile !== '' && LOG_SEVERITY[level] >= LOG_SEVERITY[this.server.config.get('loglevel') as LogLevel]) {
+    if (logfile !== '' && LOG_SEVERITY[level] >= LOG_SEVERITY[this.server.config.get('loglevel') as ServerLogLevel]) {
       const path = logfile.startsWith('/') ? logfile : `${this.server.config.get('dir')}/${logfile}`;
       try {
         this.host.disk.appendFile(path, bytesToArray(serverLogLineAs(this.pid, 'M', this.kernel.now / 1000, level, text)));
@@ -584,7 +501,7 @@ export class RedisProcess extends SimProcess {
   readonly stdoutListeners: Array<(text: string) => void> = [];
 
   /** Who else prints the log (the Node server's log file or terminal). */
-  readonly logListeners: Array<(level: LogLevel, text: string) => void> = [];
+  readonly logListeners: Array<(level: ServerLogLevel, text: string) => void> = [];
 
   /** Makes sure a pass of the loop is scheduled for when the thread is free. */
   private wake(): void {
@@ -620,10 +537,10 @@ export class RedisProcess extends SimProcess {
       if (this.cronDue) {
         this.cronDue = false;
         server.cron();
-        this.snapshots.cron();
         for (const m of this.modules) m.cron?.();
         this.cpuNow += costs.cronUs / speed;
       }
+      if (this.tasks.length !== 0 && !server.threadBlocked) this.runTasks();
       if (this.ready.length !== 0) {
         const ready = this.ready;
         this.ready = this.spareReady;
@@ -674,7 +591,7 @@ export class RedisProcess extends SimProcess {
       this.exit(0);
       return;
     }
-    if (this.ready.length !== 0 || this.writes.length !== 0) this.wake();
+    if (this.ready.length !== 0 || this.writes.length !== 0 || this.tasks.length !== 0) this.wake();
     if (this.server.blocking.count !== 0 || this.timerAt !== Infinity) this.scheduleTimer();
   }
 
@@ -690,7 +607,12 @@ export class RedisProcess extends SimProcess {
       c.writing = false;
       if (c.sc.outputPending !== 0) {
         this.cpuNow += writeUs;
-        c.transport.flush(Math.round(this.cpuNow));
+        const at = Math.round(this.cpuNow);
+        const t = c.transport;
+        // A transport that takes the output as its socket has room is
+        // told there is some; any other is given all of it.
+        if (t.outputReady !== undefined) t.outputReady(at);
+        else for (const piece of c.sc.takeOutput(Infinity)) t.write(piece, at);
       }
       if (c.writableWaiters.length !== 0) this.releaseWritable(c);
       if (c.closing) {
@@ -744,6 +666,9 @@ export class RedisProcess extends SimProcess {
     this.loopEvent = this.cronEvent = this.timerEvent = null;
     for (const c of this.conns) c.sc.shutdown();
     this.conns.clear();
+    this.outbound.clear();
+    this.tasks = [];
+    this.dialer.processGone?.();
     for (const m of this.modules) m.exit?.();
   }
 
@@ -758,9 +683,160 @@ export class RedisProcess extends SimProcess {
     else this.busyUntil = Math.max(this.busyUntil, this.kernel.now) + us;
   }
 
+  after(us: number, task: () => void): () => void {
+    let cancelled = false;
+    let event: SimEvent | null = this.kernel.after(us, () => {
+      event = null;
+      this.queueTask(() => {
+        if (!cancelled) task();
+      });
+    });
+    return () => {
+      cancelled = true;
+      this.kernel.cancel(event);
+      event = null;
+    };
+  }
+
+  connect(host: string, port: number, events: OutboundEvents): OutboundConnection | string {
+    const link = new OutboundLink(this, events);
+    const transport = this.dialer.dial(host, port, {
+      connected: () => this.queueTask(() => link.connected()),
+      data: (bytes) => {
+        if (link.client !== null) this.deliver(link.client, bytes);
+        else this.queueTask(() => link.data(bytes));
+      },
+      closed: (error) => {
+        if (link.client !== null) this.peerGone(link.client);
+        else this.queueTask(() => link.closed(error));
+      },
+    });
+    if (typeof transport === 'string') return transport;
+    link.transport = transport;
+    this.outbound.add(link);
+    return link;
+  }
+
+  /** @internal The thread's time, at which what it writes now leaves. */
+  threadTimeUs(): number {
+    return this.inLoop ? Math.round(this.cpuNow) : Math.max(this.kernel.now, Math.round(this.busyUntil));
+  }
+
+  /** @internal An outbound connection is over or has become a client: its module no longer reads it. */
+  forgetOutbound(link: OutboundLink): void {
+    this.outbound.delete(link);
+  }
+
+  /** @internal An outbound connection becomes a client of the server, `pending` its first input. */
+  adoptOutbound(transport: Transport, pending: Uint8Array): Conn {
+    const c = this.attachConn(transport, null, { address: { ...transport.address, fd: 8 + this.conns.size } });
+    if (pending.length !== 0) this.deliver(c, pending);
+    return c;
+  }
+
+  /** @internal What an outbound connection's module does when its data is read, charged as a read. */
+  chargeRead(): void {
+    if (this.inLoop) this.cpuNow += this.costs.readUs / this.host.profile.cpuSpeed;
+  }
+
+  /** @internal Input for a client of the loop. */
+  deliver(c: Conn, bytes: Uint8Array): void {
+    c.input.push(bytes);
+    this.markReady(c);
+  }
+
+  private peerGone(c: Conn): void {
+    c.peerClosed = true;
+    this.markReady(c);
+  }
+
+  /** Runs `task` in the next pass of the loop, if the process is still alive. */
+  private queueTask(task: () => void): void {
+    if (!this.alive) return;
+    this.tasks.push(task);
+    if (!this.inLoop) this.wake();
+  }
+
+  /** The pass's tasks, in the order they came; those left when the thread is held wait for the next pass. */
+  private runTasks(): void {
+    const tasks = this.tasks;
+    this.tasks = [];
+    let i = 0;
+    while (i < tasks.length && !this.server.threadBlocked && this.alive) tasks[i++]!();
+    if (i < tasks.length) this.tasks = tasks.slice(i).concat(this.tasks);
+  }
+
   /** Connected clients, for the panels. */
   get clientCount(): number {
     return this.conns.size;
+  }
+}
+
+/**
+ * A connection the process opened (services.connect): its module reads
+ * and writes it until it closes or becomes a client of the server.
+ */
+class OutboundLink implements OutboundConnection {
+  state: 'connecting' | 'open' | 'closed' = 'connecting';
+  transport!: Transport;
+  /** The server's client it became, if it did. */
+  client: Conn | null = null;
+
+  constructor(
+    private readonly proc: RedisProcess,
+    private readonly events: OutboundEvents,
+  ) {}
+
+  connected(): void {
+    if (this.state !== 'connecting' || this.client !== null) return;
+    this.state = 'open';
+    this.events.connected();
+  }
+
+  data(bytes: Uint8Array): void {
+    if (this.client !== null) {
+      // It became a client while these bytes waited for the pass.
+      this.proc.deliver(this.client, bytes);
+      return;
+    }
+    if (this.state === 'closed') return;
+    // The connect's completion and the first bytes can arrive at the same
+    // instant; the connection is established before anything is read.
+    if (this.state === 'connecting') this.connected();
+    if (this.client !== null) {
+      this.proc.deliver(this.client, bytes);
+      return;
+    }
+    this.proc.chargeRead();
+    this.events.data(bytes);
+  }
+
+  closed(error: string | null): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.proc.forgetOutbound(this);
+    this.events.closed(error);
+  }
+
+  write(bytes: string | Uint8Array): boolean {
+    if (this.state !== 'open' || this.client !== null) return false;
+    this.transport.write(typeof bytes === 'string' ? bytes : bytesFromArray(bytes), this.proc.threadTimeUs());
+    return true;
+  }
+
+  close(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.proc.forgetOutbound(this);
+    this.transport.end();
+  }
+
+  becomeClient(pending: Uint8Array = new Uint8Array(0)): ServerConnection {
+    if (this.client !== null) return this.client.sc;
+    if (this.state === 'closed') throw new Error('a closed connection cannot become a client');
+    this.proc.forgetOutbound(this);
+    this.client = this.proc.adoptOutbound(this.transport, pending);
+    return this.client.sc;
   }
 }
 

@@ -1,36 +1,79 @@
-import type { Snapshots } from '../persistence/snapshots.js';
+import { Snapshots } from '../persistence/snapshots.js';
+import type { ProcessModule, ProcessServices, ShutdownRequest } from '../process/services.js';
 import type { RedisServer } from '../server/server.js';
-import type { FileSystem } from '../sim/disk.js';
 import type { RdbReplicationInfo } from './state.js';
 import type { ChildKind, RdbPipe, ReplicationRuntime } from './server-runtime.js';
+import type { PrimaryLink, PrimaryLinkEvents } from './replica-link.js';
+import type { FileSystem } from '../sim/disk-api.js';
 
 /**
- * The replication process of a redis-server running on a simulated host:
- * its snapshot engine forks the RDB children, its disk holds dbfilename,
- * its log takes the lines. Once the process is gone it logs nothing more
- * (its replicas' connections close as it exits).
+ * Reference microseconds of CPU to load a kilobyte of RDB, as the
+ * snapshot engine loads dump.rdb at start (cpu.ts scale).
  */
-export class DaemonReplicationRuntime implements ReplicationRuntime {
+const LOAD_US_PER_KB = 6;
+
+/**
+ * Replication as a module of a redis-server process on a simulated host
+ * (process/services.ts): its snapshot engine forks the RDB children, its
+ * disk holds dbfilename, its log takes the lines, its connections reach a
+ * primary, serverCron runs replicationCron, beforeSleep sends what
+ * replicas are owed, and a shutdown waits for lagging replicas. Once the
+ * process is gone it logs nothing more (its replicas' connections close
+ * as it exits).
+ */
+export class DaemonReplicationRuntime implements ReplicationRuntime, ProcessModule {
   readonly immediate = false;
 
-  constructor(
-    private readonly server: RedisServer,
-    private readonly snapshots: Snapshots,
-    private readonly disk: () => FileSystem,
-    private readonly logLine: (text: string, level: 'notice' | 'warning') => void,
-    private readonly alive: () => boolean,
-  ) {
-    snapshots.childDoneListeners.push((ok, target) => server.replication.primary.bgsaveDone(ok, target));
+  constructor(private readonly p: ProcessServices) {
+    p.server.replication.process = this;
+    this.snapshots.childDoneListeners.push((ok, target) => p.server.replication.primary.bgsaveDone(ok, target));
+  }
+
+  private get server(): RedisServer {
+    return this.p.server;
+  }
+
+  private get snapshots(): Snapshots {
+    const s = this.p.module(Snapshots);
+    if (s === null) throw new Error('replication needs the snapshot engine of its process');
+    return s;
   }
 
   log(text: string, level: 'notice' | 'warning' = 'notice'): void {
-    if (this.alive()) this.logLine(text, level);
+    if (this.p.alive) this.p.log(text, level);
   }
+
+  // ---- the process's moments ----
+
+  cron(): void {
+    this.server.replication.cron();
+  }
+
+  beforeSleep(): void {
+    this.server.replication.beforeSleep();
+  }
+
+  joinShutdown(request: ShutdownRequest): boolean {
+    const primary = this.server.replication.primary;
+    if (!primary.shutdownInitiated) return false;
+    if (request.client !== null) primary.awaitShutdown(request.client);
+    return true;
+  }
+
+  holdShutdown(request: ShutdownRequest, resume: () => void): boolean {
+    return this.server.replication.primary.waitBeforeShutdown(request.flags.now, request.client, resume);
+  }
+
+  stop(): void {
+    this.server.replication.primary.reportBeforeShutdown();
+  }
+
+  // ---- what replication asks of the process ----
 
   childKind(): ChildKind {
     const t = this.snapshots.childType;
     if (t !== null) return t;
-    return this.snapshots.otherChildActive() ? 'other' : null;
+    return this.p.hasActiveChild() ? 'other' : null;
   }
 
   startDiskSave(): boolean {
@@ -57,7 +100,7 @@ export class DaemonReplicationRuntime implements ReplicationRuntime {
 
   readRdbFile(): Uint8Array | string {
     try {
-      return this.disk().readFile(this.file);
+      return this.p.host.disk.readFile(this.file);
     } catch (e) {
       return e instanceof Error ? e.message : String(e);
     }
@@ -65,7 +108,7 @@ export class DaemonReplicationRuntime implements ReplicationRuntime {
 
   rdbFileExists(): boolean {
     try {
-      return this.disk().exists(this.file);
+      return this.p.host.disk.exists(this.file);
     } catch {
       return false;
     }
@@ -73,9 +116,34 @@ export class DaemonReplicationRuntime implements ReplicationRuntime {
 
   removeRdbFile(): void {
     try {
-      this.disk().unlink(this.file);
+      this.p.host.disk.unlink(this.file);
     } catch {
       // Gone already.
     }
+  }
+
+  dial(host: string, port: number, events: PrimaryLinkEvents): PrimaryLink | string {
+    return this.p.connect(host, port, {
+      connected: () => events.connected(),
+      data: (bytes) => events.data(bytes),
+      closed: (error) => events.closed(error ?? 'connection lost'),
+    });
+  }
+
+  disk(): FileSystem {
+    return this.p.host.disk;
+  }
+
+  pid(): number {
+    return this.p.pid;
+  }
+
+  loadUs(bytes: number): number {
+    const speed = this.p.host.profile.cpuSpeed;
+    return speed === Infinity ? 0 : Math.round(((bytes / 1024) * LOAD_US_PER_KB) / speed);
+  }
+
+  after(us: number, done: () => void): void {
+    this.p.after(us, done);
   }
 }

@@ -29,7 +29,7 @@ export function replicationInfo(s: ReplicationState): string {
   const cfg = server.config;
   const p = s.primary;
   let out = `role:${s.masterHost === null ? 'master' : 'slave'}\r\n`;
-  if (s.masterHost !== null && s.replica !== null) out += s.replica.infoLines();
+  if (s.masterHost !== null) out += replicaInfoLines(s);
   out += `connected_slaves:${p.replicas.length}\r\n`;
   if (cfg.getNumber('min-replicas-to-write') !== 0 && cfg.getNumber('min-replicas-max-lag') !== 0) {
     out += `min_slaves_good_slaves:${p.goodReplicas}\r\n`;
@@ -58,6 +58,49 @@ export function replicationInfo(s: ReplicationState): string {
   return out;
 }
 
+/** INFO replication's lines after role:slave, on a replica. */
+function replicaInfoLines(s: ReplicationState): string {
+  const r = s.replica;
+  const cfg = s.server.config;
+  const nowS = s.nowS;
+  const off = r.offsets();
+  let out =
+    `master_host:${s.masterHost}\r\n` +
+    `master_port:${s.masterPort}\r\n` +
+    `master_link_status:${r.state === 'connected' ? 'up' : 'down'}\r\n` +
+    `master_last_io_seconds_ago:${r.master !== null ? nowS - r.master.lastInteractionS : -1}\r\n` +
+    `master_sync_in_progress:${r.state === 'transfer' ? 1 : 0}\r\n` +
+    `slave_read_repl_offset:${off.read}\r\n` +
+    `slave_repl_offset:${off.applied}\r\n`;
+  const t = r.transfer;
+  if (r.state === 'transfer' && t !== null) {
+    // The size is -1 until the header is read, 0 for a transfer that ends with a mark.
+    const perc = t.size !== 0 ? (t.read / t.size) * 100 : 0;
+    out +=
+      `master_sync_total_bytes:${t.size}\r\n` +
+      `master_sync_read_bytes:${t.read}\r\n` +
+      `master_sync_left_bytes:${t.size - t.read}\r\n` +
+      `master_sync_perc:${perc.toFixed(2)}\r\n` +
+      `master_sync_last_io_seconds_ago:${nowS - r.transferLastIoS}\r\n`;
+  }
+  if (r.state !== 'connected') out += `master_link_down_since_seconds:${r.downSinceS !== 0 ? nowS - r.downSinceS : -1}\r\n`;
+  out +=
+    `slave_priority:${cfg.getNumber('replica-priority')}\r\n` +
+    `slave_read_only:${cfg.getBool('replica-read-only') ? 1 : 0}\r\n` +
+    `replica_announced:${cfg.getBool('replica-announced') ? 1 : 0}\r\n`;
+  return out;
+}
+
+/** ROLE on a replica: its primary, the link's state, the offset applied (-1 without a connected primary). */
+function replicaRoleReply(s: ReplicationState): Reply {
+  const r = s.replica;
+  let state: string;
+  if (r.inHandshake) state = 'handshake';
+  else if (r.state === 'none' || r.state === 'connect' || r.state === 'connecting' || r.state === 'connected') state = r.state;
+  else state = 'sync';
+  return ['slave', s.masterHost!, s.masterPort, state, r.master !== null ? r.master.reploff : -1];
+}
+
 /** sizeof(raxNode), and an index entry's pointer: the backlog's index, roughly. */
 const RAX_NODE_BYTES = 4;
 const RAX_ENTRY_BYTES = 8;
@@ -84,7 +127,7 @@ export function replicationMemory(s: ReplicationState): { backlog: number; repli
 
 /** ROLE on a primary: its offset and its online replicas' address, port and acknowledged offset. */
 export function roleReply(s: ReplicationState): Reply {
-  if (s.masterHost !== null && s.replica !== null) return s.replica.roleReply();
+  if (s.masterHost !== null) return replicaRoleReply(s);
   const p = s.primary;
   const replicas: Reply[] = [];
   for (const c of p.replicas) {

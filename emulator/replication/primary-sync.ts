@@ -32,10 +32,12 @@ export class Synchronization {
     if (psync && argv.length > 3 && asciiLower(cText(argv[3]!)) === 'failover') {
       this.p.log(`Failover request received for replid ${cText(argv[1]!)}.`, 'warning');
       if (this.p.state.masterHost === null) return errorReply("PSYNC FAILOVER can't be sent to a master.");
-      const refused = this.p.state.replica?.failoverRequest(c, argv[1]!) ?? null;
+      const refused = this.p.state.replica.failoverRequest(c, argv);
       if (refused !== null) return refused;
     }
-    if (this.p.state.masterHost !== null && !(this.p.state.replica?.linkUp() ?? false)) {
+    // Replicas may not sync with a primary that is handing over.
+    if (this.p.failover.state !== 'no-failover') return errorReply("-NOMASTERLINK Can't SYNC while failing over");
+    if (this.p.state.masterHost !== null && !this.p.state.replica.linkUp()) {
       return errorReply("-NOMASTERLINK Can't SYNC while not connected with my master");
     }
     if (c.repliesPending) return errorReply('SYNC and PSYNC are invalid with pending output');

@@ -1,5 +1,5 @@
 import { errorReply, FramesReply, type Reply } from '../resp/reply.js';
-import type { Client } from '../server/client.js';
+import { PROPAGATE, type Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
 import { BLOCKED } from '../server/blocking.js';
 import { clientInfoLine } from '../commands/client.js';
@@ -9,6 +9,8 @@ import { GETACK_COMMAND, selectCommand, streamCommand } from './stream.js';
 import { stateText } from './info.js';
 import { Synchronization } from './primary-sync.js';
 import { noSaveRules } from './cron.js';
+import { Failover } from './primary-failover.js';
+import { WaitingForReplicas } from './primary-wait.js';
 import type { ReplicationState } from './state.js';
 
 /**
@@ -33,6 +35,10 @@ export class ReplicationPrimary {
   goodReplicas = 0;
   /** SYNC and PSYNC, and the BGSAVEs for them. */
   readonly synchronization: Synchronization = new Synchronization(this);
+  /** FAILOVER. */
+  readonly failover: Failover;
+  /** WAIT. */
+  readonly waiting: WaitingForReplicas = new WaitingForReplicas(this);
   readonly server: RedisServer;
   private readonly links = new WeakMap<Client, ReplicaLink>();
   private stopFeeding: (() => void) | null = null;
@@ -43,6 +49,22 @@ export class ReplicationPrimary {
   constructor(readonly state: ReplicationState) {
     this.server = state.server;
     this.noReplicasSinceS = Math.floor(this.server.nowMs / 1000);
+    this.failover = new Failover(state);
+  }
+
+  /** disconnectSlaves: every replica is dropped (they resync, often partially). */
+  disconnectReplicas(): void {
+    for (const c of [...this.replicas]) this.server.kill(c);
+  }
+
+  /**
+   * beforeSleep's part, at the end of each event loop pass: the GETACK
+   * WAIT asked for and the clients ACKs released, then a failover whose
+   * replica caught up.
+   */
+  beforeSleep(): void {
+    this.waiting.beforeSleep();
+    this.failover.update();
   }
 
   /** The shared buffer, null without a backlog. */
@@ -84,7 +106,7 @@ export class ReplicationPrimary {
   /** A backlog was made: from now on every write is fed to the stream. */
   bufferCreated(buffer: ReplicationBuffer): void {
     buffer.onBlockAdded = () => (this.limitsCheckDue = true);
-    this.stopFeeding = this.server.onPropagate((db, argv) => this.feedCommand(db, argv));
+    this.stopFeeding = this.server.onPropagate((db, argv) => this.feedCommand(db, argv), PROPAGATE.REPL);
   }
 
   /** The backlog is gone: writes are no longer fed. */
@@ -379,6 +401,15 @@ export class ReplicationPrimary {
     this.checkShutdownWait();
     // clientsCron's look at each client's output buffer.
     if (this.replicas.length !== 0) this.checkOutputLimits(false);
+  }
+
+  /** checkGoodReplicasStatus: whether min-replicas-to-write lets writes in. */
+  enoughGoodReplicas(): boolean {
+    const cfg = this.server.config;
+    if (this.state.masterHost !== null) return true;
+    const toWrite = cfg.getNumber('min-replicas-to-write');
+    if (toWrite === 0 || cfg.getNumber('min-replicas-max-lag') === 0) return true;
+    return this.goodReplicas >= toWrite;
   }
 
   /** refreshGoodSlavesCount, for min-replicas-to-write. */

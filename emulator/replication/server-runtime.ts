@@ -1,14 +1,19 @@
 import { bytesFromArray } from '../resp/bytes.js';
 import { saveRdb } from '../persistence/rdb/server-dataset.js';
 import type { RedisServer } from '../server/server.js';
+import type { FileSystem } from '../sim/disk-api.js';
 import type { RdbReplicationInfo } from './state.js';
+import type { PrimaryLink, PrimaryLinkEvents } from './replica-link.js';
 
 /**
- * What the primary needs from the redis-server process running it: its
+ * What replication needs from the redis-server process running it: its
  * log, its RDB child (a BGSAVE to disk, or a diskless transfer through a
- * pipe), and the file a disk save leaves behind. A process on a simulated
- * host provides them (process/redis-process.ts); a server with no process gets
- * an in-memory stand-in whose saves are done the moment they start.
+ * pipe), the file a disk save leaves behind, and for a replica a
+ * connection to its primary, its disk for the file it receives, and time
+ * to load it. A process on a simulated host provides them
+ * (process/redis-process.ts); a server with no process gets an in-memory
+ * stand-in whose saves are done the moment they start and which cannot
+ * reach a primary.
  */
 
 /** Which child runs: an RDB child with a disk or a socket target, a child of another kind (AOF rewrite), or none. */
@@ -48,6 +53,16 @@ export interface ReplicationRuntime {
    * the primary reports its end itself.
    */
   readonly immediate: boolean;
+  /** connConnect to a primary: the link, or the error text when it cannot even start. */
+  dial(host: string, port: number, events: PrimaryLinkEvents): PrimaryLink | string;
+  /** The process's disk (the file a full sync receives), or null for a server without one. */
+  disk(): FileSystem | null;
+  /** The process id (the name of that file has it). */
+  pid(): number;
+  /** Thread time loading `bytes` of RDB takes, in microseconds. */
+  loadUs(bytes: number): number;
+  /** Runs `done` once `us` of time have passed (0: at once). */
+  after(us: number, done: () => void): void;
 }
 
 /**
@@ -92,5 +107,25 @@ export class InMemoryReplicationRuntime implements ReplicationRuntime {
 
   removeRdbFile(): void {
     this.file = null;
+  }
+
+  dial(): string {
+    return 'Network is unreachable';
+  }
+
+  disk(): null {
+    return null;
+  }
+
+  pid(): number {
+    return 0;
+  }
+
+  loadUs(): number {
+    return 0;
+  }
+
+  after(_us: number, done: () => void): void {
+    done();
   }
 }

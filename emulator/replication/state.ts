@@ -4,7 +4,7 @@ import { setInfoSection } from '../server/info.js';
 import { MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
 import { InMemoryReplicationRuntime, type ReplicationRuntime } from './server-runtime.js';
 import { ReplicationPrimary } from './primary.js';
-import type { ReplicaSide } from './replica.js';
+import { ReplicationReplica } from './replica.js';
 import { replicationInfo } from './info.js';
 import { ReplicationCron } from './cron.js';
 
@@ -45,8 +45,8 @@ export class ReplicationState {
   process: ReplicationRuntime;
   /** The part that serves replicas. */
   readonly primary: ReplicationPrimary;
-  /** The part that follows a primary, once the server can be a replica. */
-  replica: ReplicaSide | null = null;
+  /** The part that follows a primary. */
+  readonly replica: ReplicationReplica;
   /** replicationCron. */
   readonly cronJobs: ReplicationCron;
   /** master_repl_offset while there is no backlog to hold it. */
@@ -56,6 +56,16 @@ export class ReplicationState {
     this.replId = server.randomHex(40);
     this.process = new InMemoryReplicationRuntime(server);
     this.primary = new ReplicationPrimary(this);
+    this.replica = new ReplicationReplica(this);
+    // replicaof in the configuration: the first replicationCron connects,
+    // after the local files are loaded (setConfigReplicaOfOption).
+    const replicaof = server.config.get('replicaof');
+    if (replicaof !== '') {
+      const space = replicaof.lastIndexOf(' ');
+      this.masterHost = replicaof.slice(0, space);
+      this.masterPort = Number(replicaof.slice(space + 1));
+      this.replica.state = 'connect';
+    }
     this.cronJobs = new ReplicationCron(this);
     setInfoSection(server, 'replication', () => replicationInfo(this));
     server.config.onApply('repl-backlog-size', (value) => {
@@ -64,6 +74,12 @@ export class ReplicationState {
       this.buffer?.trim();
       return null;
     });
+  }
+
+  /** A replica restarted on its RDB takes its offset from it; the backlog, if any, starts there. */
+  setOffsetWithoutBacklog(offset: number): void {
+    this.freeBacklog();
+    this.offsetWithoutBuffer = offset;
   }
 
   /** master_repl_offset: the offset of the last byte of the stream. */
@@ -166,7 +182,7 @@ export class ReplicationState {
       const db = this.primary.slaveSelDb;
       return { streamDb: db === -1 ? 0 : db, replId: this.replId, offset: this.masterReplOffset };
     }
-    const db = this.replica?.streamDb() ?? null;
+    const db = this.replica.streamDb();
     return db === null ? null : { streamDb: db, replId: this.replId, offset: this.masterReplOffset };
   }
 
@@ -206,6 +222,11 @@ export class ReplicationState {
     }
     const valid = replId !== null && offset !== -1 && streamDb !== -1;
     if (valid) this.loadedRdbInfo = { replId: replId!, offset, streamDb };
+    if (valid && this.masterHost !== null) {
+      // A replica's own history: it may continue it with its primary.
+      this.replica.restoreFromRdb(replId!, offset, streamDb);
+      return;
+    }
     if (valid && this.masterHost === null && this.buffer !== null) {
       this.replId2 = replId!;
       this.secondReplOffset = offset + 1;
@@ -214,6 +235,11 @@ export class ReplicationState {
       return;
     }
     if (!valid && this.buffer !== null) this.freeBacklog();
+  }
+
+  /** beforeSleep's part, at the end of each event loop pass. */
+  beforeSleep(): void {
+    this.primary.beforeSleep();
   }
 
   // ---- serverCron ----

@@ -21,8 +21,8 @@ import type { CommandDef } from '../commands/table.js';
  * is done (Redis's processUnblockedClients in beforeSleep).
  */
 
-/** Which type of key a blocked client waits for. */
-export type BlockKind = 'list' | 'zset';
+/** Which type of key a blocked client waits for, or 'wait': WAIT, for replicas' acknowledgements (no key). */
+export type BlockKind = 'list' | 'zset' | 'wait';
 
 /**
  * Serves a client from a ready key holding a value of the right type: does
@@ -41,6 +41,10 @@ export interface BlockSpec {
    */
   timeoutMs: number;
   serve: ServeBlocked;
+  /** The reply when the timeout passes (a null array unless given). */
+  timeoutReply?: () => Reply;
+  /** Told when the client is unblocked, however (unblockClientWaitingReplicas). */
+  onUnblock?: () => void;
 }
 
 /** The state of a blocked client. */
@@ -56,7 +60,7 @@ export const BLOCKED = Object.freeze({ blocked: true }) as unknown as Reply;
 export class BlockingRegistry {
   /** Blocked clients, for INFO's blocked_clients. */
   count = 0;
-  private readonly byKind = { list: 0, zset: 0 };
+  private readonly byKind = { list: 0, zset: 0, wait: 0 };
   /** Per database: key -> clients waiting on it, in the order they blocked. */
   private readonly waiting = new Map<Database, Map<string, Client[]>>();
   /** Keys that became ready, in the order they did, and the same as a set per database. */
@@ -111,6 +115,7 @@ export class BlockingRegistry {
     this.count--;
     this.byKind[state.kind]--;
     this.timed.delete(c);
+    state.onUnblock?.();
     if (reply === null) return;
     if (reply instanceof ErrorReply) {
       if (state.cmd) state.cmd.failedCalls++;
@@ -199,7 +204,7 @@ export class BlockingRegistry {
   expireTimeouts(nowMs: number): void {
     if (this.timed.size === 0) return;
     for (const c of [...this.timed].sort((a, b) => a.blockedOn!.timeoutMs - b.blockedOn!.timeoutMs || a.id - b.id)) {
-      if (c.blockedOn && c.blockedOn.timeoutMs < nowMs) this.unblock(c, NULL_ARRAY);
+      if (c.blockedOn && c.blockedOn.timeoutMs < nowMs) this.unblock(c, c.blockedOn.timeoutReply?.() ?? NULL_ARRAY);
     }
   }
 

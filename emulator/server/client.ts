@@ -38,6 +38,12 @@ export interface RawOutput {
   whenWritable(ready: () => void): void;
 }
 
+/**
+ * Where a write goes (Redis's PROPAGATE_AOF and PROPAGATE_REPL): PUBLISH,
+ * for one, goes to replicas only.
+ */
+export const PROPAGATE = { AOF: 1, REPL: 2, ALL: 3 } as const;
+
 /** What a connection is to the server: CLIENT LIST's flags and CLIENT KILL TYPE. */
 export type ClientRole = 'normal' | 'replica' | 'master' | 'monitor';
 
@@ -82,11 +88,6 @@ export class Client implements Watcher {
   readonly output: ReplyBuffer;
   /** When the output first stayed over the soft limit (unix s), 0 when under it (obuf_soft_limit_reached_time). */
   obufSoftLimitSinceS = 0;
-  /** CLIENT REPLY OFF: no replies until CLIENT REPLY ON. */
-  replyOff = false;
-  /** CLIENT REPLY SKIP: the next command's reply is dropped (CLIENT_REPLY_SKIP_NEXT, then CLIENT_REPLY_SKIP). */
-  replySkipNext = false;
-  replySkip = false;
   /** CLIENT KILL or shutdown: the connection is gone. */
   closed = false;
   /** Called by the server when it closes the connection (CLIENT KILL). */
@@ -94,10 +95,11 @@ export class Client implements Watcher {
   /** A rewritten argv for propagation of the current command (SETEX -> SET PXAT, ...). */
   propagateArgv: string[] | null = null;
   /**
-   * Propagate the current command even if it changed nothing (FLUSHDB on an
-   * empty database): Redis's forceCommandPropagation. The dispatcher clears it.
+   * Propagate the current command to these targets (PROPAGATE bits) even if
+   * it changed nothing: FLUSHDB on an empty database, PUBLISH to replicas.
+   * Redis's forceCommandPropagation. The dispatcher clears it.
    */
-  forcePropagation = false;
+  forcePropagation = 0;
   /** Bytes in the query buffer not yet parsed into commands (set by the transport). */
   queryBufferBytes = 0;
   /** The query buffer's accounting (CLIENT LIST qbuf, qbuf-free), or null for a client with no connection. */
@@ -130,10 +132,30 @@ export class Client implements Watcher {
   onResume: (() => void) | null = null;
   /** READONLY on a cluster replica (flag r). */
   readonlyMode = false;
+  /** Its command waits for a client pause to end (BLOCKED_POSTPONE). */
+  postponed = false;
+  /** The primary's replication offset after its last command (c->woff), for WAIT. */
+  woff = 0;
   /** Subscriptions, kept by the pub/sub commands (CLIENT LIST sub, psub, ssub; flag P). */
   readonly channels = new Set<string>();
   readonly patterns = new Set<string>();
   readonly shardChannels = new Set<string>();
+  /** Buckets of the client's channel tables, which grow and never shrink (pubsub.ts). */
+  channelSlots = 0;
+  shardChannelSlots = 0;
+  /**
+   * Pushes for this client held while it runs a command, to go out before
+   * that command's reply (see pubsub.ts pushTo); null outside a command.
+   */
+  heldPushes: Reply[] | null = null;
+  /**
+   * CLIENT REPLY OFF, and SKIP for the next command: replies are dropped,
+   * pushes still go out (Redis's CLIENT_REPLY_OFF, CLIENT_REPLY_SKIP and
+   * CLIENT_REPLY_SKIP_NEXT).
+   */
+  replyOff = false;
+  replySkip = false;
+  replySkipNext = false;
   /** The ACL user the connection is authenticated as. */
   user = 'default';
   /** Whether the connection has authenticated (always true while the default user needs no password). */
@@ -153,6 +175,14 @@ export class Client implements Watcher {
 
   get dbIndex(): number {
     return this.db.id;
+  }
+
+  /**
+   * Whether the client is in pub/sub mode (CLIENT_PUBSUB): SUBSCRIBE sets
+   * it and the last unsubscription clears it, so it is having any.
+   */
+  get inPubSub(): boolean {
+    return this.channels.size + this.patterns.size + this.shardChannels.size !== 0;
   }
 
   /** Whether the client is parked in a blocking command. */

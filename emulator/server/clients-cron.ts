@@ -65,7 +65,7 @@ export class ClientsCron {
   private closeIfIdle(c: Client, nowMs: number): boolean {
     const maxIdle = this.server.config.getNumber('timeout');
     if (maxIdle <= 0 || c.role !== 'normal' || c.blocked) return false;
-    if (c.channels.size + c.patterns.size + c.shardChannels.size !== 0) return false;
+    if (c.inPubSub) return false;
     if (Math.floor(nowMs / 1000) - Math.floor(c.lastInteractionMs / 1000) <= maxIdle) return false;
     this.server.log('Closing idle client', 'verbose');
     this.server.kill(c);

@@ -6,7 +6,7 @@ import { BLOCKED } from './blocking.js';
 import { closeOnOutputBufferLimit } from './output-limits.js';
 import { QueryBuffer } from './query-buffer.js';
 import { clientInfoLine } from '../commands/client.js';
-import { repr } from '../resp/bytes.js';
+import { bytesFromArray, repr } from '../resp/bytes.js';
 import type { RedisServer } from './server.js';
 
 export interface ConnectionOptions {
@@ -45,6 +45,13 @@ export class ServerConnection {
    * on before the next one runs.
    */
   onExecuted: ((argv: string[], reply: unknown) => void) | null = null;
+  /**
+   * Set on a replica's connection to its primary once it carries the
+   * replication stream: told of the bytes read (they count as replication
+   * input) and, after each command, how many bytes read are not parsed
+   * yet, from which the offset applied follows (commandProcessed).
+   */
+  primaryStream: { received(bytes: string): void; applied(unparsedBytes: number): void } | null = null;
 
   constructor(
     readonly server: RedisServer,
@@ -70,6 +77,9 @@ export class ServerConnection {
     c.onAsyncReply = (reply) => {
       // Nothing more for a connection that closes after what it was given.
       if (this.closed || c.closeAfterReply) return;
+      // CLIENT REPLY OFF silences late replies too, but not pushes (the
+      // dispatcher silences the replies of commands).
+      if (c.replyOff && !(reply instanceof PushReply)) return;
       this.addReply(reply);
       this.outputReady();
     };
@@ -101,11 +111,14 @@ export class ServerConnection {
     const qb = c.queryBuffer!;
     const server = this.server;
     for (let at = 0; at < chunk.length && !this.closed && !c.closeAsap; ) {
-      const n = Math.min(qb.readLength(this.parser.bigArgMissing), chunk.length - at);
-      server.stats.netInputBytes += n;
+      // A primary's stream is read greedily, as Redis reads its master client.
+      const n = this.primaryStream !== null ? chunk.length - at : Math.min(qb.readLength(this.parser.bigArgMissing), chunk.length - at);
+      const part = at === 0 && n === chunk.length ? chunk : chunk.subarray(at, at + n);
+      if (this.primaryStream !== null) this.primaryStream.received(bytesFromArray(part));
+      else server.stats.netInputBytes += n;
       server.stats.totalReadsProcessed++;
       qb.read(n);
-      this.parser.feed(at === 0 && n === chunk.length ? chunk : chunk.subarray(at, at + n));
+      this.parser.feed(part);
       at += n;
       server.updateTime();
       c.lastInteractionMs = server.nowMs;
@@ -135,15 +148,10 @@ export class ServerConnection {
     if (!this.waitingOnBlock) this.run();
   }
 
-  /**
-   * Puts a reply into the output buffer (addReply), unless CLIENT REPLY
-   * OFF or SKIP silences it (push messages are never silenced), or the
-   * connection is closing at once.
-   */
+  /** Puts a reply into the output buffer (addReply), unless the connection is closing at once. */
   private addReply(reply: Reply): void {
     const c = this.client;
     if (c.closeAsap) return;
-    if ((c.replyOff || c.replySkip) && !(reply instanceof PushReply)) return;
     encodeReplyTo(c.output, reply, c.resp);
   }
 
@@ -170,6 +178,7 @@ export class ServerConnection {
       c.repliesPending = c.output.pending !== 0;
       const reply = this.server.execute(c, argv);
       if (this.onExecuted !== null) this.onExecuted(argv, reply);
+      if (this.primaryStream !== null && reply !== BLOCKED) this.primaryStream.applied(parser.pendingBytes);
       if (reply === BLOCKED) {
         // Nothing to say until the client is served or times out; the
         // commands pipelined behind this one wait for that.
@@ -177,9 +186,6 @@ export class ServerConnection {
         break;
       }
       this.addReply(reply);
-      // resetClient: CLIENT REPLY SKIP silences the one command after it.
-      c.replySkip = c.replySkipNext;
-      c.replySkipNext = false;
     }
     if (parser.emptyLines !== 0) {
       parser.emptyLines = 0;

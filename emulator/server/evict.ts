@@ -110,6 +110,10 @@ function pickVictim(server: RedisServer, policy: string): { db: Database; key: s
 export function performEvictions(server: RedisServer): boolean {
   const maxmemory = server.config.getNumber('maxmemory');
   if (maxmemory === 0) return true;
+  // isSafeToPerformEvictions: a replica leaves memory to its primary
+  // (replica-ignore-maxmemory), and a paused dataset holds still.
+  if (server.replication.masterHost !== null && server.config.getBool('replica-ignore-maxmemory')) return true;
+  if (server.pause.paused()) return true;
   const used = usedMemory(server);
   if (used <= maxmemory) return true;
   const policy = server.config.get('maxmemory-policy');

@@ -1,6 +1,7 @@
 import type { RedisServer } from './server.js';
 import type { Client } from './client.js';
 import { DICT_ENTRY, keyMemoryUsage } from './memory-estimate.js';
+import { pubsubMemOverhead } from './pubsub.js';
 import { asciiLower } from '../resp/bytes.js';
 import { replicationMemory } from '../replication/info.js';
 
@@ -246,7 +247,8 @@ export function clientMemoryBytes(c: Client): number {
   let multi = 0;
   for (const q of c.queue) for (const a of q.argv) multi += a.length + 8;
   const qb = c.queryBuffer;
-  return CLIENT_STRUCT_BYTES + c.output.bufSize + c.output.memoryBytes + (qb === null ? EMPTY_QUERY_BUFFER_BYTES : qb.allocatedBytes) + multi;
+  const queryBuffer = qb === null ? EMPTY_QUERY_BUFFER_BYTES : qb.allocatedBytes;
+  return CLIENT_STRUCT_BYTES + c.output.bufSize + c.output.memoryBytes + queryBuffer + multi + pubsubMemOverhead(c);
 }
 
 interface MemoryFigures {
@@ -400,14 +402,7 @@ function persistenceSection(server: RedisServer): string {
 
 function statsSection(server: RedisServer): string {
   const s = server.stats;
-  const pubsubChannels = new Set<string>();
-  const pubsubPatterns = new Set<string>();
-  const shardChannels = new Set<string>();
-  for (const c of server.clients.values()) {
-    for (const ch of c.channels) pubsubChannels.add(ch);
-    for (const p of c.patterns) pubsubPatterns.add(p);
-    for (const ch of c.shardChannels) shardChannels.add(ch);
-  }
+  const pubsub = server.pubsub;
   return (
     `total_connections_received:${s.totalConnectionsReceived}\r\n` +
     `total_commands_processed:${s.totalCommandsProcessed}\r\n` +
@@ -434,9 +429,9 @@ function statsSection(server: RedisServer): string {
     'current_eviction_exceeded_time:0\r\n' +
     `keyspace_hits:${s.keyspaceHits}\r\n` +
     `keyspace_misses:${s.keyspaceMisses}\r\n` +
-    `pubsub_channels:${pubsubChannels.size}\r\n` +
-    `pubsub_patterns:${pubsubPatterns.size}\r\n` +
-    `pubsubshard_channels:${shardChannels.size}\r\n` +
+    `pubsub_channels:${pubsub.channels.size}\r\n` +
+    `pubsub_patterns:${pubsub.patterns.size}\r\n` +
+    `pubsubshard_channels:${pubsub.shardChannels.size}\r\n` +
     `latest_fork_usec:${s.latestForkUsec}\r\n` +
     `total_forks:${s.totalForks}\r\n` +
     'migrate_cached_sockets:0\r\n' +

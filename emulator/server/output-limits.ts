@@ -29,7 +29,7 @@ export function outputLimitOf(value: string, cls: OutputLimitClass | 'slave'): O
 
 /** getClientType for the limits: a primary's link counts as normal, a subscriber as pubsub. */
 export function outputLimitClass(c: Client): OutputLimitClass {
-  if (c.role !== 'master' && c.channels.size + c.patterns.size + c.shardChannels.size !== 0) return 'pubsub';
+  if (c.role !== 'master' && c.inPubSub) return 'pubsub';
   return 'normal';
 }
 

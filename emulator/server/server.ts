@@ -1,17 +1,17 @@
 import { Database, type KeyspaceHost } from '../keyspace/database.js';
 import { touchWatchedKey } from '../keyspace/watch.js';
 import { CMD, CommandTable, type CommandDef, type Handler } from '../commands/table.js';
-import { ErrorReply, FramesReply, QUEUED, type Reply } from '../resp/reply.js';
+import { ErrorReply, FramesReply, PushReply, QUEUED, type Reply } from '../resp/reply.js';
 import type { Clock } from '../sim/clock.js';
 import { Random } from '../sim/random.js';
-import { Client, type ClientAddress } from './client.js';
+import { Client, PROPAGATE, type ClientAddress } from './client.js';
 import { Config } from './config.js';
 import { ServerStats } from './stats.js';
 import { discardTransaction } from '../commands/transactions.js';
 import { ALL_HANDLERS } from '../commands/index.js';
 import { activeExpireCycle } from '../keyspace/expire.js';
 import { ScanCursors } from '../keyspace/scan.js';
-import { BlockingRegistry } from './blocking.js';
+import { BLOCKED, BlockingRegistry } from './blocking.js';
 import type { Value } from '../keyspace/values.js';
 import { lfuAccess } from './lfu.js';
 import type { ForkView } from '../keyspace/fork-view.js';
@@ -21,8 +21,12 @@ import { monitorLine } from '../commands/monitor.js';
 import type { AofCommands, SnapshotCommands } from '../commands/persistence.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 import { ReplicationState } from '../replication/state.js';
+import { ClientPause } from './client-pause.js';
 import { FunctionLibraries } from './function-libraries.js';
 import { ClientsCron } from './clients-cron.js';
+import { NO_PUSHES, PubSubRegistry } from './pubsub.js';
+import { NOTIFY, notifyKeyspaceEvent } from './notify.js';
+import { keyspaceEventFlags } from './config-params.js';
 
 export interface ServerOptions {
   /** Virtual time. */
@@ -113,10 +117,20 @@ export class RedisServer implements KeyspaceHost {
   readonly clientsCron = new ClientsCron(this);
   /** Clients in MONITOR mode. */
   readonly monitors = new Set<Client>();
+  /** Channels, patterns and shard channels, and who listens to them. */
+  readonly pubsub = new PubSubRegistry();
+  /** notify-keyspace-events as flags (kept in step with CONFIG SET). */
+  notifyFlags = 0;
   /** The maxmemory limit in bytes, 0 for none (kept in step with CONFIG SET). */
   maxmemory = 0;
-  /** Whether lookups may delete expired keys (false on a read-only replica). */
-  mayDeleteExpired = true;
+  /**
+   * Whether lookups may delete expired keys: not on a replica (its
+   * primary's DEL does), nor while clients are paused (the dataset must
+   * hold still).
+   */
+  get mayDeleteExpired(): boolean {
+    return this.replication.masterHost === null && !this.pause.paused();
+  }
   /** Set while the AOF is replayed at start: keys do not expire meanwhile, as in Redis. */
   loadingData = false;
   /** Whether the active expire cycle runs (DEBUG SET-ACTIVE-EXPIRE). */
@@ -125,10 +139,14 @@ export class RedisServer implements KeyspaceHost {
   expireCycleNextDb = 0;
   /** Replication: the IDs, offsets and backlog, the replicas served, the primary followed (emulator/replication). */
   readonly replication: ReplicationState;
+  /** CLIENT PAUSE and the pause of a FAILOVER. */
+  readonly pause: ClientPause = new ClientPause(this);
   /** Client IDs 1 and 2 belong to the scripting engines' internal clients, so connections start at 3. */
   private nextClientId = 3;
-  private readonly propagationListeners: PropagationListener[] = [];
-  private pending: Array<{ db: number; argv: string[] }> = [];
+  private readonly propagationListeners: Array<{ listener: PropagationListener; target: number }> = [];
+  /** The targets some listener takes (shouldPropagate): a write for no one is not queued. */
+  private propagationTargets = 0;
+  private pending: Array<{ db: number; argv: string[]; target: number }> = [];
   /** Nesting depth of call(): EXEC calls commands from inside a call. */
   private callDepth = 0;
 
@@ -151,6 +169,12 @@ export class RedisServer implements KeyspaceHost {
       this.maxmemory = this.config.getNumber('maxmemory');
       return null;
     });
+    const applyNotify = (classes: string): null => {
+      this.notifyFlags = keyspaceEventFlags(classes);
+      return null;
+    };
+    applyNotify(this.config.get('notify-keyspace-events'));
+    this.config.onApply('notify-keyspace-events', applyNotify);
     const n = this.config.getNumber('databases');
     this.dbs = [];
     for (let i = 0; i < n; i++) this.dbs.push(new Database(i, this));
@@ -215,7 +239,10 @@ export class RedisServer implements KeyspaceHost {
   disconnect(c: Client): void {
     if (!this.clients.delete(c.id)) return;
     if (c.role === 'replica') this.replication.primary.clientGone(c);
+    else if (c.role === 'master') this.replication.replica.masterClientGone(c);
+    this.pause.forget(c);
     this.monitors.delete(c);
+    this.pubsub.forget(c);
     this.blocking.unblock(c, null);
     discardTransaction(c);
     c.closed = true;
@@ -245,17 +272,26 @@ export class RedisServer implements KeyspaceHost {
     for (const c of [...this.clientsToClose]) this.kill(c);
   }
 
-  onPropagate(listener: PropagationListener): () => void {
-    this.propagationListeners.push(listener);
+  /**
+   * Adds a listener of the writes meant for `target` (the AOF takes
+   * PROPAGATE.AOF, replication PROPAGATE.REPL). Returns the removal.
+   */
+  onPropagate(listener: PropagationListener, target: number = PROPAGATE.ALL): () => void {
+    const entry = { listener, target };
+    this.propagationListeners.push(entry);
+    this.propagationTargets |= target;
     return () => {
-      const i = this.propagationListeners.indexOf(listener);
+      const i = this.propagationListeners.indexOf(entry);
       if (i >= 0) this.propagationListeners.splice(i, 1);
+      this.propagationTargets = 0;
+      for (const l of this.propagationListeners) this.propagationTargets |= l.target;
     };
   }
 
   // ---- KeyspaceHost ----
 
   keyExpired(db: Database, key: string): void {
+    notifyKeyspaceEvent(this, NOTIFY.EXPIRED, 'expired', key, db.id);
     this.stats.expiredKeys++;
     touchWatchedKey(db, key);
     this.propagate(db.id, ['DEL', key]);
@@ -266,7 +302,8 @@ export class RedisServer implements KeyspaceHost {
   }
 
   keyAdded(db: Database, key: string, value: Value): void {
-    if (this.blocking.count !== 0) this.blocking.signalKeyAsReady(db, key, value);
+    if (this.blocking.count !== 0 && typeof value !== 'string') this.blocking.signalKeyAsReady(db, key, value);
+    notifyKeyspaceEvent(this, NOTIFY.NEW, 'new', key, db.id);
   }
 
   // ---- the dispatcher ----
@@ -276,9 +313,48 @@ export class RedisServer implements KeyspaceHost {
    * flags, MULTI queueing, then call(). Redis's processCommand().
    */
   execute(c: Client, argv: string[]): Reply {
-    const reply = this.dispatch(c, argv);
+    if (c.role === 'master') return this.executeForPrimary(c, argv);
+    const outerPushes = c.heldPushes;
+    c.heldPushes = NO_PUSHES;
+    let reply: Reply;
+    try {
+      reply = withHeldPushes(c, this.dispatch(c, argv));
+    } finally {
+      c.heldPushes = outerPushes;
+    }
+    if (this.callDepth === 0 && this.pause.hasReleased) this.pause.processReleased();
+    if (c.replyOff || c.replySkip || c.replySkipNext) reply = this.silence(c, reply);
     // A replica's connection carries the stream: a reply would corrupt it.
     return c.role === 'replica' ? this.replication.primary.replyFromReplica(c, argv, reply) : reply;
+  }
+
+  /**
+   * CLIENT REPLY OFF or SKIP: the command's reply is dropped but its pushes
+   * still go out; SKIP silences the one command after it (resetClient).
+   */
+  private silence(c: Client, reply: Reply): Reply {
+    const silent = c.replyOff || c.replySkip;
+    c.replySkip = c.replySkipNext;
+    c.replySkipNext = false;
+    return silent && reply !== BLOCKED ? pushesOnly(reply) : reply;
+  }
+
+  /**
+   * A command of the replication stream, on a replica: keys are never
+   * expired for it (only the primary's DEL removes them; Redis's
+   * expireIfNeeded returns early for server.master), and its reply goes
+   * nowhere.
+   */
+  private executeForPrimary(c: Client, argv: string[]): Reply {
+    const wasLoading = this.loadingData;
+    this.loadingData = true;
+    let reply: Reply;
+    try {
+      reply = this.dispatch(c, argv);
+    } finally {
+      this.loadingData = wasLoading;
+    }
+    return this.replication.replica.replyToPrimary(c, reply);
   }
 
   private dispatch(c: Client, argv: string[]): Reply {
@@ -318,11 +394,36 @@ export class RedisServer implements KeyspaceHost {
             : (flags & CMD.DENYOOM) !== 0;
       if (deny) return this.reject(c, cmd, OOM_MESSAGE, false);
     }
-    if (flags & CMD.WRITE || cmd.name === 'ping') {
+    // The primary's commands are obeyed whatever the replica's state (mustObeyClient).
+    const obey = c.role === 'master';
+    const isExec = cmd.name === 'exec';
+    const isWrite = (flags & CMD.WRITE) !== 0 || (isExec && queuedFlags(c, CMD.WRITE));
+    if (!obey && (flags & CMD.WRITE || cmd.name === 'ping')) {
       const denied = this.stats.persistence.diskErrorReply(this);
       if (denied !== null) return this.reject(c, cmd, denied, false);
     }
+    const repl = this.replication;
+    if (isWrite && !repl.primary.enoughGoodReplicas()) return this.reject(c, cmd, '-NOREPLICAS Not enough good replicas to write.', false);
+    if (repl.masterHost !== null) {
+      if (isWrite && !obey && this.config.getBool('replica-read-only')) return this.reject(c, cmd, "-READONLY You can't write against a read only replica.", false);
+    }
+    // A RESP2 subscriber's connection carries messages: only commands whose
+    // replies look like them are allowed (RESP3 tells pushes apart).
+    if (c.resp === 2 && c.inPubSub && !PUBSUB_CONTEXT_COMMANDS.has(cmd.name)) {
+      return this.reject(c, cmd, `Can't execute '${cmd.name}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`, false);
+    }
+    if (repl.masterHost !== null) {
+      const denyStale = !(flags & CMD.STALE) || (isExec && c.queue.some((q) => !(q.cmd.flags & CMD.STALE)));
+      if (denyStale && !repl.replica.linkUp() && !this.config.getBool('replica-serve-stale-data')) {
+        return this.reject(c, cmd, "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.", false);
+      }
+    }
     if (this.stats.persistence.loading && !(flags & CMD.LOADING)) return this.reject(c, cmd, '-LOADING Redis is loading the dataset in memory', false);
+    const mayReplicate = isWrite || (flags & CMD.MAY_REPLICATE) !== 0 || (isExec && queuedFlags(c, CMD.MAY_REPLICATE));
+    if (c.role === 'replica' && (mayReplicate || flags & CMD.READONLY || (isExec && queuedFlags(c, CMD.READONLY)))) {
+      return this.reject(c, cmd, "Replica can't interact with the keyspace", false);
+    }
+    if (this.pause.type !== 'off' && this.pause.holds(c, mayReplicate)) return this.pause.postpone(c, argv);
     if (c.inMulti) {
       if (flags & CMD.NO_MULTI) return this.reject(c, cmd, 'Command not allowed inside a transaction', false);
       if (!(flags & CMD.TX_CONTROL)) {
@@ -331,6 +432,7 @@ export class RedisServer implements KeyspaceHost {
       }
     }
     const reply = this.call(c, cmd, argv);
+    c.woff = repl.masterReplOffset;
     if (this.blocking.hasReadyKeys) this.blocking.handleReadyKeys();
     return reply;
   }
@@ -342,14 +444,19 @@ export class RedisServer implements KeyspaceHost {
   call(c: Client, cmd: CommandDef, argv: string[]): Reply {
     const dirtyBefore = this.dirty;
     const outerCmd = c.cmd;
+    const outerPushes = c.heldPushes;
     c.cmd = cmd;
+    c.heldPushes = NO_PUSHES;
     this.callDepth++;
     let reply: Reply;
     try {
-      reply = cmd.handler!(c, argv);
+      // Pushes made while a command inside EXEC runs sit in EXEC's reply
+      // just before that command's own, as in Redis's output buffer.
+      reply = withHeldPushes(c, cmd.handler!(c, argv));
     } finally {
       this.callDepth--;
       c.cmd = outerCmd;
+      c.heldPushes = outerPushes;
     }
     cmd.calls++;
     this.stats.totalCommandsProcessed++;
@@ -359,13 +466,12 @@ export class RedisServer implements KeyspaceHost {
       this.stats.countError(errorCode(reply.message));
     }
     if (this.propagationListeners.length !== 0) {
-      if ((this.dirty !== dirtyBefore || c.forcePropagation) && cmd.flags & CMD.WRITE) {
-        this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv });
-      }
+      const target = (this.dirty !== dirtyBefore && cmd.flags & CMD.WRITE ? PROPAGATE.ALL : 0) | c.forcePropagation;
+      if (target & this.propagationTargets) this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv, target });
       if (this.callDepth === 0) this.flushPropagation(!TOUCHES_ARBITRARY_KEYS.has(cmd.name));
     }
     c.propagateArgv = null;
-    c.forcePropagation = false;
+    c.forcePropagation = 0;
     return reply;
   }
 
@@ -376,7 +482,7 @@ export class RedisServer implements KeyspaceHost {
    */
   propagate(dbIndex: number, argv: string[]): void {
     if (this.propagationListeners.length === 0) return;
-    this.pending.push({ db: dbIndex, argv });
+    this.pending.push({ db: dbIndex, argv, target: PROPAGATE.ALL });
     if (this.callDepth === 0) this.flushPropagation();
   }
 
@@ -384,11 +490,14 @@ export class RedisServer implements KeyspaceHost {
     const ops = this.pending;
     if (ops.length === 0) return;
     this.pending = [];
+    // The wrapping counts every queued write, whatever its target: after
+    // MULTI, SET, PUBLISH, EXEC the AOF gets MULTI, SET, EXEC.
     const wrap = mayWrap && ops.length > 1;
-    if (wrap) for (const l of this.propagationListeners) l(ops[0]!.db, ['MULTI']);
-    for (const op of ops) for (const l of this.propagationListeners) l(op.db, op.argv);
+    const listeners = this.propagationListeners;
+    if (wrap) for (const l of listeners) l.listener(ops[0]!.db, ['MULTI']);
+    for (const op of ops) for (const l of listeners) if (op.target & l.target) l.listener(op.db, op.argv);
     // EXEC goes with the last command's database, so no SELECT comes between them.
-    if (wrap) for (const l of this.propagationListeners) l(ops[ops.length - 1]!.db, ['EXEC']);
+    if (wrap) for (const l of listeners) l.listener(ops[ops.length - 1]!.db, ['EXEC']);
   }
 
   /** A refused command: counts it, flags a MULTI, and returns the error. */
@@ -440,6 +549,9 @@ export class RedisServer implements KeyspaceHost {
   cron(): void {
     this.updateTime();
     this.clientsCron.run();
+    // A pause whose time is up ends here, and the commands it held run.
+    this.pause.paused();
+    if (this.pause.hasReleased) this.pause.processReleased();
     if (this.activeExpireEnabled && this.mayDeleteExpired) activeExpireCycle(this);
     this.runTimers();
   }
@@ -462,8 +574,36 @@ export class RedisServer implements KeyspaceHost {
   }
 }
 
-/** A command that answers nothing (the connection is closing). */
+/** What a RESP2 client in pub/sub mode may run (processCommand). */
+const PUBSUB_CONTEXT_COMMANDS = new Set(['ping', 'subscribe', 'ssubscribe', 'unsubscribe', 'sunsubscribe', 'psubscribe', 'punsubscribe', 'quit', 'reset']);
+
+/** A reply preceded by the pushes held for its client, if any. */
+function withHeldPushes(c: Client, reply: Reply): Reply {
+  const held = c.heldPushes;
+  if (held === null || held === NO_PUSHES || held.length === 0) return reply;
+  c.heldPushes = NO_PUSHES;
+  if (reply === BLOCKED) {
+    // No reply to go before: the pushes go out now.
+    for (const push of held) c.onAsyncReply?.(push);
+    return reply;
+  }
+  return new FramesReply(reply instanceof FramesReply ? [...held, ...reply.frames] : [...held, reply]);
+}
+
+/** What a silenced client still receives of a reply: its pushes. */
+function pushesOnly(reply: Reply): Reply {
+  if (reply instanceof PushReply) return reply;
+  if (reply instanceof FramesReply) return new FramesReply(reply.frames.filter((f) => f instanceof PushReply));
+  return NO_REPLY;
+}
+
 const NO_REPLY = new FramesReply([]);
+
+/** Whether a command queued in the client's transaction has a flag (EXEC's mstate.cmd_flags). */
+function queuedFlags(c: Client, flag: number): boolean {
+  for (const q of c.queue) if (q.cmd.flags & flag) return true;
+  return false;
+}
 
 /**
  * Commands run directly whose writes are only the deletions of expired keys

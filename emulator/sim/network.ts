@@ -223,11 +223,26 @@ export class Network {
   constructor(
     readonly kernel: Kernel,
     private readonly hostByName: (name: string) => NetHost | undefined,
+    /** Every host, for finding one by its address. */
+    private readonly allHosts: () => Iterable<NetHost> = () => [],
   ) {}
 
   /** The IP address of a host, by name. */
   ipOf(name: string): string {
     return this.hostByName(name)?.ip ?? '0.0.0.0';
+  }
+
+  /**
+   * The host a name or address means, seen from host `from`, as its
+   * resolver would find it: the loopback names and addresses are `from`
+   * itself, then host names, then each host's address. Null when nothing
+   * answers to it.
+   */
+  resolve(from: string, target: string): string | null {
+    if (target === 'localhost' || target === '::1' || /^127\.\d+\.\d+\.\d+$/.test(target)) return from;
+    if (this.hostByName(target) !== undefined) return target;
+    for (const h of this.allHosts()) if (h.ip === target) return h.name;
+    return null;
   }
 
   private key(a: string, b: string): string {

@@ -1,7 +1,7 @@
 import { execFlight, Redis, type PipelineResult } from '../client-library/redis.js';
 import type { ClientValue } from '../client-library/values.js';
 import { CLIENT_CPU, type ClientCpuCosts, type ClientCpuName } from '../sim/cpu.js';
-import { Host, HOST_PROFILES, type HostProfile, type HostProfileName } from '../sim/host.js';
+import { Host, HOST_PROFILES, type HostProfile, type HostProfileName, type SimProcess } from '../sim/host.js';
 import { Kernel, type KernelOptions } from '../sim/kernel.js';
 import { LINK_PROFILES, type LinkProfile, type LinkProfileName } from '../sim/links.js';
 import { Network } from '../sim/network.js';
@@ -18,6 +18,9 @@ import { Session } from './terminal-session.js';
 export type WorldAction =
   | { kind: 'addHost'; name: string; profile: HostProfileName | HostProfile }
   | { kind: 'link'; a: string; b: string; profile: LinkProfileName | LinkProfile }
+  /** Starts a daemon (redis-server; next, redis-sentinel) on a host; see World.registerDaemon. */
+  | { kind: 'spawn'; host: string; program: string; opts: unknown }
+  /** How logs recorded before `spawn` existed started redis-server; replayed as a spawn of it. */
   | { kind: 'startRedis'; host: string; opts: RedisProcessOptions }
   | { kind: 'partition'; a: string; b: string; oneWay: boolean }
   | { kind: 'heal'; a?: string; b?: string }
@@ -72,6 +75,12 @@ export type ActionListener = (rec: RecordedAction, world: World) => void;
 export type ProgramHandler = (world: World, args: unknown) => void;
 
 /**
+ * Starts a daemon on a host for a `spawn` action: spawns its process and
+ * starts it, or throws what went wrong (a port in use).
+ */
+export type DaemonStarter = (host: Host, opts: unknown) => SimProcess;
+
+/**
  * The simulated world: hosts on a network, all on one kernel. Tests, lesson
  * checks and the entry points build worlds through this.
  *
@@ -92,6 +101,7 @@ export class World {
   readonly clients = new Map<string, Redis>();
   private readonly actions: RecordedAction[] = [];
   private readonly programs = new Map<string, ProgramHandler>();
+  private readonly daemons = new Map<string, DaemonStarter>([['redis-server', (host, opts) => this.startRedisOn(host, opts as RedisProcessOptions)]]);
   /** How redis-server was last started on each host, by port (redisLaunches). */
   private readonly launches = new Map<string, Map<number, RedisProcessOptions>>();
   /** Nesting of apply(): only the outermost action is recorded. */
@@ -104,7 +114,7 @@ export class World {
 
   constructor(opts: KernelOptions = {}) {
     this.kernel = new Kernel(opts);
-    this.network = new Network(this.kernel, (name) => this.hosts.get(name));
+    this.network = new Network(this.kernel, (name) => this.hosts.get(name), () => this.hosts.values());
   }
 
   /**
@@ -173,8 +183,10 @@ export class World {
         return this.addHostNow(a.name, a.profile);
       case 'link':
         return this.linkNow(a.a, a.b, a.profile);
+      case 'spawn':
+        return this.spawnNow(a.host, a.program, a.opts);
       case 'startRedis':
-        return this.startRedisNow(a.host, a.opts);
+        return this.spawnNow(a.host, 'redis-server', a.opts);
       case 'partition':
         this.host(a.a);
         this.host(a.b);
@@ -394,20 +406,39 @@ export class World {
 
   /** Starts redis-server on a host. Throws if the port is taken. */
   startRedis(hostName: string, opts: RedisProcessOptions = {}): RedisProcess {
-    return this.apply({ kind: 'startRedis', host: hostName, opts }) as RedisProcess;
+    return this.spawn(hostName, 'redis-server', opts) as RedisProcess;
   }
 
-  private startRedisNow(hostName: string, opts: RedisProcessOptions): RedisProcess {
+  /**
+   * Starts a daemon on a host, recorded as a `spawn` action: redis-server,
+   * or a program registered with registerDaemon (redis-sentinel).
+   */
+  spawn(hostName: string, program: string, opts: unknown = {}): SimProcess {
+    return this.apply({ kind: 'spawn', host: hostName, program, opts }) as SimProcess;
+  }
+
+  /** Makes a daemon startable by a `spawn` action, as redis-server is. */
+  registerDaemon(program: string, start: DaemonStarter): void {
+    this.daemons.set(program, start);
+  }
+
+  private spawnNow(hostName: string, program: string, opts: unknown): SimProcess {
+    const start = this.daemons.get(program);
+    if (start === undefined) throw new Error(`no daemon named ${program}`);
     const host = this.host(hostName);
     if (!host.powered) throw new Error(`${hostName} is powered off`);
+    return start(host, opts);
+  }
+
+  private startRedisOn(host: Host, opts: RedisProcessOptions): RedisProcess {
     const argv = ['redis-server', `*:${opts.port ?? 6379}`];
     const proc = host.spawn(new RedisProcess(host, argv, opts));
     if (!proc.start(opts.unixSocket)) {
       host.reap(proc, 1, 'exited');
-      throw new Error(`${hostName}:${opts.port ?? 6379}: Address already in use`);
+      throw new Error(`${host.name}:${opts.port ?? 6379}: Address already in use`);
     }
-    let ports = this.launches.get(hostName);
-    if (ports === undefined) this.launches.set(hostName, (ports = new Map()));
+    let ports = this.launches.get(host.name);
+    if (ports === undefined) this.launches.set(host.name, (ports = new Map()));
     ports.set(proc.port, structuredCloneData(opts));
     return proc;
   }

@@ -10,22 +10,27 @@ export interface RuntimeHost {
   /** Runs `fn` as a new task, once every pending promise reaction has run. */
   afterMicrotasks(fn: () => void): void;
   readonly AsyncFunction: AsyncFunctionConstructor;
+  /** Global names the cell sees as undefined (by default NETWORK_NAMES and SHADOWED_NAMES). */
+  readonly shadowed?: readonly string[];
 }
 
 /**
- * Names a cell sees as undefined, whatever its global scope holds: every
- * way out of the simulated world. In the worker they are also removed from
- * the global scope itself (src/web/code-cell/lockdown.ts); here they are
- * shadowed so a cell behaves the same when a test runs it in process.
+ * The ways to the network a cell's code could try. In the page's worker
+ * they are left in place, and the sandbox's policy refuses every request
+ * they make (src/web/code-cell/cell-sandbox.ts); a cell run in this process
+ * (a test, a lesson's replay) has no such policy around it, so there they
+ * are shadowed: the cell sees them as undefined.
+ */
+export const NETWORK_NAMES = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'WebTransport', 'EventSource', 'importScripts'] as const;
+
+/**
+ * Names a cell sees as undefined wherever it runs: ways out of the
+ * simulated world that no request policy covers (storage and messages
+ * shared with the page, other workers, the host process). In the worker
+ * they are also removed from the global scope itself
+ * (src/web/code-cell/lockdown.ts).
  */
 export const SHADOWED_NAMES = [
-  'fetch',
-  'XMLHttpRequest',
-  'WebSocket',
-  'WebSocketStream',
-  'WebTransport',
-  'EventSource',
-  'importScripts',
   'indexedDB',
   'caches',
   'BroadcastChannel',
@@ -83,8 +88,9 @@ export class CellRuntime {
   /** Compiles and starts the cell. */
   run(): void {
     const api = this.api();
-    const names = [...Object.keys(api), ...SHADOWED_NAMES];
-    const values = [...Object.values(api), ...SHADOWED_NAMES.map(() => undefined)];
+    const shadowed = this.host.shadowed ?? [...NETWORK_NAMES, ...SHADOWED_NAMES];
+    const names = [...Object.keys(api), ...shadowed];
+    const values = [...Object.values(api), ...shadowed.map(() => undefined)];
     const compiled = compileCell(this.host.AsyncFunction, names, this.start.source, `cell-${this.start.cellId.replace(/[^\w-]/g, '_')}.js`);
     if (!('run' in compiled)) {
       this.finish(compiled);

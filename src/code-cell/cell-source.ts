@@ -12,23 +12,15 @@ export interface CompiledCell {
 /**
  * Turns a cell's source into an async function of the given parameters
  * (the cell's API), in strict mode, so `await` works at the top of a cell
- * and names it did not declare are errors. A syntax error, or a use of
- * `import` (which would load code from anywhere), comes back as a
- * CellError with its line instead.
+ * and names it did not declare are errors. A syntax error comes back as a
+ * CellError with its line instead. Nothing here judges what the code
+ * does: in the page, the worker's policy refuses every request
+ * (src/web/code-cell/cell-sandbox.ts).
  *
  *   const c = compileCell(AsyncFunction, ['print'], 'print(1 + 1)', 'cell-a.js');
  *   if (!('run' in c)) show(c); else await c.run(print);
  */
 export function compileCell(AsyncFunction: AsyncFunctionConstructor, params: readonly string[], source: string, url: string): CompiledCell | CellError {
-  const imported = findImport(source);
-  if (imported !== null) {
-    return {
-      name: 'SyntaxError',
-      message: 'A cell cannot import modules: what it can use (redis, connect, print, report, sleep, time) is already there.',
-      line: imported.line,
-      column: imported.column,
-    };
-  }
   let run: (...args: unknown[]) => Promise<unknown>;
   try {
     run = new AsyncFunction(...params, wrap(source, url));
@@ -118,89 +110,4 @@ function syntaxError(AsyncFunction: AsyncFunctionConstructor, params: readonly s
     return { name: error.name, message: 'The cell ends too soon: a bracket, a brace, a parenthesis or a quote is still open.', line: lines.length, column: null };
   }
   return at(lines.length);
-}
-
-/**
- * Where the source uses the word `import` as code (outside strings and
- * comments): dynamic import() would fetch a module from any address,
- * beyond the reach of the page's policy.
- */
-export function findImport(source: string): { line: number; column: number } | null {
-  let line = 1;
-  let lineStart = 0;
-  /** For each open template literal, the depth of `${` braces inside it. */
-  const templates: number[] = [];
-  let braces = 0;
-  let i = 0;
-  const n = source.length;
-  const newline = (at: number) => {
-    line++;
-    lineStart = at + 1;
-  };
-  const skipString = (quote: string) => {
-    i++;
-    while (i < n && source[i] !== quote) {
-      if (source[i] === '\\') i++;
-      else if (source[i] === '\n') newline(i);
-      i++;
-    }
-    i++;
-  };
-  /** Skips template text up to its end or to a `${`; returns whether it entered an expression. */
-  const skipTemplateText = (): boolean => {
-    while (i < n) {
-      const c = source[i]!;
-      if (c === '\\') i += 2;
-      else if (c === '`') {
-        i++;
-        templates.pop();
-        return false;
-      } else if (c === '$' && source[i + 1] === '{') {
-        i += 2;
-        templates[templates.length - 1] = braces;
-        braces++;
-        return true;
-      } else {
-        if (c === '\n') newline(i);
-        i++;
-      }
-    }
-    return false;
-  };
-  while (i < n) {
-    const c = source[i]!;
-    if (c === '\n') {
-      newline(i);
-      i++;
-    } else if (c === '/' && source[i + 1] === '/') {
-      while (i < n && source[i] !== '\n') i++;
-    } else if (c === '/' && source[i + 1] === '*') {
-      i += 2;
-      while (i < n && !(source[i] === '*' && source[i + 1] === '/')) {
-        if (source[i] === '\n') newline(i);
-        i++;
-      }
-      i += 2;
-    } else if (c === '"' || c === "'") {
-      skipString(c);
-    } else if (c === '`') {
-      i++;
-      templates.push(-1);
-      skipTemplateText();
-    } else if (c === '{') {
-      braces++;
-      i++;
-    } else if (c === '}') {
-      braces--;
-      i++;
-      if (templates.length !== 0 && templates[templates.length - 1] === braces) skipTemplateText();
-    } else if (/[A-Za-z_$\\]/.test(c)) {
-      const start = i;
-      while (i < n && /[\w$\\]/.test(source[i]!)) i++;
-      if (source.slice(start, i) === 'import') return { line, column: start - lineStart + 1 };
-    } else {
-      i++;
-    }
-  }
-  return null;
 }

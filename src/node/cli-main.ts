@@ -22,6 +22,7 @@ import { SessionLink } from '../../emulator/programs/session-link.js';
 import { installRedisHost } from '../../emulator/programs/host-setup.js';
 import { historyPath, loadHistory, saveHistory, HISTORY_MAX_LINES } from './history.js';
 import { hintClearing, hintPainting, redisCliCompleter, redisCliHint, type PromptLine } from './line-assist.js';
+import { insertIntoLine, pasteAwareInput, type TtyInput } from './paste-input.js';
 import { NodeWorldDriver } from './world-driver.js';
 
 export interface CliIO {
@@ -294,7 +295,7 @@ async function piped(terminal: WorldTerminal, io: CliIO): Promise<number> {
  * redis-cli's grey hints on Node's readline: drawn after each key readline
  * has handled, and cleared before Enter so the line stays as typed.
  */
-function showHints(rl: Interface, terminal: WorldTerminal, io: CliIO): void {
+function showHints(rl: Interface, input: TtyInput, terminal: WorldTerminal, io: CliIO): () => void {
   const state = (): PromptLine => ({
     line: rl.line,
     cursor: rl.cursor,
@@ -302,13 +303,19 @@ function showHints(rl: Interface, terminal: WorldTerminal, io: CliIO): void {
     cols: (io.stdout as { columns?: number }).columns ?? 80,
   });
   const on = (): boolean => terminal.mode === 'redis' && terminal.session.hints;
-  io.stdin.prependListener('keypress', (_s: string, key: { name?: string } | undefined) => {
+  const paint = (): void => {
+    if (!on()) return;
+    const p = state();
+    // A line past the prompt's row shows no hint: not worth working one out for a long paste.
+    io.stdout.write(hintPainting(p, p.promptWidth + p.line.length < p.cols ? redisCliHint(p.line) : null));
+  };
+  input.prependListener('keypress', (_s: string, key: { name?: string } | undefined) => {
     if (key?.name === 'return' || key?.name === 'enter') io.stdout.write(hintClearing(state()));
   });
-  io.stdin.on('keypress', (_s: string, key: { name?: string } | undefined) => {
-    if (key?.name === 'return' || key?.name === 'enter' || !on()) return;
-    io.stdout.write(hintPainting(state(), redisCliHint(rl.line)));
+  input.on('keypress', (_s: string, key: { name?: string } | undefined) => {
+    if (key?.name !== 'return' && key?.name !== 'enter') paint();
   });
+  return paint;
 }
 
 /** The interactive loop: line editing, history, Ctrl-C as redis-cli treats it (and as bash does in the shell). */
@@ -317,8 +324,14 @@ function interactive(terminal: WorldTerminal, io: CliIO): Promise<number> {
   const saved = loadHistory(path);
   io.stdout.write(BANNER + HINT);
   return new Promise((resolve) => {
+    // A paste goes into the line in one piece (readline alone takes minutes over 200 KB), then the hint is drawn.
+    const input = pasteAwareInput(io.stdin, (text) => {
+      insertIntoLine(rl, text);
+      paintHint();
+    });
     const rl: Interface = createInterface({
-      input: io.stdin,
+      // readline on a terminal uses only its input's events and switches (pasteAwareInput's).
+      input: input as unknown as NodeJS.ReadableStream,
       output: io.stdout,
       terminal: true,
       history: [...saved].reverse(),
@@ -335,6 +348,7 @@ function interactive(terminal: WorldTerminal, io: CliIO): Promise<number> {
       if (finished) return;
       finished = true;
       rl.close();
+      input.detach();
       resolve(status);
     };
     const pump = async (): Promise<void> => {
@@ -377,7 +391,7 @@ function interactive(terminal: WorldTerminal, io: CliIO): Promise<number> {
       else if (terminal.session.interrupt() === 'exit') finish(1);
     });
     rl.on('close', () => finish(0));
-    showHints(rl, terminal, io);
+    const paintHint = showHints(rl, input, terminal, io);
     rl.setPrompt(bytesToUtf8(terminal.prompt));
     rl.prompt();
   });

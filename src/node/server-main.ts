@@ -26,6 +26,7 @@ import { World } from '../../emulator/world/world.js';
 import { RealDisk } from './real-disk.js';
 import { RedisProcess } from '../../emulator/process/redis-process.js';
 import { NodeWorldDriver } from './world-driver.js';
+import { tcpDialer } from './tcp-dialer.js';
 
 /** Lines the simulated process logs that this entry point prints itself, in Redis's form. */
 const STARTUP_LINES = new Set([
@@ -192,6 +193,8 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   const redis = proc.server;
   if (!proc.alive) return proc.exitCode ?? 1;
   const driver = new NodeWorldDriver(world, { clock });
+  // Connections the server opens itself (a replica to its primary) are real TCP.
+  proc.dialer = tcpDialer(world.kernel, (fn) => driver.input(fn));
   driver.start();
   const tcp = new RedisTcpServer(proc, driver, { port: settings.port, bind: settings.bind.map(bytesToUtf8), log });
   try {

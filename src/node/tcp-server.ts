@@ -41,7 +41,7 @@ function adoptWithReadBuffer(accepted: Socket, onBytes: (chunk: Uint8Array) => v
 }
 
 /** "ip:port" as Redis prints it, with brackets around an IPv6 address. */
-function formatAddress(ip: string | undefined, port: number | undefined): string {
+export function formatAddress(ip: string | undefined, port: number | undefined): string {
   const host = ip ?? '?';
   return host.includes(':') ? `[${host}]:${port ?? 0}` : `${host}:${port ?? 0}`;
 }

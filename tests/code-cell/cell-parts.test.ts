@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ReplyError } from '../../emulator/client-library/reply-error.js';
 import { parseCellMessage, plainData } from '../../src/code-cell/cell-messages.js';
 import { commandArgv } from '../../src/code-cell/cell-client.js';
-import { findImport } from '../../src/code-cell/cell-source.js';
 import { formatArgs } from '../../src/code-cell/format-value.js';
 import { fromWireValue, toWireValue } from '../../src/code-cell/wire-values.js';
 import { formatFigure, parseBarChart } from '../../src/web/code-cell/chart-spec.js';
@@ -78,16 +77,6 @@ describe('print formatting', () => {
     loop.push(loop);
     expect(formatArgs([loop])).toBe('[ [Circular] ]');
     expect(formatArgs([Array.from({ length: 102 }, (_, i) => i)])).toMatch(/, 99, \.\.\. 2 more items \]$/);
-  });
-});
-
-describe('finding import in a cell', () => {
-  it('finds the word as code, not in strings, comments or template text', () => {
-    expect(findImport("const x = 'import';\n// import\n/* import */")).toBeNull();
-    expect(findImport('const s = `import ${1 + 1} import`;')).toBeNull();
-    expect(findImport('const s = `a ${import("x")}`;')).toEqual({ line: 1, column: 16 });
-    expect(findImport('\n  await import("https://example.com/m.js")')).toEqual({ line: 2, column: 9 });
-    expect(findImport('const important = 1;')).toBeNull();
   });
 });
 

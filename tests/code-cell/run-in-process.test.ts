@@ -150,13 +150,6 @@ describe('a code cell run in process', () => {
     expect(thrown.error).toMatchObject({ message: 'Uncaught "out of stock"', line: null });
   });
 
-  it('refuses import, which would load code from outside the world', async () => {
-    const world = buildSandboxWorld(1);
-    const out = await runCellInProcess(world, { from: 'app', source: "print('import is a word in a string');\n// and in a comment: import\nconst m = await import('https://example.com/x.js');" });
-    expect(out.error).toMatchObject({ name: 'SyntaxError', line: 3, column: 17 });
-    expect(out.output).toEqual([]);
-  });
-
   it('sees no fetch, no XMLHttpRequest, no WebSocket, no process', async () => {
     const world = buildSandboxWorld(1);
     const out = await runCellInProcess(world, { from: 'app', source: 'print(typeof fetch, typeof XMLHttpRequest, typeof WebSocket, typeof process, typeof importScripts);' });

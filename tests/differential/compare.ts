@@ -97,17 +97,31 @@ export function compareReplies(real: string, emu: string, how: Compare): string 
       const gb = group(eb);
       return JSON.stringify(ga) === JSON.stringify(gb) ? null : 'elements differ';
     }
-    case 'lines': {
+    case 'lines':
+    case 'fields': {
       const ta = textOf(a);
       const tb = textOf(b);
       if (ta === null || tb === null) return real === emu ? null : 'replies differ';
-      const norm = (t: string): string[] =>
-        t.split('\r\n').map((l) => {
-          const colon = l.indexOf(':');
-          if (colon < 0) return l;
-          const name = l.slice(0, colon);
-          return how.ignore.some((pat) => matchName(pat, name)) ? name + ':<ignored>' : l;
-        });
+      const ignored = (name: string): boolean => how.ignore.some((pat) => matchName(pat, name));
+      const norm =
+        how.kind === 'lines'
+          ? (t: string): string[] =>
+              t.split('\r\n').map((l) => {
+                const colon = l.indexOf(':');
+                if (colon < 0) return l;
+                const name = l.slice(0, colon);
+                return ignored(name) ? name + ':<ignored>' : l;
+              })
+          : (t: string): string[] =>
+              t.split('\n').map((l) =>
+                l
+                  .split(' ')
+                  .map((w) => {
+                    const eq = w.indexOf('=');
+                    return eq > 0 && ignored(w.slice(0, eq)) ? w.slice(0, eq) + '=<ignored>' : w;
+                  })
+                  .join(' '),
+              );
       const la = norm(ta);
       const lb = norm(tb);
       for (let i = 0; i < Math.max(la.length, lb.length); i++) {

@@ -11,6 +11,8 @@
  *   @lines INFO stats        compare a text reply line by line, ignoring the
  *                            values of fields listed after '@lines:' e.g.
  *                            @lines:uptime_in_seconds,used_memory INFO
+ *   @fields:addr,fd CLIENT LIST   compare name=value words (CLIENT LIST's),
+ *                            ignoring the values of the fields listed
  *   !sleep 120               wait 120 ms (the emulator advances its clock)
  *   &BLPOP k 0               send without waiting for the reply (a command
  *                            that blocks); compare the reply at a later
@@ -29,7 +31,8 @@ export type Compare =
   | { kind: 'pairs' }
   | { kind: 'shape' }
   | { kind: 'type' }
-  | { kind: 'lines'; ignore: string[] };
+  | { kind: 'lines'; ignore: string[] }
+  | { kind: 'fields'; ignore: string[] };
 
 export type Step =
   | { kind: 'command'; client: number; argv: string[]; compare: Compare; line: number; text: string; async?: boolean }
@@ -74,10 +77,10 @@ export function parseScript(source: string): Step[] {
       rest = rest.slice(1);
     }
     let compare: Compare = { kind: 'exact' };
-    const mm = /^@(unordered|pairs|shape|type|lines)(?::(\S+))?\s+/.exec(rest);
+    const mm = /^@(unordered|pairs|shape|type|lines|fields)(?::(\S+))?\s+/.exec(rest);
     if (mm) {
       const k = mm[1] as Compare['kind'];
-      compare = k === 'lines' ? { kind: 'lines', ignore: mm[2] ? mm[2].split(',') : [] } : ({ kind: k } as Compare);
+      compare = k === 'lines' || k === 'fields' ? { kind: k, ignore: mm[2] ? mm[2].split(',') : [] } : ({ kind: k } as Compare);
       rest = rest.slice(mm[0].length);
     }
     const argv = splitArgs(latin1(rest));

@@ -120,4 +120,18 @@ describe('npm run cli on a simulated machine', () => {
     u.type('\x03');
     expect(await u.status).toBe(1);
   });
+
+  it('at the keyboard, takes a pasted line of 200 KB whole and sends it', async () => {
+    const t = atKeyboard([]);
+    await expect.poll(t.screen).toContain('127.0.0.1:6379> ');
+    const value = 'v'.repeat(200 * 1024);
+    // A terminal hands a paste over in pieces.
+    const paste = `SET big ${value}\r`;
+    for (let at = 0; at < paste.length; at += 4096) t.type(paste.slice(at, at + 4096));
+    t.type('STRLEN big\r');
+    await expect.poll(t.screen).toContain(`(integer) ${value.length}`);
+    t.type('quit\r');
+    expect(await t.status).toBe(0);
+    expect(t.errors()).toBe('');
+  });
 });

@@ -256,7 +256,7 @@ export function placeLoadedKeys(server: RedisServer, contents: RdbContents, repl
         }
         db.delete(key);
       }
-      db.add(key, k.value);
+      db.addLoaded(key, k.value);
       placeKeyData(server, db, key, k, lfu);
     }
   }
@@ -302,11 +302,11 @@ export function loadRdbIntoServer(server: RedisServer, bytes: Uint8Array, opts: 
       // The databases started empty, so a name already there came earlier in
       // the file: the later copy replaces it and moves to the end.
       const sizeBefore = db.dict.size;
-      db.add(key, k.value);
+      db.addLoaded(key, k.value);
       const fresh = db.dict.size !== sizeBefore;
       if (!fresh) {
         db.delete(key);
-        db.add(key, k.value);
+        db.addLoaded(key, k.value);
       }
       placeKeyData(server, db, key, k, lfu);
       return fresh;

@@ -5,6 +5,7 @@ import { macrotaskQueue } from '../../code-cell/macrotask.js';
 import type { CellError } from '../../code-cell/protocol.js';
 import type { World } from '../../../emulator/world/world.js';
 import type { WorldStore } from '../world-store.js';
+import { deferredWorker, sandboxWorker } from './cell-sandbox.js';
 
 export type CellStatus = 'idle' | 'running' | 'done' | 'failed' | 'stopped';
 
@@ -36,7 +37,8 @@ const IDLE: CellRunState = { status: 'idle', output: [], dropped: 0, reports: {}
 /** Spawns the worker a cell runs in; tests and other hosts may give their own. */
 export type WorkerFactory = () => Worker;
 
-const defaultWorker: WorkerFactory = () => new Worker(new URL('./cell-worker.ts', import.meta.url), { type: 'module', name: 'code-cell' });
+/** The page's workers run under the sandbox frame's policy, which lets no request out (cell-sandbox.ts). */
+const defaultWorker: WorkerFactory = () => deferredWorker(sandboxWorker());
 
 interface ActiveRun {
   readonly cellId: string;

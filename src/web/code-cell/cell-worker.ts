@@ -1,11 +1,12 @@
 /**
- * The Web Worker a code cell runs in: one per run, ended by the page when
- * the cell ends or is stopped. It keeps what the cell runtime needs
+ * The Web Worker a code cell runs in: one per run, made under the sandbox
+ * frame's policy (cell-sandbox.ts), ended by the page when the cell ends
+ * or is stopped. It keeps what the cell runtime needs
  * (posting to the page, a way to queue a task, the AsyncFunction
  * constructor), locks its global scope down, then waits for the page's
  * start message. Everything else is the runtime's (src/code-cell).
  */
-import { CellRuntime } from '../../code-cell/cell-runtime.js';
+import { CellRuntime, SHADOWED_NAMES } from '../../code-cell/cell-runtime.js';
 import type { AsyncFunctionConstructor } from '../../code-cell/cell-source.js';
 import { macrotaskQueue } from '../../code-cell/macrotask.js';
 import type { CellMessage, PageMessage } from '../../code-cell/protocol.js';
@@ -32,7 +33,8 @@ scope.addEventListener('message', (e) => {
       post({ type: 'done', requests: [], error: { name: 'Error', message: `This browser keeps ${left.join(', ')} in reach of a cell, so cells do not run here.`, line: null, column: null } });
       return;
     }
-    runtime = new CellRuntime({ post, afterMicrotasks: later, AsyncFunction }, msg);
+    // The network stays in reach of the cell's code: the sandbox's policy refuses every request.
+    runtime = new CellRuntime({ post, afterMicrotasks: later, AsyncFunction, shadowed: SHADOWED_NAMES }, msg);
     runtime.run();
   } else runtime?.receive(msg);
 });

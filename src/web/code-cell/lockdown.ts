@@ -2,12 +2,11 @@ import { SHADOWED_NAMES } from '../../code-cell/cell-runtime.js';
 
 /**
  * What a cell's worker removes from its global scope before any cell code
- * runs. A worker loaded from its own URL does not inherit the page's
- * Content-Security-Policy, so the page's rules do not hold in here by
- * themselves: everything that reaches past the simulated world goes
- * (the network, storage shared with the page, other workers, messages to
- * other contexts), with the real timers (cells get virtual ones) and every
- * way to make code from a string once the cell itself has been compiled.
+ * runs. The network is the sandbox's policy's to refuse (cell-sandbox.ts);
+ * what no request policy covers goes here: storage shared with the page,
+ * other workers, messages to other contexts, the real timers (cells get
+ * virtual ones) and every way to make code from a string once the cell
+ * itself has been compiled.
  */
 export const REMOVED_GLOBALS: readonly string[] = [
   ...SHADOWED_NAMES,

@@ -9,6 +9,8 @@ import { SESSION_FORMAT, SESSION_VERSION, type Moment, type SessionFile } from '
 const int = z.number().int();
 const name = z.string().min(1).max(200);
 const byteString = z.string().max(1 << 16);
+/** The longest history line a saved terminal keeps: recalling a pasted line of megabytes after a reload is worth less than its room. */
+const HISTORY_LINE_MAX_CHARS = 1 << 16;
 
 const choiceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('redis-cli'), from: name, to: name, port: int.min(0).max(65535) }),
@@ -52,7 +54,11 @@ const terminalSchema = z.object({
   choice: choiceSchema,
   screen: z.string().max(8 << 20),
   ended: z.boolean(),
-  history: z.array(byteString).max(10_000),
+  // A line longer than a history keeps (a pasted value) is left out, not taken for damage.
+  history: z
+    .array(z.string())
+    .max(10_000)
+    .transform((lines) => lines.filter((line) => line.length <= HISTORY_LINE_MAX_CHARS)),
   program: programSchema.nullable(),
   worldIds: z.array(name).max(100_000),
 });

@@ -75,6 +75,10 @@ export class LineEditor {
   private lastSearch = '';
   private assist: LineAssist | null = null;
   private active = false;
+  /** Whether a hint is drawn after the line now. */
+  private hintShown = false;
+  /** The line's length in characters, and the prompt's and the line's width in columns, as last drawn. */
+  private drawn: { readonly length: number; readonly width: number } | null = null;
 
   constructor(
     private readonly out: (s: string) => void,
@@ -273,9 +277,34 @@ export class LineEditor {
 
   private insert(text: string): void {
     const add = Array.from(text);
-    this.chars.splice(this.pos, 0, ...add);
+    const atEnd = this.pos === this.chars.length;
+    // Not splice(pos, 0, ...add): a pasted line of 200 KB is more arguments than a call can take.
+    if (atEnd) for (const c of add) this.chars.push(c);
+    else this.chars = this.chars.slice(0, this.pos).concat(add, this.chars.slice(this.pos));
     this.pos += add.length;
-    this.refresh();
+    if (atEnd && this.mode.kind === 'edit' && !this.hintShown) this.append(add);
+    else this.refresh();
+  }
+
+  /**
+   * Draws characters just added at the end of the line without drawing the
+   * line again: a pasted line can be taller than the screen, and a redraw
+   * cannot go back up past the screen's top row to where the prompt began.
+   * A line still short enough for a hint is drawn again with its hint.
+   */
+  private append(add: readonly string[]): void {
+    // Measured from the line as last drawn, so a paste of many keys does not measure the whole line for each.
+    const drawnBefore = this.drawn !== null && this.drawn.length === this.chars.length - add.length;
+    const total = drawnBefore ? this.drawn!.width + textWidth(add.join('')) : textWidth(this.shownPrompt()) + this.widthBefore(this.chars.length);
+    this.drawn = { length: this.chars.length, width: total };
+    if (total < this.cols && this.assist !== null) {
+      this.refresh();
+      return;
+    }
+    let s = add.join('');
+    if (total > 0 && total % this.cols === 0) s += '\r\n';
+    this.cursorRow = Math.floor(total / this.cols);
+    this.out(s);
   }
 
   private edit(change: () => unknown): null {
@@ -406,7 +435,7 @@ export class LineEditor {
 
   private replaceWord(start: number, text: string): void {
     const add = Array.from(text);
-    this.chars.splice(start, this.pos - start, ...add);
+    this.chars = this.chars.slice(0, start).concat(add, this.chars.slice(this.pos));
     this.pos = start + add.length;
     this.refresh();
   }
@@ -553,9 +582,13 @@ export class LineEditor {
 
   /** Draws the line without its hint, puts the cursor after its end, and ends the row with `suffix`. */
   private leaveLine(suffix: string): void {
+    const drawn = this.pos === this.chars.length && !this.hintShown;
     this.pos = this.chars.length;
     const total = textWidth(this.shownPrompt()) + this.widthBefore(this.pos);
-    this.refresh(false);
+    // Already on the screen as it must stay (no hint to take away, the
+    // cursor at the end): drawing it again could not reach a prompt that
+    // has scrolled above the screen.
+    if (!drawn) this.refresh(false);
     // The refresh has already moved to a new row when the text filled the last one exactly.
     const atRowStart = total > 0 && total % this.cols === 0;
     this.out(suffix + (atRowStart && suffix === '' ? '' : '\r\n'));
@@ -594,7 +627,9 @@ export class LineEditor {
     let s = this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : '';
     s += '\r\x1b[J' + prompt + this.line;
     const total = promptWidth + this.widthBefore(this.chars.length);
+    this.drawn = { length: this.chars.length, width: total };
     const hint = withHint ? this.hintText(total) : '';
+    this.hintShown = hint !== '';
     if (hint !== '') s += HINT_ON + hint + HINT_OFF;
     else if (total > 0 && total % cols === 0) s += '\r\n';
     const endRow = Math.floor(total / cols);

@@ -31,7 +31,7 @@ export class TerminalSession {
   private program: TerminalProgram | null = null;
   private readonly editor: LineEditor;
   private state: State = 'starting';
-  private pending: Key[] = [];
+  private pending = new KeyQueue();
   private sink: TerminalSink | null = null;
   /** What was shown, newest last, so a new view of the tab starts where the old one was. */
   private transcript: string[] = [];
@@ -111,11 +111,11 @@ export class TerminalSession {
   input(data: string): void {
     // A restored program may be waiting for a reply before its first prompt: Ctrl-C reaches it too.
     if ((this.state === 'running' || this.state === 'starting') && data.includes('\x03')) {
-      this.pending = [];
+      this.pending.clear();
       this.interrupt();
       return;
     }
-    this.pending.push(...parseKeys(data));
+    this.pending.push(parseKeys(data));
     this.drain();
   }
 
@@ -150,7 +150,7 @@ export class TerminalSession {
    * or a completion or search under way); otherwise Tab moves the focus on.
    */
   wantsTab(): boolean {
-    return this.pending.length !== 0 || (this.state === 'prompt' && this.editor.wantsTab);
+    return this.pending.size !== 0 || (this.state === 'prompt' && this.editor.wantsTab);
   }
 
   /** Closes the tab: the program ends without a word. */
@@ -180,9 +180,9 @@ export class TerminalSession {
   }
 
   private drain(): void {
-    while (this.pending.length !== 0) {
+    while (this.pending.size !== 0) {
       if (this.state === 'ended') {
-        const key = this.pending.shift()!;
+        const key = this.pending.shift();
         if (key.kind === 'enter') {
           void this.launch();
           return;
@@ -190,7 +190,7 @@ export class TerminalSession {
         continue;
       }
       if (this.state !== 'prompt') return;
-      const event = this.editor.handle(this.pending.shift()!);
+      const event = this.editor.handle(this.pending.shift());
       if (event === null) continue;
       if (event.kind === 'submit') void this.run(event.line);
       else if (event.kind === 'eof') void this.endOfInput();
@@ -310,5 +310,39 @@ export class TerminalSession {
     const kept = cut < 0 ? '' : all.slice(cut + 1);
     this.transcript = [kept];
     this.transcriptChars = kept.length;
+  }
+}
+
+/**
+ * Keys typed ahead, oldest first. A paste can be hundreds of thousands of
+ * keys: they are taken from the front by moving an index, not by shifting
+ * the array each time, and added one by one, not as the arguments of one call.
+ */
+class KeyQueue {
+  private keys: Key[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.keys.length - this.head;
+  }
+
+  push(keys: readonly Key[]): void {
+    for (const k of keys) this.keys.push(k);
+  }
+
+  /** The oldest key (the queue must not be empty). */
+  shift(): Key {
+    const k = this.keys[this.head++]!;
+    if (this.head === this.keys.length) this.clear();
+    else if (this.head > 1024 && this.head * 2 > this.keys.length) {
+      this.keys = this.keys.slice(this.head);
+      this.head = 0;
+    }
+    return k;
+  }
+
+  clear(): void {
+    this.keys = [];
+    this.head = 0;
   }
 }

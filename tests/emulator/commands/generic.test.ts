@@ -89,7 +89,7 @@ describe('expiry in virtual time', () => {
     server.activeExpireEnabled = false;
     run('SET', 'e', 'v', 'PX', '10');
     clock.advanceMs(20);
-    server.mayDeleteExpired = false;
+    server.replication.masterHost = '10.0.0.9';
     expect(run('RANDOMKEY')).toBe('e');
     expect(run('DBSIZE')).toBe(1);
   });

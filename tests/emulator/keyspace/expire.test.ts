@@ -68,10 +68,10 @@ describe('active expiry cycle', () => {
     server.cron();
     expect(server.dbs[0]!.size).toBe(1);
     server.activeExpireEnabled = true;
-    server.mayDeleteExpired = false;
+    server.replication.masterHost = '10.0.0.9';
     server.cron();
     expect(server.dbs[0]!.size).toBe(1);
-    server.mayDeleteExpired = true;
+    server.replication.masterHost = null;
     server.cron();
     expect(server.dbs[0]!.size).toBe(0);
   });

@@ -118,4 +118,21 @@ describe('exporting and importing a session', () => {
     // The title is kept as text; React shows it inert.
     expect(t.title).toBe('<img src=x onerror=alert(1)>');
   });
+
+  it('keeps a session in which a line of 200 KB was pasted, leaving that line out of the history', async () => {
+    const a = sessionHarness();
+    await a.load();
+    const cli = a.open();
+    await a.run(50);
+    const big = 'v'.repeat(200 * 1024);
+    cli.session.input(`SET big ${big}\rPING\r`);
+    await a.run(100);
+    const b = sessionHarness();
+    await b.load();
+    const done = b.session.importText(a.session.exportText());
+    await b.idle();
+    expect(await done).toEqual({ ok: true });
+    expect(b.store.terminal(cli.id)!.history()).toEqual(['PING']);
+    expect(digest(b.store.world)).toBe(digest(a.store.world));
+  });
 });

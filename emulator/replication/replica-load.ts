@@ -1,0 +1,90 @@
+import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
+import { auxLogLine } from '../persistence/rdb/aux-log.js';
+import { RdbError } from '../persistence/rdb/errors.js';
+import { loadRdbIntoServer, placeLoadedKeys, valueReadOptions } from '../persistence/rdb/server-dataset.js';
+import { readRdb } from '../persistence/rdb/file-reader.js';
+import { asciiLower } from '../resp/bytes.js';
+import type { RedisServer } from '../server/server.js';
+
+/**
+ * What a replica does with the RDB of a full synchronization: its old
+ * data goes (emptyData), the file is loaded as rdbLoad does with
+ * RDBFLAGS_REPLICATION (logging what the loader logs, keeping keys that
+ * already expired, since only the primary's DEL removes them), and the
+ * database its primary's stream had selected is read from the file.
+ */
+
+/** emptyData(-1): every database emptied, and WATCH told about the keys that go. */
+export function emptyAllData(server: RedisServer): void {
+  for (const db of server.dbs) {
+    if (db.dict.size === 0) continue;
+    touchAllWatchedKeysInDb(db, null);
+    db.clear();
+  }
+}
+
+/** The outcome of loading a received RDB. */
+export interface SyncedRdb {
+  keysLoaded: number;
+  keysExpired: number;
+  /** repl-stream-db of the file, or -1 when it has none. */
+  streamDb: number;
+}
+
+function readOptions(server: RedisServer, log: (line: string) => void) {
+  const cfg = server.config;
+  return {
+    ...valueReadOptions(server),
+    deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
+    databases: server.dbs.length,
+    verifyChecksum: cfg.getBool('rdbchecksum'),
+    nowMs: server.nowMs,
+    // A replica keeps keys that expired: its primary's DEL removes them.
+    dropExpired: false,
+    allowDuplicates: false,
+    onAux: (key: string, value: string) => {
+      const line = auxLogLine(key, value, Math.floor(server.nowMs / 1000));
+      if (line !== null) log(line);
+    },
+  };
+}
+
+function finish(server: RedisServer, aux: ReadonlyArray<readonly [string, string]>, keysLoaded: number, keysExpired: number, log: (line: string) => void): SyncedRdb {
+  const p = server.stats.persistence;
+  p.rdbLastLoadKeysExpired = keysExpired;
+  p.rdbLastLoadKeysLoaded = keysLoaded;
+  log(`Done loading RDB, keys loaded: ${keysLoaded}, keys expired: ${keysExpired}.`);
+  let streamDb = -1;
+  for (const [k, v] of aux) {
+    if (asciiLower(k) !== 'repl-stream-db') continue;
+    const m = /^\s*([+-]?\d+)/.exec(v);
+    streamDb = m === null ? 0 : Number(m[1]);
+  }
+  return { keysLoaded, keysExpired, streamDb };
+}
+
+/** rdbLoad into the emptied databases; an error text when the file cannot be loaded. */
+export function loadSyncedRdb(server: RedisServer, bytes: Uint8Array, log: (line: string) => void): SyncedRdb | string {
+  const contents = loadRdbIntoServer(server, bytes, readOptions(server, log));
+  if (contents instanceof RdbError) return contents.message;
+  return finish(server, contents.aux, contents.keysLoaded, contents.keysExpired, log);
+}
+
+/**
+ * repl-diskless-load swapdb: the file is read beside the old data, which
+ * is replaced only once the whole file loaded (swapMainDbWithTempDb); on a
+ * failure the old data stays.
+ */
+export function loadSyncedRdbBeside(
+  server: RedisServer,
+  bytes: Uint8Array,
+  log: (line: string) => void,
+  swap: () => void,
+): SyncedRdb | string {
+  const contents = readRdb(bytes, readOptions(server, log));
+  if (contents instanceof RdbError) return contents.message;
+  swap();
+  emptyAllData(server);
+  placeLoadedKeys(server, contents, false);
+  return finish(server, contents.aux, contents.keysLoaded, contents.keysExpired, log);
+}
