@@ -22,7 +22,7 @@ import { opt } from './args.js';
 import { helpReply, subcommandSyntaxError } from './command-help.js';
 import { datasetDigest, valueDigest } from './debug-digest.js';
 import { debugObjectText, sdsLenText } from './debug-object.js';
-import { debugReload } from '../persistence/rdb/debug-reload.js';
+import { debugReload } from '../persistence/debug-reload.js';
 import { NOT_INTEGER, NO_SUCH_KEY } from './errors.js';
 import { debugSettings } from '../server/debug-settings.js';
 import type { Handler } from './table.js';

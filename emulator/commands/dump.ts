@@ -3,11 +3,11 @@ import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import { ErrorReply, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { createDumpPayload, loadDumpPayload, verifyDumpPayload, RdbError } from '../persistence/rdb/index.js';
-import { lfuDataWithCounter, lruClockBefore, valueReadOptions, valueWriteOptions } from '../persistence/rdb/server-dataset.js';
+import { lfuDataWithCounter, lruClockBefore, valueReadOptions, valueWriteOptions } from '../persistence/rdb-dataset.js';
 import { debugSettings } from '../server/debug-settings.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
-import { setExpireExact } from './expire.js';
+import { setExpireExact } from '../keyspace/expire-exact.js';
 import type { Handler } from './table.js';
 
 /**

@@ -6,7 +6,7 @@ import type { Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR } from './errors.js';
-import { getExpireExact, setExpireExact } from './expire.js';
+import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
 import { SAME_OBJECT, dbArg } from './generic-rename.js';
 import type { Handler } from './table.js';
 

@@ -3,7 +3,7 @@ import { OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { intArg } from './args.js';
 import { INVALID_DB_INDEX, NOT_INTEGER, NO_SUCH_KEY } from './errors.js';
-import { getExpireExact, setExpireExact } from './expire.js';
+import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
 import type { Handler } from './table.js';
 
 /**

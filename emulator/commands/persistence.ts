@@ -1,8 +1,8 @@
 import { errorReply, ErrorReply, OK, StatusReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
-import { saveRdb } from '../persistence/rdb/server-dataset.js';
-import { rememberSavedRdb } from '../persistence/rdb/debug-reload.js';
+import { saveRdb } from '../persistence/rdb-dataset.js';
+import { rememberSavedRdb } from '../persistence/debug-reload.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR } from './errors.js';
 import type { Handler } from './table.js';

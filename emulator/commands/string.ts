@@ -4,7 +4,7 @@ import { ErrorReply, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR, invalidExpireTime } from './errors.js';
-import { setExpireExact } from './expire.js';
+import { setExpireExact } from '../keyspace/expire-exact.js';
 import { deleteKey, modified } from './lookup.js';
 import { isStringValue, readString } from './string-access.js';
 import { stringByteCommands } from './string-bytes.js';

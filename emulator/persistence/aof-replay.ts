@@ -9,7 +9,7 @@ import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
 import { RdbError } from './rdb/errors.js';
 import { readRdb } from './rdb/file-reader.js';
 import { auxLogLine } from './rdb/aux-log.js';
-import { placeLoadedFunctions, placeLoadedKeys, valueReadOptions } from './rdb/server-dataset.js';
+import { placeLoadedFunctions, placeLoadedKeys, valueReadOptions } from './rdb-dataset.js';
 
 /**
  * Loading a multi-part AOF into the server at startup (loadAppendOnlyFiles

@@ -5,7 +5,7 @@ import { SimProcess, type Host } from '../sim/host.js';
 import { NotRewritable, rewriteAof } from './aof/rewrite.js';
 import { tempRewriteFileName } from './aof/manifest.js';
 import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
-import { saveRdb, snapshotDatabases } from './rdb/server-dataset.js';
+import { saveRdb, snapshotDatabases } from './rdb-dataset.js';
 
 /**
  * The child a background AOF rewrite forks (rewriteAppendOnlyFileBackground

@@ -3,7 +3,7 @@ import { auxLogLine } from './rdb/aux-log.js';
 import type { checkRdb } from './check/rdb/check.js';
 import { serverLogLine } from '../server/log-line.js';
 import { bytesFromArray } from '../resp/bytes.js';
-import { ForkedRdbWriter, loadRdbIntoServer, saveRdb, valueReadOptions, type SaveStamp } from './rdb/server-dataset.js';
+import { ForkedRdbWriter, loadRdbIntoServer, saveRdb, valueReadOptions, type SaveStamp } from './rdb-dataset.js';
 import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';

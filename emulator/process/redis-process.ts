@@ -484,7 +484,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     if (logfile !== '' && LOG_SEVERITY[level] >= LOG_SEVERITY[this.server.config.get('loglevel') as ServerLogLevel]) {
       const path = logfile.startsWith('/') ? logfile : `${this.server.config.get('dir')}/${logfile}`;
       try {
-        this.host.disk.appendFile(path, bytesToArray(serverLogLineAs(this.pid, 'M', this.kernel.now / 1000, level, text)));
+        this.host.disk.appendFile(path, bytesToArray(serverLogLineAs(this.pid, this.server.replication.masterHost !== null ? 'S' : 'M', this.kernel.now / 1000, level, text)));
       } catch {
         // Redis drops a line it cannot write.
       }

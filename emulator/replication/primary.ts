@@ -345,7 +345,9 @@ export class ReplicationPrimary {
     const timeoutS = this.server.config.getNumber('shutdown-timeout');
     if (now || timeoutS === 0 || this.readyToShutdown()) return false;
     this.shutdownWait = { deadlineMs: this.server.nowMs + timeoutS * 1000, finish, clients: c === null ? [] : [c] };
-    this.feedCommand(this.slaveSelDb, GETACK_COMMAND);
+    if (!this.server.pause.paused()) this.feedCommand(this.slaveSelDb, GETACK_COMMAND);
+    // Writes wait meanwhile, so the replicas can catch up with a stream that holds still.
+    this.server.pause.pause('shutdown', Number.MAX_SAFE_INTEGER, 'write');
     this.log('Waiting for replicas before shutting down.');
     return true;
   }
@@ -363,6 +365,7 @@ export class ReplicationPrimary {
     const wait = this.shutdownWait;
     if (wait === null) return false;
     this.shutdownWait = null;
+    this.server.pause.unpause('shutdown');
     this.log('Shutdown manually aborted.');
     for (const c of wait.clients) {
       c.onAsyncReply?.(errorReply('Errors trying to SHUTDOWN. Check logs.'));
@@ -391,6 +394,7 @@ export class ReplicationPrimary {
     const wait = this.shutdownWait;
     if (wait === null || (this.server.nowMs < wait.deadlineMs && !this.readyToShutdown())) return;
     this.shutdownWait = null;
+    this.server.pause.unpause('shutdown');
     wait.finish();
   }
 

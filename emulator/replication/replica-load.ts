@@ -1,7 +1,7 @@
 import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
 import { auxLogLine } from '../persistence/rdb/aux-log.js';
 import { RdbError } from '../persistence/rdb/errors.js';
-import { loadRdbIntoServer, placeLoadedKeys, valueReadOptions } from '../persistence/rdb/server-dataset.js';
+import { loadRdbIntoServer, placeLoadedKeys, valueReadOptions } from '../persistence/rdb-dataset.js';
 import { readRdb } from '../persistence/rdb/file-reader.js';
 import { asciiLower } from '../resp/bytes.js';
 import type { RedisServer } from '../server/server.js';
@@ -83,8 +83,9 @@ export function loadSyncedRdbBeside(
 ): SyncedRdb | string {
   const contents = readRdb(bytes, readOptions(server, log));
   if (contents instanceof RdbError) return contents.message;
+  const loaded = finish(server, contents.aux, contents.keysLoaded, contents.keysExpired, log);
   swap();
   emptyAllData(server);
   placeLoadedKeys(server, contents, false);
-  return finish(server, contents.aux, contents.keysLoaded, contents.keysExpired, log);
+  return loaded;
 }

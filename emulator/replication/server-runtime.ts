@@ -1,5 +1,5 @@
 import { bytesFromArray } from '../resp/bytes.js';
-import { saveRdb } from '../persistence/rdb/server-dataset.js';
+import { saveRdb } from '../persistence/rdb-dataset.js';
 import type { RedisServer } from '../server/server.js';
 import type { FileSystem } from '../sim/disk-api.js';
 import type { RdbReplicationInfo } from './state.js';

@@ -13,8 +13,10 @@ const MAX_REQUESTS = 100_000;
 const MAX_FLIGHT = 100_000;
 /** Most bytes of arguments in one message. */
 const MAX_ARG_BYTES = 64 * 1024 * 1024;
-/** Most characters of one printed line or message text kept; longer text is cut. */
+/** Most characters of one printed line or of a message's text kept; longer text is cut. */
 export const MAX_TEXT = 10_000;
+/** Most printed lines in one message (the cell keeps no more between two). */
+export const MAX_PRINT_LINES = 2000;
 /** Longest name of a report, a host or a target. */
 const MAX_NAME = 200;
 
@@ -24,9 +26,16 @@ const FLIGHTS: readonly Flight[] = ['command', 'pipeline', 'multi'];
 export function parseCellMessage(data: unknown): CellMessage | string {
   if (!isObject(data)) return 'not an object';
   switch (data.type) {
-    case 'print':
-      if (typeof data.text !== 'string') return 'print without text';
-      return { type: 'print', text: data.text.length > MAX_TEXT ? data.text.slice(0, MAX_TEXT) + '…' : data.text };
+    case 'print': {
+      const lines = data.lines;
+      if (!Array.isArray(lines) || lines.length > MAX_PRINT_LINES || !isIndex(data.dropped)) return 'print without lines';
+      const kept: string[] = [];
+      for (const line of lines as unknown[]) {
+        if (typeof line !== 'string') return 'print with a line that is not text';
+        kept.push(line.length > MAX_TEXT ? line.slice(0, MAX_TEXT) + '…' : line);
+      }
+      return { type: 'print', lines: kept, dropped: data.dropped };
+    }
     case 'report':
       if (typeof data.name !== 'string' || data.name.length === 0 || data.name.length > MAX_NAME) return 'report without a name';
       return { type: 'report', name: data.name, value: plainData(data.value) };

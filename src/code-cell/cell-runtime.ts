@@ -1,5 +1,6 @@
 import { CellRedis, type ConnectOptions, type RequestBody } from './cell-client.js';
 import { compileCell, type AsyncFunctionConstructor } from './cell-source.js';
+import { MAX_PRINT_LINES, MAX_TEXT } from './cell-messages.js';
 import { formatArgs } from './format-value.js';
 import type { CellError, CellMessage, CellRequest, PageMessage, StartMessage } from './protocol.js';
 import { fromWireError, fromWireValue } from './wire-values.js';
@@ -10,6 +11,8 @@ export interface RuntimeHost {
   /** Runs `fn` as a new task, once every pending promise reaction has run. */
   afterMicrotasks(fn: () => void): void;
   readonly AsyncFunction: AsyncFunctionConstructor;
+  /** The wall clock, ms: printed lines go to the page at most every PRINT_INTERVAL_MS of it while the code runs. */
+  wallNowMs?(): number;
   /** Global names the cell sees as undefined (by default NETWORK_NAMES and SHADOWED_NAMES). */
   readonly shadowed?: readonly string[];
 }
@@ -44,6 +47,13 @@ export const SHADOWED_NAMES = [
   'require',
 ] as const;
 
+/** Wall ms between two messages of printed lines while a cell's code runs without waiting. */
+const PRINT_INTERVAL_MS = 50;
+/** Printed lines the cell keeps until they are sent: the newest. */
+const MAX_KEPT_LINES = MAX_PRINT_LINES;
+/** Characters of printed lines the cell keeps until they are sent. */
+const MAX_KEPT_CHARS = 256 * 1024;
+
 interface Waiter {
   resolve(v: unknown): void;
   reject(e: Error): void;
@@ -76,6 +86,11 @@ export class CellRuntime {
   private readonly waiters = new Map<number, Waiter>();
   private flushQueued = false;
   private finished = false;
+  /** Printed lines not sent yet, oldest first, their characters, and how many older ones were let go. */
+  private printed: string[] = [];
+  private printedChars = 0;
+  private printDropped = 0;
+  private printSentAtMs = -Infinity;
 
   constructor(
     private readonly host: RuntimeHost,
@@ -143,6 +158,7 @@ export class CellRuntime {
       if (this.finished) return;
       const requests = this.buffer;
       this.buffer = [];
+      this.sendPrinted();
       this.host.post({ type: 'step', requests });
     });
   }
@@ -152,11 +168,44 @@ export class CellRuntime {
     this.finished = true;
     const requests = this.buffer;
     this.buffer = [];
+    this.sendPrinted();
     this.host.post({ type: 'done', error, requests });
   }
 
+  /**
+   * A printed text, as lines. Output is held back: the lines go to the page
+   * when the code next waits or ends, and at most every PRINT_INTERVAL_MS
+   * of wall time while it runs on without waiting. Meanwhile only the newest
+   * lines are kept, each cut to MAX_TEXT characters, and the count of those
+   * let go goes with them; so a cell printing in a loop, or printing huge
+   * strings, neither floods the page nor fills its own memory.
+   */
   private print(text: string): void {
-    if (!this.finished) this.host.post({ type: 'print', text });
+    if (this.finished) return;
+    for (const line of text.split('\n')) {
+      const kept = line.length > MAX_TEXT ? line.slice(0, MAX_TEXT) + '…' : line;
+      this.printed.push(kept);
+      this.printedChars += kept.length;
+    }
+    let drop = 0;
+    let chars = this.printedChars;
+    while (this.printed.length - drop > MAX_KEPT_LINES || (chars > MAX_KEPT_CHARS && this.printed.length - drop > 1)) chars -= this.printed[drop++]!.length;
+    if (drop !== 0) {
+      this.printed = this.printed.slice(drop);
+      this.printedChars = chars;
+      this.printDropped += drop;
+    }
+    const now = this.host.wallNowMs?.();
+    if (now !== undefined && now - this.printSentAtMs >= PRINT_INTERVAL_MS) this.sendPrinted();
+  }
+
+  private sendPrinted(): void {
+    if (this.printed.length === 0 && this.printDropped === 0) return;
+    this.host.post({ type: 'print', lines: this.printed, dropped: this.printDropped });
+    this.printed = [];
+    this.printedChars = 0;
+    this.printDropped = 0;
+    this.printSentAtMs = this.host.wallNowMs?.() ?? 0;
   }
 
   /** The names a cell's code sees, with their values. */

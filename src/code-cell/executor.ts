@@ -33,7 +33,10 @@ export interface ExecutorOptions {
   readonly maxVirtualMs?: number;
   /** The world ran or was changed by the cell (the page redraws). */
   onWorldChanged?(): void;
-  onPrint?(text: string): void;
+  /** A printed line. */
+  onPrint?(line: string): void;
+  /** Lines printed that the cell did not keep (it printed faster than they could be shown). */
+  onDropped?(lines: number): void;
   onReport?(name: string, value: unknown): void;
   onEnd(end: CellEnd): void;
 }
@@ -109,7 +112,8 @@ export class CellExecutor {
     }
     switch (msg.type) {
       case 'print':
-        this.opts.onPrint?.(msg.text);
+        if (msg.dropped !== 0) this.opts.onDropped?.(msg.dropped);
+        for (const line of msg.lines) this.opts.onPrint?.(line);
         return;
       case 'report':
         this.opts.onReport?.(msg.name, msg.value);

@@ -72,6 +72,7 @@ export type PageMessage = StartMessage | DeliverMessage;
 
 export type CellMessage =
   | { readonly type: 'step'; readonly requests: CellRequest[] }
-  | { readonly type: 'print'; readonly text: string }
+  /** Printed lines, oldest first, and how many lines printed before them were not kept (see cell-runtime.ts). */
+  | { readonly type: 'print'; readonly lines: string[]; readonly dropped: number }
   | { readonly type: 'report'; readonly name: string; readonly value: unknown }
   | { readonly type: 'done'; readonly error: CellError | null; readonly requests: CellRequest[] };

@@ -1,5 +1,6 @@
 import type { World } from '../../emulator/world/world.js';
 import type { ClientCpuName } from '../../emulator/sim/cpu.js';
+import { MAX_PRINT_LINES } from './cell-messages.js';
 import { CellExecutor } from './executor.js';
 import { CellRuntime } from './cell-runtime.js';
 import type { AsyncFunctionConstructor } from './cell-source.js';
@@ -22,8 +23,10 @@ export interface InProcessOptions {
 }
 
 export interface CellOutcome {
-  /** Printed lines, in order. */
+  /** Printed lines, in order (the cell keeps the newest when it prints faster than they are taken). */
   readonly output: string[];
+  /** Lines printed and not kept. */
+  readonly dropped: number;
   /** report(name, value) calls, the last value per name. */
   readonly reports: Record<string, unknown>;
   readonly error: CellError | null;
@@ -49,6 +52,7 @@ const AsyncFunction = (async () => {}).constructor as AsyncFunctionConstructor;
 export function runCellInProcess(world: World, opts: InProcessOptions): Promise<CellOutcome> {
   const later = macrotaskQueue();
   const output: string[] = [];
+  let dropped = 0;
   const reports: Record<string, unknown> = {};
   const startUs = world.kernel.now;
   return new Promise<CellOutcome>((resolve) => {
@@ -66,13 +70,21 @@ export function runCellInProcess(world: World, opts: InProcessOptions): Promise<
         const copy = structuredClone(msg);
         later(() => {
           if (copy.type === 'start') {
-            runtime = new CellRuntime({ post: (m) => later(() => executor.receive(structuredClone(m))), afterMicrotasks: later, AsyncFunction }, copy as StartMessage);
+            runtime = new CellRuntime(
+              { post: (m) => later(() => executor.receive(structuredClone(m))), afterMicrotasks: later, AsyncFunction, wallNowMs: () => performance.now() },
+              copy as StartMessage,
+            );
             runtime.run();
           } else runtime?.receive(copy);
         });
       },
+      onDropped: (n) => {
+        dropped += n;
+      },
       onPrint: (text) => {
         output.push(text);
+        // The newest lines are kept, as the page keeps them.
+        if (output.length >= 2 * MAX_PRINT_LINES) dropped += output.splice(0, output.length - MAX_PRINT_LINES).length;
         opts.onPrint?.(text);
       },
       onReport: (name, value) => {
@@ -80,7 +92,8 @@ export function runCellInProcess(world: World, opts: InProcessOptions): Promise<
       },
       onEnd: (end) => {
         opts.signal?.removeEventListener('abort', abort);
-        resolve({ output, reports, error: end.error, stopped: end.stopped, startUs, endUs: world.kernel.now });
+        if (output.length > MAX_PRINT_LINES) dropped += output.splice(0, output.length - MAX_PRINT_LINES).length;
+        resolve({ output, dropped, reports, error: end.error, stopped: end.stopped, startUs, endUs: world.kernel.now });
       },
     });
     const abort = () => executor.stop();

@@ -1,9 +1,8 @@
 import { RedisCliRepl } from '../../emulator/redis-cli/repl.js';
 import { HostShell } from '../../emulator/programs/shell.js';
 import { SessionLink } from '../../emulator/programs/session-link.js';
-import type { Reply } from '../../emulator/resp/reply.js';
 import type { World } from '../../emulator/world/world.js';
-import type { LessonHost } from './host.js';
+import type { LessonHost, TimedReply } from './host.js';
 import { parseServerRef, type TerminalSpec } from './schema.js';
 import { TerminalReplies } from './terminal-replies.js';
 
@@ -126,7 +125,7 @@ export class HeadlessLessonHost implements LessonHost {
     return fn();
   }
 
-  lastReply(terminal: string): Reply | null {
+  lastReply(terminal: string): TimedReply | null {
     return this.replies?.lastReply(terminal) ?? null;
   }
 

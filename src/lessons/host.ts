@@ -3,6 +3,12 @@ import type { World } from '../../emulator/world/world.js';
 import type { Reply } from '../../emulator/resp/reply.js';
 import type { TerminalSpec } from './schema.js';
 
+/** A reply and the virtual time it arrived at, in us since the world began. */
+export interface TimedReply {
+  readonly reply: Reply;
+  readonly t: number;
+}
+
 /**
  * Where a lesson runs: a world and its named terminals. Two kinds exist:
  * HeadlessLessonHost (headless.ts: a World on the kernel, driven by hand,
@@ -46,6 +52,6 @@ export interface LessonHost {
    * the clock goes on as before afterwards.
    */
   holdingTime<T>(fn: () => Promise<T>): Promise<T>;
-  /** The last reply a redis-cli terminal received, or null. */
-  lastReply(terminal: string): Reply | null;
+  /** The last reply a redis-cli terminal received and when (us since the world began), or null. */
+  lastReply(terminal: string): TimedReply | null;
 }

@@ -61,6 +61,30 @@ export function valueLength(v: Value): number {
 
 export { typeOf };
 
+/**
+ * A value as one string that two equal values share and two different
+ * ones do not, to tell whether a key kept its value across a crash: a
+ * string as it is, a collection by its type and its contents in a fixed
+ * order (sets and hashes sorted, a list in its order).
+ */
+export function valueFingerprint(v: Value): string {
+  if (typeof v === 'string') return `string:${v}`;
+  switch (v.type) {
+    case 'string':
+      return `string:${(v as { s: string }).s}`;
+    case 'list':
+      return `list:${JSON.stringify(v.items.toArray())}`;
+    case 'hash':
+      return `hash:${JSON.stringify([...v.map].sort((a, b) => (a[0] < b[0] ? -1 : 1)))}`;
+    case 'set':
+      return `set:${JSON.stringify([...v.set].sort())}`;
+    case 'zset':
+      return `zset:${JSON.stringify([...v.dict].sort((a, b) => (a[0] < b[0] ? -1 : 1)))}`;
+    case 'stream':
+      return `stream:${JSON.stringify(v.parts.map((p) => (typeof p === 'string' ? p : String(p))))}`;
+  }
+}
+
 /** The sections tried in turn for a field, cheapest and likeliest first. */
 const INFO_SECTIONS = ['persistence', 'stats', 'replication', 'server', 'clients', 'cpu', 'keyspace', 'memory'];
 
@@ -107,8 +131,13 @@ export function rdbVerdict(world: World, host: string, path: string): { ok: bool
     return { ok: false, said: 'the file cannot be read' };
   }
   const lines: string[] = [];
-  const r = checkRdb(bytes, path, { out: (t) => lines.push(t), logWarning: (t) => lines.push(t), nowMs: world.kernel.now / 1000 });
-  return { ok: r.outcome === 'ok', said: lastLine(lines) };
+  const r = checkRdb(bytes, path, { out: (t) => lines.push(t), logWarning: () => {}, nowMs: world.kernel.now / 1000 });
+  if (r.outcome === 'ok') return { ok: true, said: 'RDB looks OK' };
+  // The tool's report names the error on the line after its banner: "[offset 98] RDB CRC error".
+  const all = lines.join('').split('\n');
+  const at = all.findIndex((l) => l.startsWith('--- RDB ERROR DETECTED ---'));
+  const error = at < 0 ? '' : (all[at + 1] ?? '').replace(/^\[offset \d+\]\s*/, '');
+  return { ok: false, said: error === '' ? 'the file is not a sound RDB file' : error };
 }
 
 /** Whether redis-check-aof (without --fix) finds the AOF sound: a manifest, an .aof file, or the appendonlydir. */

@@ -334,9 +334,18 @@ class Parser {
       }
     };
     switch (c.kind) {
-      case 'key':
-      case 'config':
+      case 'key': {
+        const looks = [c.kept, c.lost, c.at].filter((x) => x !== undefined).length;
+        if (looks > 1) return 'a key check looks back to one moment at most: kept, lost or at';
+        if (c.written === true && c.after !== undefined) return 'a key check counts its writes or waits for something to happen, not both: written or after';
         return host(parseServerRef(c.on).host);
+      }
+      case 'config':
+      case 'happened':
+      case 'command':
+        return host(parseServerRef(c.on).host);
+      case 'ran':
+        return host(c.on);
       case 'info':
         return host(parseServerRef(c.on).host) ?? (c['same-as'] ? host(parseServerRef(c['same-as'].on).host) : null);
       case 'dbsize':

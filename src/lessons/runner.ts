@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { World } from '../../emulator/world/world.js';
-import { evaluateCheck, type CellRunView, type CheckResult } from './checks.js';
+import { evaluateCheck, observeAtMoment, type CellRunView, type CheckContext, type CheckResult } from './checks.js';
 import { EventPlayer } from './events.js';
 import type { LessonHost } from './host.js';
 import { lessonCells, type CellBlock, type Lesson, type LessonStep } from './lesson.js';
+import { StepWatch, stepSeen } from './step-watch.js';
 import { buildLessonWorld } from './world.js';
 
 /**
@@ -21,8 +22,10 @@ export const lessonProgress = z.strictObject({
   hints: z.array(z.number().int().min(0)),
   /** Per step: the solution was revealed. */
   solution: z.array(z.boolean()),
-  /** When the current step began, in us since the world began: trace checks count from there. */
+  /** When the current step began, in us since the world began: what happened counts from there. */
   stepStartUs: z.number(),
+  /** What the current step has seen so far: moments and counts (step-watch.ts). Absent in progress saved before it existed. */
+  seen: stepSeen.optional(),
 });
 
 export type LessonProgress = z.infer<typeof lessonProgress>;
@@ -73,6 +76,8 @@ export class LessonRunner {
   private readonly cellSources = new Map<string, string>();
   /** The last run of each code cell this runner started (runCell's answers). */
   private readonly cellRuns = new Map<string, CellRunView>();
+  /** What the current step has seen happen: moments servers died or forked, and counts. */
+  private readonly watch: StepWatch;
 
   constructor(
     readonly lesson: Lesson,
@@ -82,6 +87,10 @@ export class LessonRunner {
     this.state = this.freshProgress(0);
     this.player = new EventPlayer(host, lesson.meta.world);
     this.status = { step: 0, results: [], passing: false };
+    this.watch = new StepWatch(
+      () => this.lesson.steps[this.state.step]?.checks ?? [],
+      (check, proc) => observeAtMoment(check, this.context(), proc),
+    );
   }
 
   get steps(): readonly LessonStep[] {
@@ -111,6 +120,8 @@ export class LessonRunner {
     const world = buildLessonWorld(this.lesson.meta.world, this.opts.worldSetup);
     this.host.setWorld(world);
     this.host.openTerminals(this.lesson.meta.world.terminals);
+    this.watch.begin();
+    this.watch.follow(world);
     this.state = this.freshProgress(this.nowUs());
     this.cellSources.clear();
     this.cellRuns.clear();
@@ -124,7 +135,7 @@ export class LessonRunner {
 
   /** Where the learner is, as JSON-safe data. */
   progress(): LessonProgress {
-    return structuredClone(this.state);
+    return structuredClone({ ...this.state, seen: this.watch.seen });
   }
 
   /**
@@ -140,6 +151,10 @@ export class LessonRunner {
       throw new Error(`the progress does not fit lesson ${p.lesson}: it has ${p.done.length} steps, the lesson ${n}`);
     }
     this.state = structuredClone(p);
+    delete this.state.seen;
+    this.watch.detach();
+    this.watch.restore(p.seen ?? { moments: [], hits: {} }, this.nowUs());
+    this.watch.follow(this.host.world);
     this.evaluate(true);
   }
 
@@ -163,19 +178,15 @@ export class LessonRunner {
       }
       return this.status;
     }
-    const ctx = {
-      world: this.host.world,
-      stepStartUs: this.state.stepStartUs,
-      lastReply: (t: string) => this.host.lastReply(t),
-      cell: (id: string) => this.opts.cellRun?.(id) ?? this.cellRuns.get(id) ?? null,
-    };
-    const results = step.checks.map((c) => evaluateCheck(c, ctx));
+    this.watch.follow(this.host.world);
+    const ctx = this.context();
+    const results = step.checks.map((c, k) => evaluateCheck(c, ctx, k));
     const passing = results.every((r) => r.ok);
     const same =
       !force &&
       this.status.step === i &&
       this.status.results.length === results.length &&
-      this.status.results.every((r, k) => r.ok === results[k]!.ok && r.message === results[k]!.message && r.detail === results[k]!.detail);
+      this.status.results.every((r, k) => r.ok === results[k]!.ok && r.label === results[k]!.label && r.message === results[k]!.message && r.detail === results[k]!.detail);
     if (same) return this.status;
     this.status = { step: i, results, passing };
     if (passing) this.state.done[i] = true;
@@ -196,6 +207,8 @@ export class LessonRunner {
     if (to === this.state.step) return;
     this.state.step = to;
     this.state.stepStartUs = this.nowUs();
+    this.watch.follow(this.host.world);
+    this.watch.begin();
     this.evaluate(true);
   }
 
@@ -281,6 +294,17 @@ export class LessonRunner {
       }
     }
     return out;
+  }
+
+  /** What checks read: the world now, the step's start, the terminals' replies, the cells' runs, what the step has seen. */
+  private context(): CheckContext {
+    return {
+      world: this.host.world,
+      stepStartUs: this.state.stepStartUs,
+      lastReply: (t: string) => this.host.lastReply(t),
+      cell: (id: string) => this.opts.cellRun?.(id) ?? this.cellRuns.get(id) ?? null,
+      watch: this.watch,
+    };
   }
 
   private freshProgress(stepStartUs: number): LessonProgress {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HOST_PROFILES } from '../../emulator/sim/host.js';
 import { LINK_PROFILES } from '../../emulator/sim/links.js';
+import { HAPPENINGS } from './happening-names.js';
 
 /**
  * The schema of a lesson file's data: the front matter (the starting
@@ -96,10 +97,33 @@ const numberExpect = {
 };
 
 const common = {
-  /** What the check asks for, in the lesson's words ("The power was cut during a write"): shown instead of what was found. */
+  /** What the check asks for, in the lesson's words ("The power was cut during a write"); without it the workbook says it from the check. */
   label: z.string().optional(),
-  /** The lesson's own words when the check fails, shown before what was found. */
+  /** The lesson's own words when the check fails, shown before what the workbook finds now. */
   'why-not': z.string().optional(),
+};
+
+/**
+ * Moments of a step a check can look back to (moments.ts): the last time
+ * in this step that the server's host lost power, that the server was
+ * killed (kill -9), that it crashed (either), that its process ended for
+ * any reason (a clean shutdown too), or that it forked a child (BGSAVE,
+ * BGREWRITEAOF, a save rule). What the check reads is taken at that
+ * instant, before the process dies or while the child starts.
+ */
+export const MOMENTS = ['power-loss', 'kill', 'crash', 'stop', 'fork'] as const;
+export const moment = z.enum(MOMENTS);
+export type Moment = z.infer<typeof moment>;
+
+/**
+ * Checks on the world's state may be read as it was at a moment of this
+ * step instead of now, or only once something has happened in it.
+ */
+const atMoment = {
+  /** Judge the world as it was at this moment of the step ("appendfsync was no when the power went out"). */
+  at: moment.optional(),
+  /** Not done until this has happened on the check's host in this step ("dump.rdb is sound, after the byte flip"). */
+  after: z.enum(HAPPENINGS).optional(),
 };
 
 /** A key of a server's keyspace, read without touching it. */
@@ -121,6 +145,15 @@ const keyCheck = z.strictObject({
   field: z.strictObject({ name: z.string(), equals: z.string().optional(), exists: z.boolean().optional() }).optional(),
   /** A set or sorted-set member, or a list item. */
   member: z.strictObject({ name: z.string(), exists: z.boolean().default(true), score: z.number().optional() }).optional(),
+  /** A string's value read as a number. */
+  number: z.strictObject(numberExpect).optional(),
+  /** A command that writes this key ran on the server during this step (SET, INCR, EXPIRE...). */
+  written: z.literal(true).optional(),
+  /** The value now is the one it had at the moment: nothing was lost ("the vote survived the kill"). */
+  kept: moment.optional(),
+  /** The value it had at the moment is gone: the last writes before it were lost ("the vote acknowledged after the last fsync is gone"). */
+  lost: moment.optional(),
+  ...atMoment,
   ...common,
 });
 
@@ -134,6 +167,7 @@ const infoCheck = z.strictObject({
   is: z.string().optional(),
   /** The same as this field (or the same field) of this server. */
   'same-as': z.strictObject({ on: serverRef, info: z.string().optional() }).optional(),
+  ...atMoment,
   ...common,
 });
 
@@ -142,6 +176,7 @@ const configCheck = z.strictObject({
   config: z.string().regex(/^[a-z][a-z0-9-]*$/),
   on: serverRef,
   equals: z.string(),
+  ...atMoment,
   ...common,
 });
 
@@ -150,6 +185,7 @@ const dbsizeCheck = z.strictObject({
   dbsize: serverRef,
   db: z.number().int().min(0).default(0),
   ...numberExpect,
+  ...atMoment,
   ...common,
 });
 
@@ -158,6 +194,7 @@ const serverCheck = z.strictObject({
   server: serverRef,
   /** Whether redis-server is running there (and its host has power). */
   running: z.boolean(),
+  ...atMoment,
   ...common,
 });
 
@@ -182,10 +219,49 @@ const fileCheck = z.strictObject({
   /** Whether redis-check-rdb or redis-check-aof finds the file sound. */
   valid: z.enum(['rdb', 'aof']).optional(),
   invalid: z.enum(['rdb', 'aof']).optional(),
+  ...atMoment,
   ...common,
 });
 
-/** Entries in the world's trace since the step began. */
+/**
+ * Something that happened during this step, by its name (happenings.ts):
+ * a power cut, a fork, a snapshot written... Each has words of its own
+ * for the learner, so a lesson needs no pattern to say it.
+ */
+const happenedCheck = z.strictObject({
+  kind: z.literal('happened'),
+  happened: z.enum(HAPPENINGS),
+  /** Where: a host, or HOST:PORT. */
+  on: serverRef,
+  count: z.strictObject(numberExpect).default({ min: 1 }),
+  ...common,
+});
+
+/** A program ran on a host during this step ("redis-check-aof", with "--fix" among its arguments). */
+const ranCheck = z.strictObject({
+  kind: z.literal('ran'),
+  ran: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.+-]*$/, 'a program name such as redis-check-aof'),
+  on: name,
+  /** Words that must all be among the program's arguments. */
+  args: z.string().optional(),
+  count: z.strictObject(numberExpect).default({ min: 1 }),
+  ...common,
+});
+
+/**
+ * A Redis command ran on a server during this step, from any client:
+ * "LPOP queue:emails", "CONFIG SET appendfsync always" (the words a
+ * command line starts with, any case).
+ */
+const commandCheck = z.strictObject({
+  kind: z.literal('command'),
+  command: z.string().min(1),
+  on: serverRef,
+  count: z.strictObject(numberExpect).default({ min: 1 }),
+  ...common,
+});
+
+/** Entries in the world's trace since the step began: prefer happened, ran and command, which speak the learner's words. */
 const traceCheck = z.strictObject({
   kind: z.literal('trace'),
   /** The entry kind: cmd, spawn, exit, log, fsync, rename, power-loss, torn-write, ... */
@@ -198,7 +274,7 @@ const traceCheck = z.strictObject({
   ...common,
 });
 
-/** The last reply a redis-cli terminal received, as redis-cli printed it. */
+/** The last reply a redis-cli terminal received during this step, as redis-cli printed it. */
 const replyCheck = z.strictObject({
   kind: z.literal('reply'),
   reply: name,
@@ -238,10 +314,13 @@ export const checkSchema = z.discriminatedUnion('kind', [
   traceCheck,
   replyCheck,
   cellCheck,
+  happenedCheck,
+  ranCheck,
+  commandCheck,
 ]);
 
 /** The key that names a check's kind, as the lesson writes it ("- key: flag:last"). */
-export const CHECK_KINDS = ['key', 'info', 'config', 'dbsize', 'server', 'host', 'file', 'trace', 'reply', 'cell'] as const;
+export const CHECK_KINDS = ['key', 'info', 'config', 'dbsize', 'server', 'host', 'file', 'trace', 'reply', 'cell', 'happened', 'ran', 'command'] as const;
 
 export type HostSpec = z.infer<typeof hostSpec>;
 export type LinkSpec = z.infer<typeof linkSpec>;

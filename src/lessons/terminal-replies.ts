@@ -1,4 +1,4 @@
-import type { Reply } from '../../emulator/resp/reply.js';
+import type { TimedReply } from './host.js';
 import type { Session } from '../../emulator/world/terminal-session.js';
 import type { World } from '../../emulator/world/world.js';
 import { serverKey, type TerminalSpec } from './schema.js';
@@ -42,7 +42,7 @@ export class TerminalReplies {
   }
 
   /** The last reply the terminal received, or null. */
-  lastReply(terminal: string): Reply | null {
+  lastReply(terminal: string): TimedReply | null {
     this.adopt();
     const ids = this.sessions.get(terminal) ?? [];
     for (let i = ids.length - 1; i >= 0; i--) {
@@ -50,7 +50,7 @@ export class TerminalReplies {
       if (s === undefined) continue;
       for (let k = s.events.length - 1; k >= 0; k--) {
         const e = s.events[k]!;
-        if (e.kind === 'reply') return e.reply!;
+        if (e.kind === 'reply') return { reply: e.reply!, t: e.t };
       }
     }
     return null;

@@ -11,7 +11,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * the time is the level (. debug, - verbose, * notice, # warning).
  */
 export class ServerLog {
-  role: 'C' | 'M' = 'C';
+  role: 'C' | 'M' | 'S' = 'C';
 
   constructor(
     private readonly write: (line: string) => void,

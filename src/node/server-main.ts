@@ -176,6 +176,8 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     log.notice(`Running mode=standalone, port=${settings.port}.`);
     p.logListeners.push((level, text) => {
       if (STARTUP_LINES.has(text)) return;
+      // Redis marks a replica's lines with S.
+      log.role = p.server.replication.masterHost !== null ? 'S' : 'M';
       if (text.startsWith('Done loading RDB')) rdbLoadedAt = performance.now();
       const line = wallLoadingTime(text, (text.startsWith('DB loaded from disk') ? rdbLoadedAt : performance.now()) - spawnedAt);
       if (level === 'warning') log.warning(line);

@@ -14,25 +14,25 @@ const done: CellRunView = { status: 'done', reports: { vpn: { plain: 3.65, pipel
 
 describe('cell checks', () => {
   it('pass when the cell ran to its end and reported what the lesson expects', () => {
-    expect(check({ cell: 'bench' }, done)).toMatchObject({ ok: true, message: 'code cell bench ran to its end' });
-    expect(check({ cell: 'bench', report: 'vpn', path: 'pipelined', min: 17, max: 19 }, done)).toMatchObject({ ok: true, message: 'code cell bench reported vpn.pipelined = 17.900' });
+    expect(check({ cell: 'bench' }, done)).toMatchObject({ ok: true, label: 'The code cell bench ran to its end', detail: 'code cell bench ran to its end' });
+    expect(check({ cell: 'bench', report: 'vpn', path: 'pipelined', min: 17, max: 19 }, done)).toMatchObject({ ok: true, detail: 'code cell bench reported vpn.pipelined = 17.900' });
     expect(check({ cell: 'bench', report: 'rows', path: '0.name', is: 'unix' }, done).ok).toBe(true);
     expect(check({ cell: 'bench', report: 'listed', is: 'true' }, done).ok).toBe(true);
   });
 
   it('say what differs when they fail', () => {
-    expect(check({ cell: 'bench' }, null)).toMatchObject({ ok: false, message: 'code cell bench has not run yet' });
-    expect(check({ cell: 'bench' }, { status: 'running', reports: {}, error: null }).message).toBe('code cell bench is still running');
-    expect(check({ cell: 'bench' }, { status: 'failed', reports: {}, error: { message: 'boom', line: 3 } }).message).toBe('code cell bench failed: boom (line 3)');
-    expect(check({ cell: 'bench', report: 'vpn', path: 'plain', min: 18 }, done).message).toBe('code cell bench reported vpn.plain = 3.650; the lesson expects at least 18');
-    expect(check({ cell: 'bench', report: 'lan' }, done).message).toBe('code cell bench has not reported lan');
-    expect(check({ cell: 'bench', report: 'vpn', path: 'nothing' }, done).message).toBe('code cell bench reported no vpn.nothing');
-    expect(check({ cell: 'bench', report: 'vpn', min: 1 }, done).message).toMatch(/not a number/);
+    expect(check({ cell: 'bench' }, null)).toMatchObject({ ok: false, detail: 'code cell bench has not run yet' });
+    expect(check({ cell: 'bench' }, { status: 'running', reports: {}, error: null }).detail).toBe('code cell bench is still running');
+    expect(check({ cell: 'bench' }, { status: 'failed', reports: {}, error: { message: 'boom', line: 3 } }).detail).toBe('code cell bench failed: boom (line 3)');
+    expect(check({ cell: 'bench', report: 'vpn', path: 'plain', min: 18 }, done).detail).toBe('code cell bench reported vpn.plain = 3.650, less than 18');
+    expect(check({ cell: 'bench', report: 'lan' }, done).detail).toBe('code cell bench has not reported lan');
+    expect(check({ cell: 'bench', report: 'vpn', path: 'nothing' }, done).detail).toBe('code cell bench reported no vpn.nothing');
+    expect(check({ cell: 'bench', report: 'vpn', min: 1 }, done).detail).toMatch(/not a number/);
     expect(check({ cell: 'bench', 'why-not': 'Run the benchmark first.' }, null)).toMatchObject({ ok: false, message: 'Run the benchmark first.' });
   });
 
   it('can expect a cell to fail or be stopped', () => {
     expect(check({ cell: 'spin', status: 'stopped' }, { status: 'stopped', reports: {}, error: null }).ok).toBe(true);
-    expect(check({ cell: 'spin', status: 'stopped' }, done).message).toBe('code cell spin ran to its end');
+    expect(check({ cell: 'spin', status: 'stopped' }, done).detail).toBe('code cell spin ran to its end');
   });
 });

@@ -31,9 +31,12 @@ describe('messages from a cell', () => {
     expect(parseCellMessage({ type: 'step', requests: [{ id: 1, op: 'open', conn: 1, to: 'x'.repeat(300) }] })).toMatch(/bad to/);
   });
 
-  it('cuts long printed text', () => {
-    const m = parseCellMessage({ type: 'print', text: 'a'.repeat(20_000) });
-    expect(typeof m !== 'string' && m.type === 'print' && m.text.length).toBe(10_001);
+  it('cuts long printed lines and refuses more lines than a cell keeps', () => {
+    const m = parseCellMessage({ type: 'print', lines: ['a'.repeat(20_000)], dropped: 0 });
+    expect(typeof m !== 'string' && m.type === 'print' && m.lines[0]!.length).toBe(10_001);
+    expect(parseCellMessage({ type: 'print', lines: Array.from({ length: 2001 }, () => 'x'), dropped: 0 })).toMatch(/without lines/);
+    expect(parseCellMessage({ type: 'print', lines: [1], dropped: 0 })).toMatch(/not text/);
+    expect(parseCellMessage({ type: 'print', lines: [], dropped: -1 })).toMatch(/without lines/);
   });
 
   it('keeps a report as plain data only', () => {

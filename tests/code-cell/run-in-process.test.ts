@@ -150,6 +150,19 @@ describe('a code cell run in process', () => {
     expect(thrown.error).toMatchObject({ message: 'Uncaught "out of stock"', line: null });
   });
 
+  it('keeps the newest lines of a cell that prints in a loop, or prints huge strings, and says how many went', async () => {
+    const world = buildSandboxWorld(1);
+    const loop = await runCellInProcess(world, { from: 'app', source: 'for (let i = 0; i < 100000; i++) print(i);' });
+    expect(loop.output.length + loop.dropped).toBe(100_000);
+    expect(loop.output.length).toBeLessThanOrEqual(2000);
+    expect(loop.output.at(-1)).toBe('99999');
+    const huge = await runCellInProcess(world, { from: 'app', source: "for (let i = 0; i < 1000; i++) print(i + 'x'.repeat(1e5));" });
+    expect(huge.output.length + huge.dropped).toBe(1000);
+    expect(huge.output.every((line) => line.length === 10_001)).toBe(true);
+    expect(huge.output.length).toBeLessThanOrEqual(2000);
+    expect(huge.output.at(-1)!.startsWith('999x')).toBe(true);
+  });
+
   it('sees no fetch, no XMLHttpRequest, no WebSocket, no process', async () => {
     const world = buildSandboxWorld(1);
     const out = await runCellInProcess(world, { from: 'app', source: 'print(typeof fetch, typeof XMLHttpRequest, typeof WebSocket, typeof process, typeof importScripts);' });

@@ -92,6 +92,31 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
     await page.context().close();
   });
 
+  it('keeps the page usable while a cell prints without end, or prints huge strings, and Stop ends it', async () => {
+    const { page, problems } = await openLesson16(1);
+    const loops = ['let i = 0;\nfor (;;) print(i++);', "let i = 0;\nfor (;;) print(i++ + 'x'.repeat(1e5));"];
+    for (const [n, code] of loops.entries()) {
+      await setCode(page, 'round-trips', code);
+      await page.getByRole('button', { name: 'Run cell round-trips' }).click();
+      // Lines keep arriving while it runs, the oldest let go and counted.
+      const log = cell(page, 'round-trips').getByRole('log');
+      await expect.poll(() => log.innerText(), { timeout: 20_000 }).toMatch(/^… \d+ earlier lines not kept\n/);
+      const first = await log.innerText();
+      await expect.poll(async () => (await log.innerText()) !== first, { timeout: 20_000 }).toBe(true);
+      // A key typed in the terminal is echoed meanwhile.
+      await page.locator('.terminal-screen:not([hidden])').click();
+      await page.keyboard.type(`echo${n}`);
+      await expect.poll(() => terminalText(page)).toContain(`redis:6379> echo${n}`);
+      await page.keyboard.press('Control+U');
+      await page.getByRole('button', { name: 'Stop cell round-trips' }).click();
+      await expect.poll(() => cell(page, 'round-trips').getAttribute('data-status')).toBe('stopped');
+      expect(Number(/^… (\d+) earlier/.exec(await log.innerText())?.[1])).toBeGreaterThan(0);
+    }
+    await page.screenshot({ path: join(SHOTS, 'cell-print-flood.png') });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("reaches nothing outside the world: the sandbox's own policy refuses every request a cell tries, and the page goes on", async () => {
     const { page, problems } = await openLesson16(1);
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lessonFileNames, loadLesson } from './lesson-files.js';
+import { checkLabel } from '../../src/lessons/check-words.js';
+import { jargonIn } from './learner-words.js';
 import { replayLesson } from './replay.js';
 
 const files = lessonFileNames();
@@ -16,13 +18,31 @@ describe('the lessons', () => {
         expect(lesson.steps.length).toBeGreaterThan(0);
       });
 
-      it('fails each step\'s checks when it begins and passes them after its reference solution, with the same transcript every time', async () => {
+      it('says what each check asks for in words about the world, each once', () => {
+        const lesson = loadLesson(file);
+        for (const [i, step] of lesson.steps.entries()) {
+          const labels = step.checks.map((c) => c.label ?? checkLabel(c));
+          expect(new Set(labels).size, `step ${i + 1} "${step.title}" shows the same line twice: ${labels.join(' | ')}`).toBe(labels.length);
+          for (const c of step.checks) {
+            for (const text of [c.label, c['why-not']]) {
+              if (text !== undefined) expect(jargonIn(text), `step ${i + 1}: "${text}"`).toBeNull();
+            }
+          }
+          for (const l of labels) expect(jargonIn(l), `step ${i + 1}: "${l}"`).toBeNull();
+        }
+      });
+
+      it('fails every check of a step when it begins and passes them after its reference solution, with the same transcript every time', async () => {
         const lesson = loadLesson(file);
         const first = await replayLesson(lesson);
         for (const [i, step] of first.steps.entries()) {
-          expect(step.atStart.every((r) => r.ok), `step ${i + 1} "${step.title}" passes before the learner does anything`).toBe(false);
+          const green = step.atStart.filter((r) => r.ok).map((r) => r.label);
+          expect(green, `step ${i + 1} "${step.title}": checks done before the learner does anything`).toEqual([]);
           const failing = step.afterSolution.filter((r) => !r.ok).map((r) => r.message);
           expect(failing, `step ${i + 1} "${step.title}" after its solution`).toEqual([]);
+          for (const r of [...step.atStart, ...step.afterSolution]) {
+            for (const text of [r.label, r.detail, r.message]) expect(jargonIn(text), `step ${i + 1}: "${text}"`).toBeNull();
+          }
         }
         const second = await replayLesson(lesson);
         expect(second.transcript).toBe(first.transcript);

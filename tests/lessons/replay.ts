@@ -1,3 +1,4 @@
+import type { CheckResult } from '../../src/lessons/checks.js';
 import { HeadlessLessonHost } from '../../src/lessons/headless.js';
 import type { Lesson } from '../../src/lessons/lesson.js';
 import { LessonRunner, type LessonRunnerOptions } from '../../src/lessons/runner.js';
@@ -6,9 +7,9 @@ import { runCellInProcess } from '../../src/code-cell/run-in-process.js';
 export interface StepReplay {
   readonly title: string;
   /** The step's checks when it began: at least one fails. */
-  readonly atStart: readonly { ok: boolean; message: string }[];
+  readonly atStart: readonly CheckResult[];
   /** After its reference solution: all pass. */
-  readonly afterSolution: readonly { ok: boolean; message: string }[];
+  readonly afterSolution: readonly CheckResult[];
 }
 
 export interface Replay {
@@ -43,10 +44,10 @@ export async function replayLesson(lesson: Lesson): Promise<Replay> {
   for (let i = 0; i < lesson.steps.length; i++) {
     const title = lesson.steps[i]!.title;
     host.note(`=== step ${i + 1}: ${title}`);
-    const atStart = runner.evaluate().results.map((r) => ({ ok: r.ok, message: r.message }));
+    const atStart = runner.evaluate().results;
     await runner.playSolution(i);
-    const afterSolution = runner.evaluate().results.map((r) => ({ ok: r.ok, message: r.message }));
-    for (const r of afterSolution) host.note(`${r.ok ? 'PASS' : 'FAIL'} ${r.message}`);
+    const afterSolution = runner.evaluate().results;
+    for (const r of runner.stepStatus.results) host.note(`${r.ok ? 'PASS' : 'FAIL'} ${r.label} (${r.detail})`);
     steps.push({ title, atStart, afterSolution });
     runner.next();
   }

@@ -29,8 +29,10 @@ export interface CellRunState {
 /** Wall ms between two redraws of the page while a cell moves the world. */
 const REDRAW_MS = 16;
 
-/** Output lines a cell keeps. */
+/** Output lines a cell's view keeps. */
 export const MAX_LINES = 2000;
+/** Characters of output a cell's view keeps. */
+const MAX_OUTPUT_CHARS = 512 * 1024;
 
 const IDLE: CellRunState = { status: 'idle', output: [], dropped: 0, reports: {}, error: null, runs: 0, virtualMs: 0, wallMs: 0 };
 
@@ -119,6 +121,16 @@ export class CodeCells {
     store.pause();
     let output: string[] = [];
     let dropped = 0;
+    let outputChars = 0;
+    // The newest MAX_LINES lines and MAX_OUTPUT_CHARS characters are shown; the rest are counted.
+    const trim = () => {
+      let drop = Math.max(0, output.length - MAX_LINES);
+      for (let i = 0; i < drop; i++) outputChars -= output[i]!.length;
+      while (outputChars > MAX_OUTPUT_CHARS && drop < output.length - 1) outputChars -= output[drop++]!.length;
+      if (drop === 0) return;
+      dropped += drop;
+      output = output.slice(drop);
+    };
     let flushQueued = false;
     let redrawnAt = -Infinity;
     // Printed lines reach the view at most once per task, so a cell printing in a loop does not re-render per line.
@@ -127,10 +139,7 @@ export class CodeCells {
       flushQueued = true;
       this.later(() => {
         flushQueued = false;
-        if (output.length > MAX_LINES) {
-          dropped += output.length - MAX_LINES;
-          output = output.slice(-MAX_LINES);
-        }
+        trim();
         this.set(cellId, world, { output: [...output], dropped, ...this.times() });
       });
     };
@@ -153,8 +162,13 @@ export class CodeCells {
         redrawnAt = now;
         store.input(() => undefined);
       },
-      onPrint: (text) => {
-        for (const line of text.split('\n')) output.push(line);
+      onPrint: (line) => {
+        output.push(line);
+        outputChars += line.length;
+        flushOutput();
+      },
+      onDropped: (lines) => {
+        dropped += lines;
         flushOutput();
       },
       onReport: (name, value) => {
@@ -164,10 +178,7 @@ export class CodeCells {
         worker.terminate();
         const run = this.active;
         this.active = null;
-        if (output.length > MAX_LINES) {
-          dropped += output.length - MAX_LINES;
-          output = output.slice(-MAX_LINES);
-        }
+        trim();
         const times = run === null ? {} : this.timesOf(run);
         offWorld();
         this.set(cellId, world, { status: end.stopped ? 'stopped' : end.error !== null ? 'failed' : 'done', error: end.error, output: [...output], dropped, ...times });

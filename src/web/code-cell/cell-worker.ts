@@ -21,6 +21,8 @@ const scope = self as unknown as WorkerScope;
 const post = scope.postMessage.bind(scope) as (msg: CellMessage) => void;
 const later = macrotaskQueue();
 const AsyncFunction = (async () => {}).constructor as AsyncFunctionConstructor;
+// The real clock, for pacing output: the cell itself sees virtual time.
+const wallNowMs = performance.now.bind(performance);
 let runtime: CellRuntime | null = null;
 // Only what was kept above survives this.
 const left = lockDown();
@@ -34,7 +36,7 @@ scope.addEventListener('message', (e) => {
       return;
     }
     // The network stays in reach of the cell's code: the sandbox's policy refuses every request.
-    runtime = new CellRuntime({ post, afterMicrotasks: later, AsyncFunction, shadowed: SHADOWED_NAMES }, msg);
+    runtime = new CellRuntime({ post, afterMicrotasks: later, AsyncFunction, shadowed: SHADOWED_NAMES, wallNowMs }, msg);
     runtime.run();
   } else runtime?.receive(msg);
 });

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { sentence } from '../../lessons/check-words.js';
 import type { Lesson } from '../../lessons/lesson.js';
 import { useStore } from '../store-context.js';
 import { ConfirmButton } from './confirm-button.js';
@@ -208,10 +209,10 @@ function ChecksView({ lessons, state, done, last }: { lessons: LessonController;
             <span className="check-mark" aria-hidden="true">
               {r.ok ? '✓' : '○'}
             </span>
-            <span>
+            <span className="check-text">
               <span className="visually-hidden">{r.ok ? 'Done: ' : 'Not yet: '}</span>
-              {r.message}
-              {!r.ok && r.message !== r.detail && <span className="check-detail muted small"> ({r.detail})</span>}
+              <span className="check-label">{r.label}</span>
+              {!r.ok && <span className="check-why small">{r.whyNot ?? `${sentence(r.detail)}.`}</span>}
             </span>
           </li>
         ))}

@@ -1,7 +1,6 @@
 import { HostShell } from '../../../emulator/programs/shell.js';
-import type { Reply } from '../../../emulator/resp/reply.js';
 import type { World } from '../../../emulator/world/world.js';
-import type { LessonHost } from '../../lessons/host.js';
+import type { LessonHost, TimedReply } from '../../lessons/host.js';
 import { parseServerRef, type TerminalSpec } from '../../lessons/schema.js';
 import type { TerminalChoice, WorldStore } from '../world-store.js';
 
@@ -145,14 +144,14 @@ export class StoreLessonHost implements LessonHost {
   }
 
   /** The newest reply on any world session the terminal's tab has used (the store knows which). */
-  lastReply(terminal: string): Reply | null {
+  lastReply(terminal: string): TimedReply | null {
     const id = this.tabs.get(terminal);
     if (id === undefined) return null;
     const sessions = [...this.store.world.sessions.values()];
     for (let i = sessions.length - 1; i >= 0; i--) {
       const s = sessions[i]!;
       if (this.store.terminalOfWorldId(s.id) !== id) continue;
-      for (let k = s.events.length - 1; k >= 0; k--) if (s.events[k]!.kind === 'reply') return s.events[k]!.reply!;
+      for (let k = s.events.length - 1; k >= 0; k--) if (s.events[k]!.kind === 'reply') return { reply: s.events[k]!.reply!, t: s.events[k]!.t };
     }
     return null;
   }

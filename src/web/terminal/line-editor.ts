@@ -80,9 +80,18 @@ export class LineEditor {
   /** The line's length in characters, and the prompt's and the line's width in columns, as last drawn. */
   private drawn: { readonly length: number; readonly width: number } | null = null;
 
+  /**
+   * @param settled told when what the editor drew is final: with the text
+   *   that stays on the screen of the line just left (its prompt, the line,
+   *   a suffix such as ^C, the row's end), which replaces the redraws made
+   *   while it was edited; or with null after output that stays as it is
+   *   (a list of choices, a cleared screen). A saved screen shown again at
+   *   another width then holds no redraw computed for this one.
+   */
   constructor(
     private readonly out: (s: string) => void,
     private cols = 80,
+    private readonly settled: (finalText: string | null) => void = () => {},
   ) {}
 
   /** The text typed so far. */
@@ -257,6 +266,7 @@ export class LineEditor {
         return this.startSearch();
       case 'l':
         this.out('\x1b[H\x1b[2J');
+        this.settled(null);
         this.redraw();
         return null;
       case 'c':
@@ -428,6 +438,7 @@ export class LineEditor {
     if (!afterTab) return this.beep();
     this.leaveLine('');
     this.out(choiceColumns(matches.map((m) => visibleControls(m.display)), this.cols) + '\r\n');
+    this.settled(null);
     this.cursorRow = 0;
     this.refresh();
     return null;
@@ -521,6 +532,7 @@ export class LineEditor {
         }
         if (key.letter === 'l') {
           this.out('\x1b[H\x1b[2J');
+          this.settled(null);
           this.redraw();
           return null;
         }
@@ -593,6 +605,7 @@ export class LineEditor {
     const atRowStart = total > 0 && total % this.cols === 0;
     this.out(suffix + (atRowStart && suffix === '' ? '' : '\r\n'));
     this.cursorRow = 0;
+    this.settled(this.shownPrompt() + this.line + suffix + '\r\n');
   }
 
   /**

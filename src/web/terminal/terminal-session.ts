@@ -40,6 +40,8 @@ export class TerminalSession {
   /** Characters ever shown, and that count when the prompt now shown began: a saved screen ends there. */
   private shownChars = 0;
   private promptAt = 0;
+  /** That count when what the editor drew was last final: its redraws since then give way to their result (settle). */
+  private settledAt = 0;
   /** Bumped when the program is replaced or dropped, so late results of the old one are ignored. */
   private generation = 0;
   private cols = 80;
@@ -52,7 +54,11 @@ export class TerminalSession {
     readonly title: string,
     private readonly makeProgram: (write: ProgramWrite, columns: number) => TerminalProgram,
   ) {
-    this.editor = new LineEditor((s) => this.display(s), this.cols);
+    this.editor = new LineEditor(
+      (s) => this.display(s),
+      this.cols,
+      (finalText) => this.settle(finalText),
+    );
   }
 
   /** Starts the program; its first prompt follows. */
@@ -68,7 +74,7 @@ export class TerminalSession {
   resume(screen: string, ended: boolean): void {
     this.transcript = screen === '' ? [] : [screen];
     this.transcriptChars = screen.length;
-    this.shownChars = this.promptAt = screen.length;
+    this.shownChars = this.promptAt = this.settledAt = screen.length;
     this.endsWithNewline = screen === '' || screen.endsWith('\n') || screen.endsWith('\r');
     if (ended) this.state = 'ended';
     else void this.launch();
@@ -243,7 +249,7 @@ export class TerminalSession {
     if (!this.endsWithNewline) this.display('\r\n');
     this.state = 'prompt';
     this.useAssist();
-    this.promptAt = this.shownChars;
+    this.promptAt = this.settledAt = this.shownChars;
     this.editor.start(terminalText(this.program!.prompt));
     this.drain();
   }
@@ -287,7 +293,7 @@ export class TerminalSession {
     else this.display(styled ? styledText(bytes) : terminalText(bytes));
     if (atPrompt) {
       if (!this.endsWithNewline) this.display('\r\n');
-      this.promptAt = this.shownChars;
+      this.promptAt = this.settledAt = this.shownChars;
       this.editor.show();
     }
   }
@@ -301,6 +307,35 @@ export class TerminalSession {
     this.shownChars += text.length;
     if (this.transcriptChars > TRANSCRIPT_MAX_CHARS) this.trimTranscript();
     this.sink?.(text);
+  }
+
+  /**
+   * What the editor drew since the prompt began is final. With the text
+   * that stays, the redraws made while the line was edited (each sized for
+   * this screen's width) give way to it in the transcript, so the screen
+   * saved and shown again, at any width, holds each line once; the screen
+   * shown now is not touched, it shows that text already.
+   */
+  private settle(finalText: string | null): void {
+    if (finalText !== null) {
+      let drop = this.shownChars - this.settledAt;
+      while (drop > 0 && this.transcript.length > 0) {
+        const last = this.transcript[this.transcript.length - 1]!;
+        if (last.length <= drop) {
+          this.transcript.pop();
+          drop -= last.length;
+          this.transcriptChars -= last.length;
+        } else {
+          this.transcript[this.transcript.length - 1] = last.slice(0, last.length - drop);
+          this.transcriptChars -= drop;
+          drop = 0;
+        }
+      }
+      this.transcript.push(finalText);
+      this.transcriptChars += finalText.length;
+      this.shownChars = this.settledAt + finalText.length;
+    }
+    this.settledAt = this.shownChars;
   }
 
   /** Drops the oldest output, cutting only at a line end so no escape sequence is split. */

@@ -9,7 +9,7 @@ import { World } from '../../../emulator/world/world.js';
 import { Disk, type DiskProfile } from '../../../emulator/sim/disk.js';
 import { aofRecord } from '../../../emulator/persistence/aof/records.js';
 import { rewriteAof } from '../../../emulator/persistence/aof/rewrite.js';
-import { snapshotDatabases } from '../../../emulator/persistence/rdb/server-dataset.js';
+import { snapshotDatabases } from '../../../emulator/persistence/rdb-dataset.js';
 import type { RedisProcess } from '../../../emulator/process/redis-process.js';
 
 const DIR = '/var/lib/redis/appendonlydir';

@@ -14,7 +14,7 @@ import { ManualClock } from '../../../emulator/sim/clock.js';
 import { readRdb } from '../../../emulator/persistence/rdb/file-reader.js';
 import { RdbError } from '../../../emulator/persistence/rdb/errors.js';
 import { keyRecord } from '../../../emulator/persistence/rdb/file-writer.js';
-import { ForkedRdbWriter, saveRdb, valueReadOptions, valueWriteOptions } from '../../../emulator/persistence/rdb/server-dataset.js';
+import { ForkedRdbWriter, saveRdb, valueReadOptions, valueWriteOptions } from '../../../emulator/persistence/rdb-dataset.js';
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20261121;
 const RUNS = process.env.FC_RUNS ? Number(process.env.FC_RUNS) : 80;

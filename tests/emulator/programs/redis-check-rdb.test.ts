@@ -16,7 +16,7 @@ import { writeRdb, type RdbKey } from '../../../emulator/persistence/rdb/index.j
 import { Crc64 } from '../../../emulator/persistence/rdb/crc64.js';
 import { HashValue, ListValue, SetValue, ZSetValue } from '../../../emulator/keyspace/values.js';
 import { Deque } from '../../../emulator/keyspace/deque.js';
-import { saveRdb } from '../../../emulator/persistence/rdb/server-dataset.js';
+import { saveRdb } from '../../../emulator/persistence/rdb-dataset.js';
 import { RedisServer } from '../../../emulator/server/server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { runRedisCheckRdb } from '../../../emulator/programs/redis-check-rdb.js';

@@ -13,7 +13,7 @@ import { RawConnection, startRealRedis } from '../../../support/real-redis.js';
 import { AofCommandReader } from '../../../../emulator/persistence/aof/reader.js';
 import { aofRecord } from '../../../../emulator/persistence/aof/records.js';
 import { rewriteAof } from '../../../../emulator/persistence/aof/rewrite.js';
-import { snapshotDatabases } from '../../../../emulator/persistence/rdb/server-dataset.js';
+import { snapshotDatabases } from '../../../../emulator/persistence/rdb-dataset.js';
 import { RedisServer } from '../../../../emulator/server/server.js';
 import { ManualClock } from '../../../../emulator/sim/clock.js';
 

@@ -15,7 +15,7 @@ import { RawConnection, startRealRedis, type RealRedis } from '../../../support/
 import { encodingOf, type Value } from '../../../../emulator/keyspace/values.js';
 import { formatDouble } from '../../../../emulator/numbers/double.js';
 import { RdbError, readRdb, writeRdb, type RdbContents, type RdbReadOptions } from '../../../../emulator/persistence/rdb/index.js';
-import { saveRdb } from '../../../../emulator/persistence/rdb/server-dataset.js';
+import { saveRdb } from '../../../../emulator/persistence/rdb-dataset.js';
 import { ByteWriter } from '../../../../emulator/persistence/rdb/bytes.js';
 import { Crc64 } from '../../../../emulator/persistence/rdb/crc64.js';
 import { writeBlob, writeLength, writeString } from '../../../../emulator/persistence/rdb/string-encoding.js';

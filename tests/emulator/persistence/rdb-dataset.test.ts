@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Deque } from '../../../../emulator/keyspace/deque.js';
-import { ListValue } from '../../../../emulator/keyspace/values.js';
-import { RdbError, readRdb, writeRdb, type RdbKey, type RdbReadOptions } from '../../../../emulator/persistence/rdb/index.js';
-import { loadRdbIntoServer, placeLoadedKeys, valueReadOptions } from '../../../../emulator/persistence/rdb/server-dataset.js';
-import { RedisServer } from '../../../../emulator/server/server.js';
-import { ManualClock } from '../../../../emulator/sim/clock.js';
+import { Deque } from '../../../emulator/keyspace/deque.js';
+import { ListValue } from '../../../emulator/keyspace/values.js';
+import { RdbError, readRdb, writeRdb, type RdbKey, type RdbReadOptions } from '../../../emulator/persistence/rdb/index.js';
+import { loadRdbIntoServer, placeLoadedKeys, valueReadOptions } from '../../../emulator/persistence/rdb-dataset.js';
+import { RedisServer } from '../../../emulator/server/server.js';
+import { ManualClock } from '../../../emulator/sim/clock.js';
 
 const NOW_MS = 1_767_225_600_000;
 

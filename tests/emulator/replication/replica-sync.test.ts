@@ -1,43 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../../emulator/world/world.js';
-import type { LinkProfileName } from '../../../emulator/sim/links.js';
-import type { RedisProcess } from '../../../emulator/process/redis-process.js';
-
-/**
- * Two servers on hosts A and B (and C for chains), an application host
- * next to them; B is made a replica of A in each test.
- */
-function setup(opts: { config?: Record<string, string>; link?: LinkProfileName; hosts?: string[] } = {}) {
-  const world = new World({ seed: 7 });
-  const hosts = opts.hosts ?? ['A', 'B'];
-  world.addHost('app', 'metal');
-  for (const h of hosts) {
-    world.addHost(h, 'metal');
-    world.link('app', h, 'lan');
-  }
-  for (let i = 0; i < hosts.length; i++) for (let j = i + 1; j < hosts.length; j++) world.link(hosts[i]!, hosts[j]!, opts.link ?? 'lan');
-  const procs = new Map<string, RedisProcess>();
-  for (const h of hosts) procs.set(h, world.startRedis(h, { config: { save: '', 'enable-debug-command': 'yes', ...opts.config } }));
-  const client = (h: string) => world.connect({ from: 'app', to: `${h}:6379` });
-  const clients = new Map(hosts.map((h) => [h, client(h)]));
-  const run = async (h: string, command: string, ...args: string[]): Promise<unknown> => {
-    try {
-      return await world.settle(clients.get(h)!.call(command, ...args));
-    } catch (e) {
-      return (e as Error).message;
-    }
-  };
-  const log = (h: string): string[] => world.trace.find('log', h).map((e) => e.text);
-  const field = async (h: string, name: string): Promise<string | undefined> => {
-    const text = (await run(h, 'INFO', 'replication')) as string;
-    return new RegExp(`^${name}:(.*)\\r$`, 'm').exec(text)?.[1];
-  };
-  const until = (done: () => boolean, maxMs = 30_000): void => {
-    if (!world.runUntil(done, { maxMs })) throw new Error('condition not reached in time');
-  };
-  const linkUp = (h: string): boolean => procs.get(h)!.server.replication.replica.state === 'connected';
-  return { world, procs, run, log, field, until, linkUp, server: (h: string) => procs.get(h)!.server };
-}
+import { setup } from './cluster.js';
 
 describe('REPLICAOF and the full synchronization', () => {
   it('a replica loads the primary\'s data and then applies its writes, with the log lines of Redis', async () => {
@@ -144,66 +107,6 @@ describe('REPLICAOF and the full synchronization', () => {
     expect(b.server.replication.masterHost).toBe('A');
     expect(world.runUntil(() => b.server.replication.replica.state === 'connected', { maxMs: 20_000 })).toBe(true);
     expect(b.server.config.get('replicaof')).toBe('A 6379');
-  });
-});
-
-describe('the stream on a replica', () => {
-  it('a read-only replica refuses writes; the primary\'s writes go through', async () => {
-    const { run, until, linkUp, server } = setup();
-    await run('B', 'REPLICAOF', 'A', '6379');
-    until(() => linkUp('B'));
-    expect(await run('B', 'SET', 'x', '1')).toBe("READONLY You can't write against a read only replica.");
-    await run('B', 'CONFIG', 'SET', 'replica-read-only', 'no');
-    expect(await run('B', 'SET', 'x', '1')).toBe('OK');
-    await run('A', 'INCR', 'n');
-    until(() => server('B').dbs[0]!.dict.has('n'));
-  });
-
-  it('counts every byte applied into its offset, equal to the primary\'s', async () => {
-    const { run, until, linkUp, server } = setup();
-    await run('B', 'REPLICAOF', 'A', '6379');
-    until(() => linkUp('B'));
-    for (let i = 0; i < 50; i++) await run('A', 'SET', `k${i}`, 'x'.repeat(i));
-    await run('A', 'SELECT', '3');
-    await run('A', 'MULTI');
-    until(() => server('B').replication.masterReplOffset === server('A').replication.masterReplOffset);
-    expect(server('B').replication.replId).toBe(server('A').replication.replId);
-  });
-
-  it('keeps an expired key until the primary\'s DEL, but does not show it', async () => {
-    const { world, run, until, linkUp, server } = setup();
-    await run('B', 'REPLICAOF', 'A', '6379');
-    until(() => linkUp('B'));
-    await run('A', 'DEBUG', 'SET-ACTIVE-EXPIRE', '0');
-    await run('A', 'SET', 'e', 'v', 'PX', '300');
-    until(() => server('B').dbs[0]!.dict.has('e'));
-    world.advance(500);
-    expect(await run('B', 'GET', 'e')).toBe(null);
-    expect(await run('B', 'EXISTS', 'e')).toBe(0);
-    expect(server('B').dbs[0]!.dict.has('e')).toBe(true);
-    expect(await run('A', 'GET', 'e')).toBe(null);
-    until(() => !server('B').dbs[0]!.dict.has('e'), 1000);
-  });
-
-  it('MONITOR on a replica shows the commands that arrive from the primary', async () => {
-    const { world, run, until, linkUp } = setup();
-    await run('B', 'REPLICAOF', 'A', '6379');
-    until(() => linkUp('B'));
-    const s = world.openSession('mon', 'app', 'B:6379');
-    world.send('mon', ['MONITOR']);
-    world.advance(50);
-    await run('A', 'SET', 'seen', '1');
-    world.advance(50);
-    const lines = s.replies().map((r) => (r as { text: string }).text);
-    expect(lines.some((l) => /^\d+\.\d{6} \[0 10\.0\.0\.3:6379\] "SET" "seen" "1"$/.test(l))).toBe(true);
-  });
-
-  it('MASTERDOWN when the link is down and replica-serve-stale-data is off', async () => {
-    const { run } = setup({ config: { 'replica-serve-stale-data': 'no' } });
-    await run('B', 'REPLICAOF', 'A', '7777');
-    expect(await run('B', 'GET', 'k')).toBe("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.");
-    expect(await run('B', 'PING')).toBe("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.");
-    expect(await run('B', 'INFO', 'replication')).toMatch(/master_link_status:down/);
   });
 });
 

@@ -1,11 +1,11 @@
-import { touchAllWatchedKeysInDb } from '../../keyspace/watch.js';
-import { OK, errorReply, type Reply } from '../../resp/reply.js';
-import type { Client } from '../../server/client.js';
-import type { RedisServer } from '../../server/server.js';
-import { RdbError } from './errors.js';
-import { readRdb } from './file-reader.js';
-import { placeLoadedFunctions, placeLoadedKeys, saveRdb, valueReadOptions } from './server-dataset.js';
-import { debugSettings } from '../../server/debug-settings.js';
+import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
+import { OK, errorReply, type Reply } from '../resp/reply.js';
+import type { Client } from '../server/client.js';
+import type { RedisServer } from '../server/server.js';
+import { RdbError } from './rdb/errors.js';
+import { readRdb } from './rdb/file-reader.js';
+import { placeLoadedFunctions, placeLoadedKeys, saveRdb, valueReadOptions } from './rdb-dataset.js';
+import { debugSettings } from '../server/debug-settings.js';
 
 /**
  * DEBUG RELOAD (src/debug.c): save the dataset to an RDB file, empty the

@@ -1,18 +1,18 @@
-import { expireIn, setExpireExact } from '../../commands/expire.js';
-import { debugSettings } from '../../server/debug-settings.js';
-import { lfuCounter } from '../../server/lfu.js';
-import type { Database } from '../../keyspace/database.js';
-import type { Int64 } from '../../numbers/int64.js';
-import type { RedisServer } from '../../server/server.js';
-import type { RdbReplicationInfo } from '../../replication/state.js';
-import { REDIS_VERSION, usedMemory } from '../../server/info.js';
-import { RdbError } from './errors.js';
-import { readRdb, type LoadedKey, type RdbContents, type RdbReadOptions } from './file-reader.js';
-import { keyRecord, RdbStreamWriter, writeRdb, type RdbDatabase, type RdbKey } from './file-writer.js';
-import { ForkView } from '../../keyspace/fork-view.js';
-import type { Value } from '../../keyspace/values.js';
-import type { ValueReadOptions } from './value-reader.js';
-import type { ValueWriteOptions } from './value-writer.js';
+import { expireIn, setExpireExact } from '../keyspace/expire-exact.js';
+import { debugSettings } from '../server/debug-settings.js';
+import { lfuCounter } from '../server/lfu.js';
+import type { Database } from '../keyspace/database.js';
+import type { Int64 } from '../numbers/int64.js';
+import type { RedisServer } from '../server/server.js';
+import type { RdbReplicationInfo } from '../replication/state.js';
+import { REDIS_VERSION, usedMemory } from '../server/info.js';
+import { RdbError } from './rdb/errors.js';
+import { readRdb, type LoadedKey, type RdbContents, type RdbReadOptions } from './rdb/file-reader.js';
+import { keyRecord, RdbStreamWriter, writeRdb, type RdbDatabase, type RdbKey } from './rdb/file-writer.js';
+import { ForkView } from '../keyspace/fork-view.js';
+import type { Value } from '../keyspace/values.js';
+import type { ValueReadOptions } from './rdb/value-reader.js';
+import type { ValueWriteOptions } from './rdb/value-writer.js';
 
 /**
  * The server's dataset as the codec sees it, and back: the options the
