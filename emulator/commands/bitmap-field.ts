@@ -2,6 +2,7 @@ import type { StringObject } from '../keyspace/values.js';
 import { normalize } from '../numbers/int64.js';
 import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, opt } from './args.js';
 import { bitOffsetArg, bytesOf, stringForBitWrite, type StringValue } from './bitmap-bits.js';
 import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from './errors.js';
@@ -228,7 +229,10 @@ function bitfieldGeneric(c: Client, argv: string[], readonlyCommand: boolean): R
     replies[k] = r.reply;
     if (r.reply !== null && (grew || r.changed)) changes++;
   }
-  if (changes) modified(c, key, changes);
+  if (changes) {
+    modified(c, key, changes);
+    notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'setbit', key, c.db.id);
+  }
   return replies;
 }
 

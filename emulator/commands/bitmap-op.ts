@@ -2,6 +2,7 @@ import { StringObject, stringOf } from '../keyspace/values.js';
 import { bytesFromArray } from '../resp/bytes.js';
 import { errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
 import { deleteKey } from './lookup.js';
@@ -46,7 +47,10 @@ export function bitop(c: Client, argv: string[]): Reply {
     if (s.length > maxLength) maxLength = s.length;
   }
   if (maxLength === 0) {
-    if (deleteKey(c, target)) c.server.dirty++;
+    if (deleteKey(c, target)) {
+      notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', target, c.db.id);
+      c.server.dirty++;
+    }
     return 0;
   }
   const result = combine(op, sources, maxLength);
@@ -54,6 +58,7 @@ export function bitop(c: Client, argv: string[]): Reply {
   // expires it (and propagates its deletion) if its time has come.
   c.db.lookupWrite(target);
   c.db.setKey(target, new StringObject(bytesFromArray(result), 'raw'));
+  notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'set', target, c.db.id);
   c.server.dirty++;
   return maxLength;
 }

@@ -2,6 +2,7 @@ import { stringOf } from '../keyspace/values.js';
 import type { Int64 } from '../numbers/int64.js';
 import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, opt } from './args.js';
 import {
   bitInByte,
@@ -45,6 +46,7 @@ function setbit(c: Client, argv: string[]): Reply {
   if (grew || was !== on) {
     o.writeAt(byte, String.fromCharCode(on ? old | mask : old & ~mask));
     modified(c, key);
+    notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'setbit', key, c.db.id);
   }
   return was;
 }

@@ -39,7 +39,7 @@ function clientUnblock(c: Client, argv: string[]): Reply {
   const target = typeof id === 'number' ? c.server.clients.get(id) : undefined;
   if (!target || !target.blockedOn) return 0;
   const cmd = target.blockedOn.cmd;
-  c.server.blocking.unblock(target, asError ? UNBLOCKED_BY_CLIENT : NULL_ARRAY);
+  c.server.blocking.unblock(target, asError ? UNBLOCKED_BY_CLIENT : NULL_ARRAY, 'released');
   if (cmd && !asError) cmd.failedCalls++;
   return 1;
 }

@@ -1,4 +1,5 @@
 import { MapReply, OK, errorReply, type Reply } from '../resp/reply.js';
+import { asciiLower } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
 import { SYNTAX_ERROR } from './errors.js';
 import { helpReply } from './command-help.js';
@@ -22,10 +23,17 @@ function allowProtected(c: Client): boolean {
   return setting === 'yes' || (setting === 'local' && /^(127\.0\.0\.1|::1|\[::1\]):/.test(c.address.addr));
 }
 
+/** Parameters whose values are secrets (SENSITIVE_CONFIG in src/config.c). */
+const SENSITIVE = new Set(['masteruser', 'masterauth', 'requirepass']);
+
 function configSet(c: Client, argv: string[]): Reply {
   if (argv.length % 2 !== 0) return SYNTAX_ERROR;
   const pairs: Array<[string, string]> = [];
-  for (let i = 2; i < argv.length; i += 2) pairs.push([argv[i]!, argv[i + 1]!]);
+  for (let i = 2; i < argv.length; i += 2) {
+    pairs.push([argv[i]!, argv[i + 1]!]);
+    // Secrets are hidden from the slow log and MONITOR whether or not the change succeeds.
+    if (SENSITIVE.has(asciiLower(argv[i]!))) c.redact(i + 1);
+  }
   const err = c.server.config.setMany(pairs, { allowProtected: allowProtected(c) });
   return err === null ? OK : errorReply(err);
 }

@@ -2,6 +2,7 @@ import { INT64_MAX, INT64_MIN, type Int64 } from '../numbers/int64.js';
 import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import { ErrorReply, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { createDumpPayload, loadDumpPayload, verifyDumpPayload, RdbError } from '../persistence/rdb/index.js';
 import { lfuDataWithCounter, lruClockBefore, valueReadOptions, valueWriteOptions } from '../persistence/rdb-dataset.js';
 import { debugSettings } from '../server/debug-settings.js';
@@ -86,6 +87,7 @@ function restore(c: Client, argv: string[]): Reply {
     if (deleted) {
       c.propagateArgv = ['DEL', key];
       server.keyModified(db, key);
+      notifyKeyspaceEvent(server, NOTIFY.GENERIC, 'del', key, db.id);
       server.dirty++;
     }
     return OK;
@@ -99,6 +101,7 @@ function restore(c: Client, argv: string[]): Reply {
   }
   setAccessData(c, key, opts);
   server.keyModified(db, key);
+  notifyKeyspaceEvent(server, NOTIFY.GENERIC, 'restore', key, db.id);
   server.dirty++;
   return OK;
 }

@@ -2,6 +2,7 @@ import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
 import { INT64_MAX, INT64_MIN, normalize } from '../numbers/int64.js';
 import { errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, invalidExpireTime } from './errors.js';
 import { modified } from './lookup.js';
@@ -80,10 +81,12 @@ function expireGeneric(c: Client, argv: string[], relative: boolean, seconds: bo
     db.delete(key);
     modified(c, key);
     c.propagateArgv = [c.server.config.get('lazyfree-lazy-expire') === 'yes' ? 'UNLINK' : 'DEL', key];
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
     return 1;
   }
   setExpireExact(db, key, normalize(when));
   modified(c, key);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'expire', key, c.db.id);
   // Propagated as PEXPIREAT with an absolute time in ms, options kept.
   if (relative || seconds) {
     const rewritten = argv.slice();
@@ -153,6 +156,7 @@ function persist(c: Client, argv: string[]): Reply {
   if (c.db.lookupWrite(key) === undefined) return 0;
   if (!c.db.removeExpire(key)) return 0;
   modified(c, key);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'persist', key, c.db.id);
   return 1;
 }
 

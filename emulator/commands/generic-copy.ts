@@ -4,6 +4,7 @@ import { SkipList } from '../keyspace/skiplist.js';
 import { StringObject, type ObjectValue, type Value } from '../keyspace/values.js';
 import type { Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR } from './errors.js';
 import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
@@ -80,6 +81,7 @@ function copy(c: Client, argv: string[]): Reply {
   dst.add(newKey, dup);
   if (when !== undefined) setExpireExact(dst, newKey, when);
   c.server.keyModified(dst, newKey);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'copy_to', newKey, dst.id);
   c.server.dirty++;
   return 1;
 }

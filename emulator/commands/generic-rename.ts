@@ -1,6 +1,7 @@
 import { Database } from '../keyspace/database.js';
 import { OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { intArg } from './args.js';
 import { INVALID_DB_INDEX, NOT_INTEGER, NO_SUCH_KEY } from './errors.js';
 import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
@@ -37,6 +38,8 @@ function renameGeneric(c: Client, argv: string[], nx: boolean): Reply {
   db.delete(src);
   c.server.keyModified(db, src);
   c.server.keyModified(db, dst);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'rename_from', src, db.id);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'rename_to', dst, db.id);
   c.server.dirty++;
   return nx ? 1 : OK;
 }
@@ -78,6 +81,8 @@ function move(c: Client, argv: string[]): Reply {
   src.delete(key);
   c.server.keyModified(src, key);
   c.server.keyModified(dst, key);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'move_from', key, src.id);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'move_to', key, dst.id);
   c.server.dirty++;
   return 1;
 }

@@ -1,5 +1,6 @@
 import { StatusReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { expireCommands } from './expire.js';
 import { copyCommands } from './generic-copy.js';
 import { keysCommands } from './generic-keys.js';
@@ -21,6 +22,7 @@ function del(c: Client, argv: string[]): Reply {
     // An expired key is deleted as expired (and counted so), not by this DEL.
     if (db.expires.size !== 0) db.expireIfNeeded(key);
     if (deleteKey(c, key)) {
+      notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, db.id);
       c.server.dirty++;
       n++;
     }

@@ -2,6 +2,7 @@ import { addInt64, parseInt64 } from '../numbers/int64.js';
 import { addLongDouble, formatLongDoubleHuman, isInfinite, parseLongDouble } from '../numbers/long-double.js';
 import { EMPTY_ARRAY, ErrorReply, MapReply, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg } from './args.js';
 import { NOT_FLOAT, NOT_INTEGER, OVERFLOW } from './errors.js';
 import { hrandfield } from './hash-random.js';
@@ -28,6 +29,7 @@ function hsetGeneric(c: Client, argv: string[], okReply: boolean): Reply {
   for (let i = 2; i < argv.length; i += 2) if (!hashSet(c, h, argv[i]!, argv[i + 1]!)) created++;
   // Every pair counts as a change, new or not.
   modified(c, key, (argv.length - 2) / 2);
+  notifyKeyspaceEvent(c.server, NOTIFY.HASH, 'hset', key, c.db.id);
   return okReply ? OK : created;
 }
 
@@ -39,6 +41,7 @@ function hsetnx(c: Client, argv: string[]): Reply {
   convertForArgs(c, h, argv, 2, 3);
   hashSet(c, h, argv[2]!, argv[3]!);
   modified(c, key, 1);
+  notifyKeyspaceEvent(c.server, NOTIFY.HASH, 'hset', key, c.db.id);
   return 1;
 }
 
@@ -63,15 +66,21 @@ function hdel(c: Client, argv: string[]): Reply {
   if (h === undefined) return 0;
   if (h instanceof ErrorReply) return h;
   let deleted = 0;
+  let keyRemoved = false;
   for (let i = 2; i < argv.length; i++) {
     if (!h.map.delete(argv[i]!)) continue;
     deleted++;
     if (h.map.size === 0) {
       c.db.delete(key);
+      keyRemoved = true;
       break;
     }
   }
-  if (deleted !== 0) modified(c, key, deleted);
+  if (deleted !== 0) {
+    modified(c, key, deleted);
+    notifyKeyspaceEvent(c.server, NOTIFY.HASH, 'hdel', key, c.db.id);
+    if (keyRemoved) notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
+  }
   return deleted;
 }
 
@@ -141,6 +150,7 @@ function hincrby(c: Client, argv: string[]): Reply {
   if (next === null) return OVERFLOW;
   hashSet(c, h, field, String(next));
   modified(c, key, 1);
+  notifyKeyspaceEvent(c.server, NOTIFY.HASH, 'hincrby', key, c.db.id);
   return next;
 }
 
@@ -163,6 +173,7 @@ function hincrbyfloat(c: Client, argv: string[]): Reply {
   const text = formatLongDoubleHuman(sum);
   hashSet(c, h, field, text);
   modified(c, key, 1);
+  notifyKeyspaceEvent(c.server, NOTIFY.HASH, 'hincrbyfloat', key, c.db.id);
   // The result, not the increment, goes to replicas and the AOF, so that
   // they cannot round differently.
   c.propagateArgv = ['HSET', key, field, text];

@@ -28,6 +28,9 @@ function authenticate(c: Client, user: string, password: string): boolean {
 
 function auth(c: Client, argv: string[]): Reply {
   if (argv.length > 3) return SYNTAX_ERROR;
+  // Passwords never reach the slow log or MONITOR; nor does a user name given with one.
+  c.redact(1);
+  if (argv.length === 3) c.redact(2);
   if (argv.length === 2) {
     if (c.server.config.get('requirepass') === '') {
       return errorReply(
@@ -52,6 +55,8 @@ function hello(c: Client, argv: string[]): Reply {
     const moreArgs = argv.length - 1 - j;
     const o = opt(argv[j]!);
     if (o === 'auth' && moreArgs >= 2) {
+      c.redact(j + 1);
+      c.redact(j + 2);
       if (!authenticate(c, argv[j + 1]!, argv[j + 2]!)) return errorReply(WRONGPASS);
       j += 2;
     } else if (o === 'setname' && moreArgs >= 1) {

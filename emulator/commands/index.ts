@@ -2,6 +2,7 @@ import type { Handler } from './table.js';
 import { connectionCommands } from './connection.js';
 import { genericCommands } from './generic.js';
 import { hashCommands } from './hash.js';
+import { latencyCommands } from './latency.js';
 import { listCommands } from './list.js';
 import { listBlockingCommands } from './list-blocking.js';
 import { monitorCommands } from './monitor.js';
@@ -13,6 +14,7 @@ import { replicationCommands } from './replication.js';
 import { scriptingCommands } from './scripting.js';
 import { setCommands } from './set.js';
 import { shutdownCommands } from './shutdown.js';
+import { slowlogCommands } from './slowlog.js';
 import { sortedSetCommands } from './sorted-set.js';
 import { sortedSetBlockingCommands } from './sorted-set-blocking.js';
 import { stringCommands } from './string.js';
@@ -26,6 +28,7 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...connectionCommands,
   ...genericCommands,
   ...hashCommands,
+  ...latencyCommands,
   ...listCommands,
   ...listBlockingCommands,
   ...monitorCommands,
@@ -36,6 +39,7 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...serverCommands,
   ...setCommands,
   ...shutdownCommands,
+  ...slowlogCommands,
   ...sortedSetCommands,
   ...sortedSetBlockingCommands,
   ...stringCommands,

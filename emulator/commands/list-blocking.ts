@@ -2,9 +2,10 @@ import { ListValue } from '../keyspace/values.js';
 import { ErrorReply, NULL_ARRAY, type Reply } from '../resp/reply.js';
 import { BLOCKED, type ServeBlocked } from '../server/blocking.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { parseBlockTimeout } from './blocking-timeout.js';
 import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
-import { elementsRemoved, listEnd, moveGeneric, popElements } from './list.js';
+import { elementsRemoved, listEnd, moveGeneric, popElements, popEvent, pushEvent } from './list.js';
 import type { Handler } from './table.js';
 import { isMpopArgs, parseMpopArgs } from './mpop-args.js';
 
@@ -33,15 +34,22 @@ function servePop(head: boolean, count: number): ServeBlocked {
       c.server.propagate(c.db.id, [head ? 'LPOP' : 'RPOP', key, String(n)]);
       const popped = popElements(list.items, head, n);
       const deleted = list.items.length === 0;
-      elementsRemoved(c, key, list, popped.length);
+      elementsRemoved(c, key, list, popped.length, popEvent(head));
       return { reply: [key, popped], deleted };
     }
     c.server.propagate(c.db.id, [head ? 'LPOP' : 'RPOP', key]);
     const element = head ? list.items.popHead()! : list.items.popTail()!;
+    notifyKeyspaceEvent(c.server, NOTIFY.LIST, popEvent(head), key, c.db.id);
     const deleted = list.items.length === 0;
-    if (deleted) c.db.delete(key);
+    if (deleted) deleteServedList(c, key);
     return { reply: [key, element], deleted };
   };
+}
+
+/** A list emptied by serving a blocked client goes, unsignalled: its push signalled it. */
+function deleteServedList(c: Client, key: string): void {
+  c.db.delete(key);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
 }
 
 /** The common body of BLPOP, BRPOP and BLMPOP (blockingPopGenericCommand). */
@@ -55,12 +63,12 @@ function blockingPop(c: Client, keys: string[], head: boolean, timeoutArg: strin
     const list = v;
     if (count !== -1) {
       const popped = popElements(list.items, head, count);
-      elementsRemoved(c, key, list, popped.length);
+      elementsRemoved(c, key, list, popped.length, popEvent(head));
       c.propagateArgv = [head ? 'LPOP' : 'RPOP', key, String(popped.length)];
       return [key, popped];
     }
     const element = head ? list.items.popHead()! : list.items.popTail()!;
-    elementsRemoved(c, key, list, 1);
+    elementsRemoved(c, key, list, 1, popEvent(head));
     c.propagateArgv = [head ? 'LPOP' : 'RPOP', key];
     return [key, element];
   }
@@ -103,9 +111,11 @@ function serveMove(destination: string, fromHead: boolean, toHead: boolean, asRp
     c.server.keyModified(c.db, destination);
     if (toHead) dst.items.pushHead(element);
     else dst.items.pushTail(element);
+    notifyKeyspaceEvent(c.server, NOTIFY.LIST, pushEvent(toHead), destination, c.db.id);
     c.server.propagate(c.db.id, asRpoplpush ? ['RPOPLPUSH', key, destination] : ['LMOVE', key, destination, end(fromHead), end(toHead)]);
+    notifyKeyspaceEvent(c.server, NOTIFY.LIST, popEvent(fromHead), key, c.db.id);
     const deleted = src.items.length === 0;
-    if (deleted) c.db.delete(key);
+    if (deleted) deleteServedList(c, key);
     return { reply: element, deleted };
   };
 }

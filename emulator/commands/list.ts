@@ -2,6 +2,7 @@ import { ListValue } from '../keyspace/values.js';
 import type { Deque } from '../keyspace/deque.js';
 import { EMPTY_ARRAY, ErrorReply, NULL_ARRAY, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, intArg, opt } from './args.js';
 import { NOT_INTEGER, NO_SUCH_KEY, OUT_OF_RANGE, SYNTAX_ERROR } from './errors.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
@@ -21,12 +22,27 @@ import { isMpopArgs, parseMpopArgs } from './mpop-args.js';
 const MUST_BE_POSITIVE = 'value is out of range, must be positive';
 
 /**
- * Bookkeeping after elements left a list (listElementsRemoved): an emptied
- * list loses its key, the key is signalled, and `changes` counts as dirty.
+ * Bookkeeping after elements left a list (listElementsRemoved): the
+ * command's event ("lpop", "rpop", "ltrim", "lrem"), then an emptied list
+ * loses its key ("del"), the key is signalled, and `changes` counts as dirty.
  */
-export function elementsRemoved(c: Client, key: string, list: ListValue, changes: number): void {
-  if (list.items.length === 0) c.db.delete(key);
+export function elementsRemoved(c: Client, key: string, list: ListValue, changes: number, event: string): void {
+  notifyKeyspaceEvent(c.server, NOTIFY.LIST, event, key, c.db.id);
+  if (list.items.length === 0) {
+    c.db.delete(key);
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
+  }
   modified(c, key, changes);
+}
+
+/** The event of a pop from one end. */
+export function popEvent(head: boolean): string {
+  return head ? 'lpop' : 'rpop';
+}
+
+/** The event of a push to one end. */
+export function pushEvent(head: boolean): string {
+  return head ? 'lpush' : 'rpush';
 }
 
 /** LPUSH, RPUSH, LPUSHX, RPUSHX (pushGenericCommand). */
@@ -45,6 +61,7 @@ function pushGeneric(c: Client, argv: string[], head: boolean, onlyIfExists: boo
     else items.pushTail(argv[j]!);
   }
   modified(c, key, argv.length - 2);
+  notifyKeyspaceEvent(c.server, NOTIFY.LIST, pushEvent(head), key, c.db.id);
   return items.length;
 }
 
@@ -73,11 +90,11 @@ function popGeneric(c: Client, argv: string[], head: boolean): Reply {
   if (hasCount && count === 0) return EMPTY_ARRAY;
   if (!hasCount) {
     const value = head ? list.items.popHead()! : list.items.popTail()!;
-    elementsRemoved(c, key, list, 1);
+    elementsRemoved(c, key, list, 1, popEvent(head));
     return value;
   }
   const popped = popElements(list.items, head, count);
-  elementsRemoved(c, key, list, popped.length);
+  elementsRemoved(c, key, list, popped.length, popEvent(head));
   return popped;
 }
 
@@ -140,6 +157,7 @@ function lset(c: Client, argv: string[]): Reply {
   if (i < 0) return OUT_OF_RANGE;
   list.items.set(i, argv[3]!);
   modified(c, key, 1);
+  notifyKeyspaceEvent(c.server, NOTIFY.LIST, 'lset', key, c.db.id);
   return OK;
 }
 
@@ -157,6 +175,7 @@ function linsert(c: Client, argv: string[]): Reply {
     if (items.get(i) === pivot) {
       items.insertAt(where === 'after' ? i + 1 : i, argv[4]!);
       modified(c, key, 1);
+      notifyKeyspaceEvent(c.server, NOTIFY.LIST, 'linsert', key, c.db.id);
       return items.length;
     }
   }
@@ -190,7 +209,7 @@ function lrem(c: Client, argv: string[]): Reply {
     }
     removed = seen === 0 ? 0 : items.filter((v, i) => i < from || v !== element);
   }
-  if (removed !== 0) elementsRemoved(c, key, list, removed);
+  if (removed !== 0) elementsRemoved(c, key, list, removed, 'lrem');
   return removed;
 }
 
@@ -219,8 +238,8 @@ function ltrim(c: Client, argv: string[]): Reply {
   }
   items.dropHead(fromHead);
   items.dropTail(fromTail);
-  // Redis signals the key even when nothing was trimmed.
-  elementsRemoved(c, key, list, fromHead + fromTail);
+  // Redis signals and notifies the key even when nothing was trimmed.
+  elementsRemoved(c, key, list, fromHead + fromTail, 'ltrim');
   return OK;
 }
 
@@ -307,7 +326,8 @@ export function moveGeneric(c: Client, source: string, destination: string, from
   if (toHead) dst.items.pushHead(value);
   else dst.items.pushTail(value);
   modified(c, destination, 0);
-  elementsRemoved(c, source, src, 1);
+  notifyKeyspaceEvent(c.server, NOTIFY.LIST, pushEvent(toHead), destination, c.db.id);
+  elementsRemoved(c, source, src, 1, popEvent(fromHead));
   return value;
 }
 
@@ -333,7 +353,7 @@ function lmpop(c: Client, argv: string[]): Reply {
     if (list === undefined) continue;
     if (list instanceof ErrorReply) return list;
     const popped = popElements(list.items, head, count);
-    elementsRemoved(c, key, list, popped.length);
+    elementsRemoved(c, key, list, popped.length, popEvent(head));
     // Replicas and the AOF see the pop that actually happened.
     c.propagateArgv = [head ? 'LPOP' : 'RPOP', key, String(popped.length)];
     return [key, popped];

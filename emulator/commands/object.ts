@@ -30,7 +30,8 @@ function isLfuPolicy(c: Client): boolean {
 }
 
 function lookup(c: Client, argv: string[]): Value | undefined {
-  return c.db.lookupNoTouch(argv[2]!, true);
+  // OBJECT counts the lookup but publishes no keymiss event (objectCommandLookup).
+  return c.db.lookupNoTouch(argv[2]!, true, false);
 }
 
 function objectEncoding(c: Client, argv: string[]): Reply {

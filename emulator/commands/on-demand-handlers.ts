@@ -4,6 +4,7 @@ import { bitmapCommands } from './bitmap.js';
 import { commandDocsCommands } from './command-docs.js';
 import { debugCommands } from './debug.js';
 import { dumpCommands } from './dump.js';
+import { latencyReportCommands } from './latency-report.js';
 import { memoryCommands } from './memory.js';
 import { objectCommands } from './object.js';
 import { ON_DEMAND_COMMANDS, registerOnDemandHandlers } from './on-demand.js';
@@ -22,6 +23,7 @@ const handlers: Record<string, Handler> = {
   ...commandDocsCommands,
   ...debugCommands,
   ...dumpCommands,
+  ...latencyReportCommands,
   ...memoryCommands,
   ...objectCommands,
   ...sortCommands,

@@ -5,7 +5,8 @@ import type { Handler } from './table.js';
 /**
  * Commands whose code, with Redis's full command documentation, is kept
  * apart from the rest: those a first session seldom types (DEBUG, MEMORY,
- * OBJECT, SORT, DUMP and RESTORE, the bit commands, LCS, COMMAND DOCS).
+ * OBJECT, SORT, DUMP and RESTORE, the bit commands, LCS, COMMAND DOCS,
+ * LATENCY DOCTOR and GRAPH).
  * Every server knows them (COMMAND lists them, arity and flags apply);
  * their handlers arrive when on-demand-handlers.ts is imported, which
  * registers them here. A program that may send one first makes sure of
@@ -38,6 +39,8 @@ export const ON_DEMAND_COMMANDS = [
   'bitfield_ro',
   'lcs',
   'command|docs',
+  'latency|doctor',
+  'latency|graph',
 ] as const;
 
 let registered: Readonly<Record<string, Handler>> | null = null;

@@ -2,6 +2,7 @@ import { SetValue, type Value } from '../keyspace/values.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { SetReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
 import { modified } from './lookup.js';
@@ -22,19 +23,30 @@ function isSet(v: Value): v is SetValue {
   return typeof v !== 'string' && v.type === 'set';
 }
 
-/** Stores a computed set at dstKey, or deletes dstKey when it is empty; replies the size. */
-function store(c: Client, dstKey: string, result: SetValue): Reply {
+/**
+ * Stores a computed set at dstKey under the command's event
+ * ("sinterstore", ...), or deletes dstKey when it is empty; replies the size.
+ */
+function store(c: Client, dstKey: string, result: SetValue, event: string): Reply {
   const n = result.set.size;
   if (n === 0) {
-    if (c.db.delete(dstKey)) modified(c, dstKey);
+    deleteDestination(c, dstKey);
     return 0;
   }
   // setKey looks the key up for writing first, so an expired destination
   // is expired (and counted) before it is replaced.
   c.db.lookupWrite(dstKey);
   c.db.setKey(dstKey, result);
+  notifyKeyspaceEvent(c.server, NOTIFY.SET, event, dstKey, c.db.id);
   c.server.dirty++;
   return n;
+}
+
+/** An empty result removes the destination, if there was one. */
+function deleteDestination(c: Client, dstKey: string): void {
+  if (!c.db.delete(dstKey)) return;
+  modified(c, dstKey);
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', dstKey, c.db.id);
 }
 
 /**
@@ -56,7 +68,7 @@ function sinterGeneric(c: Client, argv: string[], from: number, to: number, dstK
   }
   if (empty) {
     if (dstKey !== null) {
-      if (c.db.delete(dstKey)) modified(c, dstKey);
+      deleteDestination(c, dstKey);
       return 0;
     }
     return cardinalityOnly ? 0 : EMPTY_SET;
@@ -86,7 +98,7 @@ function sinterGeneric(c: Client, argv: string[], from: number, to: number, dstK
     const result = new SetValue('intset');
     const max = maxIntsetEntries(c);
     for (const m of first.set) if (inAll(m)) setAdd(result, m, max);
-    return store(c, dstKey, result);
+    return store(c, dstKey, result, 'sinterstore');
   }
   const members = membersInOrder(first);
   if (sets.length === 1) return new SetReply(members);
@@ -164,7 +176,7 @@ function sunionDiffGeneric(c: Client, argv: string[], from: number, dstKey: stri
   // A set minus itself is empty.
   else if (sameSet) result = new SetValue('intset');
   else result = differenceOf(sets, max);
-  if (dstKey !== null) return store(c, dstKey, result);
+  if (dstKey !== null) return store(c, dstKey, result, diff ? 'sdiffstore' : 'sunionstore');
   return result.set.size === 0 ? EMPTY_SET : new SetReply(membersInOrder(result));
 }
 

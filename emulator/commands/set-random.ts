@@ -2,6 +2,7 @@ import type { SetValue } from '../keyspace/values.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { EMPTY_ARRAY, ErrorReply, SetReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
 import { unionOf } from './set-algebra.js';
@@ -48,8 +49,12 @@ export function spop(c: Client, argv: string[]): Reply {
   if (s instanceof ErrorReply) return s;
   const member = randomMember(s, c.server.random);
   setRemove(s, member);
+  notifyKeyspaceEvent(c.server, NOTIFY.SET, 'spop', key, c.db.id);
   c.propagateArgv = ['SREM', key, member];
-  if (s.set.size === 0) c.db.delete(key);
+  if (s.set.size === 0) {
+    c.db.delete(key);
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
+  }
   modified(c, key);
   return member;
 }
@@ -65,6 +70,7 @@ function spopWithCount(c: Client, argv: string[]): Reply {
   if (s instanceof ErrorReply) return s;
   if (parsed === 0) return EMPTY_SET;
   const size = s.set.size;
+  notifyKeyspaceEvent(c.server, NOTIFY.SET, 'spop', key, c.db.id);
 
   if (parsed >= size) {
     // Everything goes: the reply is SUNION of the one set, and the command
@@ -72,6 +78,7 @@ function spopWithCount(c: Client, argv: string[]): Reply {
     c.server.dirty += size;
     const all = unionOf([s], maxIntsetEntries(c));
     c.db.delete(key);
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
     c.propagateArgv = ['DEL', key];
     c.server.keyModified(c.db, key);
     return new SetReply(membersInOrder(all));

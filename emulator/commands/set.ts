@@ -1,6 +1,7 @@
 import type { SetValue, Value } from '../keyspace/values.js';
 import { ErrorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { WRONGTYPE } from './errors.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
 import { sdiff, sdiffstore, sinter, sintercard, sinterstore, smembers, sunion, sunionstore } from './set-algebra.js';
@@ -27,7 +28,10 @@ function sadd(c: Client, argv: string[]): Reply {
   const max = maxIntsetEntries(c);
   let added = 0;
   for (let j = 2; j < argv.length; j++) if (setAdd(s, argv[j]!, max)) added++;
-  if (added !== 0) modified(c, key, added);
+  if (added !== 0) {
+    modified(c, key, added);
+    notifyKeyspaceEvent(c.server, NOTIFY.SET, 'sadd', key, c.db.id);
+  }
   return added;
 }
 
@@ -37,6 +41,7 @@ function srem(c: Client, argv: string[]): Reply {
   if (s === undefined) return 0;
   if (s instanceof ErrorReply) return s;
   let deleted = 0;
+  let keyRemoved = false;
   for (let j = 2; j < argv.length; j++) {
     if (!setRemove(s, argv[j]!)) continue;
     deleted++;
@@ -44,10 +49,15 @@ function srem(c: Client, argv: string[]): Reply {
     // not counted even when they were members too (they cannot be).
     if (s.set.size === 0) {
       c.db.delete(key);
+      keyRemoved = true;
       break;
     }
   }
-  if (deleted !== 0) modified(c, key, deleted);
+  if (deleted !== 0) {
+    modified(c, key, deleted);
+    notifyKeyspaceEvent(c.server, NOTIFY.SET, 'srem', key, c.db.id);
+    if (keyRemoved) notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
+  }
   return deleted;
 }
 
@@ -66,14 +76,21 @@ function smove(c: Client, argv: string[]): Reply {
   if (!isSet(src) || (dst !== undefined && !isSet(dst))) return WRONGTYPE;
   if (src === dst) return src.set.has(member) ? 1 : 0;
   if (!setRemove(src, member)) return 0;
-  if (src.set.size === 0) c.db.delete(srcKey);
+  notifyKeyspaceEvent(c.server, NOTIFY.SET, 'srem', srcKey, c.db.id);
+  if (src.set.size === 0) {
+    c.db.delete(srcKey);
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', srcKey, c.db.id);
+  }
   let target = dst;
   if (target === undefined) {
     target = createSetFor(member);
     c.db.add(dstKey, target);
   }
   modified(c, srcKey);
-  if (setAdd(target, member, maxIntsetEntries(c))) modified(c, dstKey);
+  if (setAdd(target, member, maxIntsetEntries(c))) {
+    modified(c, dstKey);
+    notifyKeyspaceEvent(c.server, NOTIFY.SET, 'sadd', dstKey, c.db.id);
+  }
   return 1;
 }
 

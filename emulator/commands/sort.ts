@@ -2,6 +2,7 @@ import type { Database } from '../keyspace/database.js';
 import { ListValue, type SetValue, type ZSetValue } from '../keyspace/values.js';
 import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { intArg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from './errors.js';
 import { partialQuickSort } from './generic-partial-sort.js';
@@ -298,9 +299,11 @@ function sortGeneric(c: Client, argv: string[], readonly: boolean): Reply {
     // setKey's own lookup lets an expired destination expire first.
     db.lookupWrite(store);
     db.setKey(store, result);
+    notifyKeyspaceEvent(c.server, NOTIFY.LIST, 'sortstore', store, db.id);
     c.server.dirty += outputLength;
   } else if (db.delete(store)) {
     modified(c, store);
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', store, db.id);
   }
   return outputLength;
 }

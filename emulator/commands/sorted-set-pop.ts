@@ -1,6 +1,7 @@
 import type { ZSetValue } from '../keyspace/values.js';
 import { DoubleReply, EMPTY_ARRAY, NULL_ARRAY, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg } from './args.js';
 import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
 import type { Handler } from './table.js';
@@ -55,9 +56,13 @@ export function zpop(c: Client, keys: string[], max: boolean, count: number, nes
     else out.push(member, new DoubleReply(score));
   }
   c.server.dirty += n;
+  notifyKeyspaceEvent(c.server, NOTIFY.ZSET, max ? 'zpopmax' : 'zpopmin', key, c.db.id);
   c.server.keyModified(c.db, key);
   const deleted = z.size === 0;
-  if (deleted) c.db.delete(key);
+  if (deleted) {
+    c.db.delete(key);
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
+  }
   return { reply: emitKey && nested ? [key, out] : out, key, popped: n, deleted };
 }
 

@@ -2,6 +2,7 @@ import { lexGteMin, lexLteMax, scoreGteMin, scoreLteMax, type LexRange, type Sco
 import { ZSetValue } from '../keyspace/values.js';
 import { DoubleReply, EMPTY_ARRAY, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { intArg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from './errors.js';
 import { zsetAdd } from './sorted-set-object.js';
@@ -75,11 +76,13 @@ class StoreSink implements RangeSink {
     if (count) {
       c.db.lookupWrite(this.key);
       c.db.setKey(this.key, this.dest!);
+      notifyKeyspaceEvent(c.server, NOTIFY.ZSET, 'zrangestore', this.key, c.db.id);
       c.server.dirty++;
       return count;
     }
     if (c.db.delete(this.key)) {
       c.server.keyModified(c.db, this.key);
+      notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', this.key, c.db.id);
       c.server.dirty++;
     }
     return 0;

@@ -2,6 +2,7 @@ import { SetValue, ZSetValue } from '../keyspace/values.js';
 import { parseDouble } from '../numbers/double.js';
 import { DoubleReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, intArg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from './errors.js';
 import { convertToListpackIfNeeded } from './sorted-set-object.js';
@@ -133,7 +134,7 @@ function zsetOperation(c: Client, argv: string[], dest: string | null, numkeysAt
   else if (op === UNION) union(src, how, add);
   else diff(src, add);
 
-  if (dest !== null) return store(c, dest, result, maxMemberBytes);
+  if (dest !== null) return store(c, dest, result, maxMemberBytes, STORE_EVENTS[op]!);
   const nested = withScores && c.resp === 3;
   const out: Reply[] = [];
   for (let n = result.list.first(); n !== null; n = n.next[0]!) {
@@ -199,17 +200,22 @@ function diff(src: Source[], add: (member: string, score: number) => void): void
   });
 }
 
+/** The keyspace event of each STORE form, by operation. */
+const STORE_EVENTS = ['zunionstore', 'zinterstore', 'zdiffstore'];
+
 /** Stores a result, or deletes the destination when it is empty. */
-function store(c: Client, dest: string, result: ZSetValue, maxMemberBytes: number): Reply {
+function store(c: Client, dest: string, result: ZSetValue, maxMemberBytes: number, event: string): Reply {
   if (result.size !== 0) {
     convertToListpackIfNeeded(c, result, maxMemberBytes);
     c.db.lookupWrite(dest);
     c.db.setKey(dest, result);
+    notifyKeyspaceEvent(c.server, NOTIFY.ZSET, event, dest, c.db.id);
     c.server.dirty++;
     return result.size;
   }
   if (c.db.delete(dest)) {
     c.server.keyModified(c.db, dest);
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', dest, c.db.id);
     c.server.dirty++;
   }
   return 0;

@@ -5,6 +5,7 @@ import { globMatch } from '../keyspace/glob.js';
 import { formatDouble, parseDouble } from '../numbers/double.js';
 import { DoubleReply, EMPTY_ARRAY, ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { intArg, opt } from './args.js';
 import { NOT_FLOAT, NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
@@ -102,7 +103,10 @@ function zaddGeneric(c: Client, argv: string[], initialFlags: number): Reply {
       score = zaddResult.score;
     }
   }
-  if (added + updated !== 0) modified(c, key, added + updated);
+  if (added + updated !== 0) {
+    modified(c, key, added + updated);
+    notifyKeyspaceEvent(c.server, NOTIFY.ZSET, incr ? 'zincr' : 'zadd', key, c.db.id);
+  }
   if (incr) return processed ? new DoubleReply(score) : null;
   return ch ? added + updated : added;
 }
@@ -125,14 +129,20 @@ function zrem(c: Client, argv: string[]): Reply {
   if (z === undefined) return 0;
   if (z instanceof ErrorReply) return z;
   let deleted = 0;
+  let keyRemoved = false;
   for (let j = 2; j < argv.length; j++) {
     if (z.delete(argv[j]!)) deleted++;
     if (z.size === 0) {
       c.db.delete(key);
+      keyRemoved = true;
       break;
     }
   }
-  if (deleted) modified(c, key, deleted);
+  if (deleted) {
+    notifyKeyspaceEvent(c.server, NOTIFY.ZSET, 'zrem', key, c.db.id);
+    if (keyRemoved) notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
+    modified(c, key, deleted);
+  }
   return deleted;
 }
 
@@ -153,7 +163,7 @@ function zremrangeByRank(c: Client, argv: string[]): Reply {
   if (start > end || start >= llen) return 0;
   if (end >= llen) end = llen - 1;
   const deleted = z.list.deleteRangeByRank(start + 1, end + 1, (n) => z.dict.delete(n.member));
-  return afterRangeRemoval(c, key, z, deleted);
+  return afterRangeRemoval(c, key, z, deleted, 'zremrangebyrank');
 }
 
 function zremrangeByScore(c: Client, argv: string[]): Reply {
@@ -164,7 +174,7 @@ function zremrangeByScore(c: Client, argv: string[]): Reply {
   if (z === undefined) return 0;
   if (z instanceof ErrorReply) return z;
   const deleted = z.list.deleteRangeByScore(range, (n) => z.dict.delete(n.member));
-  return afterRangeRemoval(c, key, z, deleted);
+  return afterRangeRemoval(c, key, z, deleted, 'zremrangebyscore');
 }
 
 function zremrangeByLex(c: Client, argv: string[]): Reply {
@@ -189,12 +199,17 @@ function zremrangeByLex(c: Client, argv: string[]): Reply {
       n = next;
     }
   }
-  return afterRangeRemoval(c, key, z, deleted);
+  return afterRangeRemoval(c, key, z, deleted, 'zremrangebylex');
 }
 
-function afterRangeRemoval(c: Client, key: string, z: ZSetValue, deleted: number): Reply {
-  if (z.size === 0) c.db.delete(key);
-  if (deleted) modified(c, key, deleted);
+function afterRangeRemoval(c: Client, key: string, z: ZSetValue, deleted: number, event: string): Reply {
+  const keyRemoved = z.size === 0;
+  if (keyRemoved) c.db.delete(key);
+  if (deleted) {
+    modified(c, key, deleted);
+    notifyKeyspaceEvent(c.server, NOTIFY.ZSET, event, key, c.db.id);
+    if (keyRemoved) notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
+  }
   return deleted;
 }
 

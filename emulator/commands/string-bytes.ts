@@ -2,6 +2,7 @@ import { StringObject } from '../keyspace/values.js';
 import type { Int64 } from '../numbers/int64.js';
 import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg } from './args.js';
 import { NOT_INTEGER } from './errors.js';
 import { modified } from './lookup.js';
@@ -45,6 +46,7 @@ function append(c: Client, argv: string[]): Reply {
     length = o.length;
   }
   modified(c, key);
+  notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'append', key, c.db.id);
   return length;
 }
 
@@ -106,6 +108,7 @@ function setrange(c: Client, argv: string[]): Reply {
   // Within proto-max-bulk-len, so a safe integer.
   o.writeAt(Number(offsetArg), patch);
   modified(c, key);
+  notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'setrange', key, c.db.id);
   return o.length;
 }
 

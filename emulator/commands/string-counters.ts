@@ -3,6 +3,7 @@ import { INT64_MIN, addInt64, int64ToString, parseInt64, type Int64 } from '../n
 import { addLongDouble, formatLongDoubleHuman, fromInteger, isInfinite, parseLongDouble } from '../numbers/long-double.js';
 import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg } from './args.js';
 import { NOT_FLOAT, NOT_INTEGER, OVERFLOW } from './errors.js';
 import { modified } from './lookup.js';
@@ -38,6 +39,7 @@ function incrDecr(c: Client, key: string, by: Int64): Reply {
   if (v === undefined) c.db.add(key, s);
   else c.db.overwrite(key, s);
   modified(c, key);
+  notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'incrby', key, c.db.id);
   return next;
 }
 
@@ -82,6 +84,7 @@ function incrbyfloat(c: Client, argv: string[]): Reply {
   if (v === undefined) c.db.add(key, embstrOrRaw(s));
   else c.db.overwrite(key, embstrOrRaw(s));
   modified(c, key);
+  notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'incrbyfloat', key, c.db.id);
   c.propagateArgv = ['SET', key, s, 'KEEPTTL'];
   return s;
 }

@@ -2,6 +2,7 @@ import { stringOf } from '../keyspace/values.js';
 import { addInt64, int64ToString, type Int64 } from '../numbers/int64.js';
 import { ErrorReply, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR, invalidExpireTime } from './errors.js';
 import { setExpireExact } from '../keyspace/expire-exact.js';
@@ -137,9 +138,11 @@ function setGeneric(
   }
   c.db.setKey(key, value, (flags & KEEPTTL) !== 0);
   c.server.dirty++;
+  notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'set', key, c.db.id);
   if (expire !== null) {
     setExpireExact(c.db, key, when);
     c.propagateArgv = ['SET', key, value, 'PXAT', int64ToString(when)];
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'expire', key, c.db.id);
   } else if (flags & GET) {
     // Replicas and the AOF get the command without its GET options.
     c.propagateArgv = argv.filter((a, j) => j < 3 || opt(a) !== 'get');
@@ -181,6 +184,7 @@ function getex(c: Client, argv: string[]): Reply {
     if (flags & PERSIST && c.db.removeExpire(key)) {
       modified(c, key);
       c.propagateArgv = ['PERSIST', key];
+      notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'persist', key, c.db.id);
     }
     return value;
   }
@@ -192,10 +196,12 @@ function getex(c: Client, argv: string[]): Reply {
     deleteKey(c, key);
     c.server.dirty++;
     c.propagateArgv = [c.server.config.getBool('lazyfree-lazy-expire') ? 'UNLINK' : 'DEL', key];
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
   } else {
     setExpireExact(c.db, key, when);
     modified(c, key);
     c.propagateArgv = ['PEXPIREAT', key, int64ToString(when)];
+    notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'expire', key, c.db.id);
   }
   return value;
 }
@@ -207,6 +213,7 @@ function getdel(c: Client, argv: string[]): Reply {
   deleteKey(c, key);
   c.server.dirty++;
   c.propagateArgv = [c.server.config.getBool('lazyfree-lazy-user-del') ? 'UNLINK' : 'DEL', key];
+  notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
   return value;
 }
 
@@ -215,6 +222,7 @@ function getset(c: Client, argv: string[]): Reply {
   const old = readString(c, key);
   if (old instanceof ErrorReply) return old;
   c.db.setKey(key, argv[2]!);
+  notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'set', key, c.db.id);
   c.server.dirty++;
   c.propagateArgv = ['SET', key, argv[2]!];
   return old;
@@ -236,7 +244,10 @@ function msetGeneric(c: Client, argv: string[], nx: boolean): Reply {
   if (nx) {
     for (let j = 1; j < argv.length; j += 2) if (c.db.lookupWrite(argv[j]!) !== undefined) return 0;
   }
-  for (let j = 1; j < argv.length; j += 2) c.db.setKey(argv[j]!, argv[j + 1]!);
+  for (let j = 1; j < argv.length; j += 2) {
+    c.db.setKey(argv[j]!, argv[j + 1]!);
+    notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'set', argv[j]!, c.db.id);
+  }
   c.server.dirty += (argv.length - 1) / 2;
   return nx ? 1 : OK;
 }

@@ -2,6 +2,7 @@ import type { Reply } from '../resp/reply.js';
 import { asciiLower } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
 import facts from './data/commands-7.0.json' with { type: 'json' };
+import { LatencyHistogram } from '../numbers/latency-histogram.js';
 
 /**
  * The command table: Redis's facts about each command (generated from a real
@@ -116,6 +117,12 @@ export class CommandDef implements CommandSpec {
   usec = 0;
   rejectedCalls = 0;
   failedCalls = 0;
+  /**
+   * The distribution of this command's durations in nanoseconds, from 1 ns
+   * to 1 s with two significant digits (latency-tracking); null until the
+   * first call records one (LATENCY HISTOGRAM lists only those).
+   */
+  latencyHistogram: LatencyHistogram | null = null;
 
   constructor(
     readonly facts: CommandFacts,
@@ -146,7 +153,14 @@ export class CommandDef implements CommandSpec {
     return bar < 0 ? this.name : this.name.slice(bar + 1);
   }
 
+  /** Counts one run of `durationUs` in the latency histogram (updateCommandLatencyHistogram). */
+  recordLatency(durationUs: number): void {
+    const ns = Math.min(Math.max(Math.round(durationUs * 1000), 1), 1_000_000_000);
+    (this.latencyHistogram ??= new LatencyHistogram(1, 1_000_000_000, 2)).record(ns);
+  }
+
   resetStats(): void {
+    this.latencyHistogram = null;
     this.calls = 0;
     this.usec = 0;
     this.rejectedCalls = 0;

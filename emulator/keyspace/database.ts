@@ -20,6 +20,11 @@ export interface KeyspaceHost {
   stats: { keyspaceHits: number; keyspaceMisses: number };
   /** A key was deleted because it expired. */
   keyExpired(db: Database, key: string): void;
+  /**
+   * A read found no key (Redis's lookupKey counts a miss and publishes the
+   * "keymiss" event, unless told not to, as OBJECT does).
+   */
+  keyMissed?(db: Database, key: string): void;
   /** A key was modified (Redis's signalModifiedKey): invalidates WATCH. */
   keyModified(db: Database, key: string): void;
   /**
@@ -75,6 +80,7 @@ export class Database {
       return v;
     }
     this.host.stats.keyspaceMisses++;
+    this.host.keyMissed?.(this, key);
     return undefined;
   }
 
@@ -113,14 +119,19 @@ export class Database {
     return lfu ? lfu(undefined) : this.host.lruClock;
   }
 
-  /** A lookup that neither touches the access time nor counts (OBJECT, TYPE...). */
-  lookupNoTouch(key: string, countStats = false): Value | undefined {
+  /**
+   * A lookup that does not touch the access time (TYPE, EXISTS, TTL,
+   * OBJECT...); with countStats it counts a hit or a miss, and a miss is
+   * published as "keymiss" unless notifyMiss is false (OBJECT).
+   */
+  lookupNoTouch(key: string, countStats = false, notifyMiss = countStats): Value | undefined {
     const v = this.dict.get(key);
     if (v !== undefined && (this.expires.size === 0 || !this.expireIfNeeded(key))) {
       if (countStats) this.host.stats.keyspaceHits++;
       return v;
     }
     if (countStats) this.host.stats.keyspaceMisses++;
+    if (notifyMiss) this.host.keyMissed?.(this, key);
     return undefined;
   }
 

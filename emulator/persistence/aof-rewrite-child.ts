@@ -59,11 +59,9 @@ export function forkCostUs(server: RedisServer, host: Host): number {
  */
 export function forkRewriteChild(p: AofProcess, files: AofDir): AofRewriteChild {
   const server = p.server;
-  const stats = server.stats;
   const forkUs = forkCostUs(server, p.host);
   p.stall(forkUs);
-  stats.latestForkUsec = forkUs;
-  stats.totalForks++;
+  server.recordFork(forkUs);
   const bytes = baseFileBytes(server, p.nowUs());
   const host = p.host;
   const child = host.spawn(new AofRewriteChild(host, server.port));

@@ -236,6 +236,7 @@ export class AofWriter {
         return;
       }
       const release = this.p.holdThreadForIo();
+      const startUs = this.p.nowUs();
       const done = (err: string | null): void => {
         if (err !== null) {
           this.log(`Can't persist AOF for fsync error when the AOF fsync policy is 'always': ${err}. Exiting...`);
@@ -243,6 +244,9 @@ export class AofWriter {
           return;
         }
         release(() => {
+          // The thread waited for the disk: a latency event of its own.
+          const server = this.p.server;
+          server.latency.addSampleIfNeeded('aof-fsync-always', Math.floor((this.p.nowUs() - startUs) / 1000), server.latencyThresholdMs, server.unixSeconds());
           if (this.fd === fd) {
             this.lastIncrFsyncOffset = upTo;
             this.lastFsyncS = this.unixtime();

@@ -287,12 +287,10 @@ export class Snapshots implements ProcessModule {
 
   /** fork(): copying the page tables stops the parent for a time proportional to its memory. */
   private chargeFork(): void {
-    const stats = this.server.stats;
     const gb = usedMemory(this.server) / 2 ** 30;
     const forkUs = Math.round(FORK_BASE_US + gb * this.p.host.profile.forkMsPerGb * 1000);
     this.p.stall(forkUs);
-    stats.latestForkUsec = forkUs;
-    stats.totalForks++;
+    this.server.recordFork(forkUs);
   }
 
   /**

@@ -10,7 +10,7 @@ import { Snapshots } from '../persistence/snapshots.js';
 import { AofEngine } from '../persistence/aof-engine.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';
 import type { Client } from '../server/client.js';
-import { errorReply } from '../resp/reply.js';
+import { errorReply, type Reply } from '../resp/reply.js';
 import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import { serverLogLineAs, type ServerLogLevel } from '../server/log-line.js';
 import { DaemonReplicationRuntime } from '../replication/daemon-runtime.js';
@@ -142,6 +142,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
       port: this.port,
       config: { port: String(this.port), ...(opts.config ?? {}) },
     });
+    this.server.thread = { charge: (argv, reply) => this.chargeCommand(argv, reply) };
     this.server.pid = () => this.pid;
     this.server.logHook = (text, level) => this.log(text, level);
     this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
@@ -377,15 +378,10 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     const trace = this.kernel.trace;
     sc.onExecuted = (argv, reply) => {
       this.commands++;
-      const server = this.server;
       if (trace.commands) trace.add(this.host.name, 'cmd', `${sc.client.id} ${traceArgs(argv)}`, c.socket?.peer?.id);
-      const speed = this.host.profile.cpuSpeed;
-      let us = speed === Infinity ? 0 : commandCost(this.costs, argv, reply) / speed;
-      if (server.stallUs !== 0) {
-        us += server.stallUs;
-        server.stallUs = 0;
-      }
-      this.cpuNow += us;
+      // A command that ran was charged inside call(), where its duration is
+      // measured; one refused or queued by MULTI is charged here.
+      if (!this.server.takeCharged()) this.chargeCommand(argv, reply as Reply);
     };
     this.busyUntil = Math.max(this.busyUntil, this.kernel.now) + this.costs.acceptUs / this.host.profile.cpuSpeed;
     return c;
@@ -465,6 +461,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
         server.threadBlocked = false;
         after();
         if (server.threadBlocked) return;
+        server.finishHeldCommand();
         this.heldConn = null;
         if (conn !== null && !conn.closing) conn.sc.resume();
       };
@@ -675,6 +672,18 @@ export class RedisProcess extends SimProcess implements ProcessServices {
   /** The thread's time as its commands see it. */
   nowUs(): number {
     return this.server.clock.nowUs();
+  }
+
+  /** Charges a command's CPU time by the cost model, and whatever it stalled (DEBUG SLEEP). */
+  private chargeCommand(argv: readonly string[], reply: Reply): void {
+    const server = this.server;
+    const speed = this.host.profile.cpuSpeed;
+    let us = speed === Infinity ? 0 : commandCost(this.costs, argv, reply) / speed;
+    if (server.stallUs !== 0) {
+      us += server.stallUs;
+      server.stallUs = 0;
+    }
+    this.stall(us);
   }
 
   /** Charges thread time (a fork, a blocking write). */

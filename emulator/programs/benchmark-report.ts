@@ -1,5 +1,5 @@
 import { f32, formatFixed, spaces } from './c-format.js';
-import { linearRows, percentileRows, type DistributionRow, type LatencyHistogram } from './latency-histogram.js';
+import { linearRows, percentileRows, type DistributionRow, type LatencyHistogram } from '../numbers/latency-histogram.js';
 
 /**
  * What redis-benchmark 7.0.15 prints after each test, in its three forms

@@ -17,7 +17,7 @@ import {
   type ProgressState,
 } from './benchmark-report.js';
 import { isSelected, PayloadGenerator, SUITE } from './benchmark-suite.js';
-import { LatencyHistogram } from './latency-histogram.js';
+import { LatencyHistogram } from '../numbers/latency-histogram.js';
 import { ReplyCounter } from './reply-counter.js';
 import { RequestBuffer } from './request-buffer.js';
 import { SetupExchange } from './setup-exchange.js';

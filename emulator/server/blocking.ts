@@ -99,8 +99,13 @@ export class BlockingRegistry {
     if (spec.timeoutMs !== 0) this.timed.add(c);
   }
 
-  /** Releases a blocked client and delivers `reply` to it (none when it is going away). */
-  unblock(c: Client, reply: Reply | null): void {
+  /**
+   * Releases a blocked client and delivers `reply` to it (none when it is
+   * going away). A client served from a key or released by CLIENT UNBLOCK
+   * has its command logged in the slow log now; one that timed out does
+   * not, as in Redis 7.0.
+   */
+  unblock(c: Client, reply: Reply | null, logged: 'served' | 'released' | false = false): void {
     const state = c.blockedOn;
     if (!state) return;
     const keys = this.waiting.get(state.db);
@@ -121,6 +126,11 @@ export class BlockingRegistry {
       if (state.cmd) state.cmd.failedCalls++;
       this.server.stats.countError(reply.code);
     }
+    // CLIENT UNBLOCK frees the command's arguments before the slow log
+    // sees them (unblockClient, then updateStatsOnUnblock): its entry has none.
+    if (logged === 'released') c.blockedArgv = [];
+    if (logged !== false && state.cmd !== null) this.server.logUnblocked(c, state.cmd);
+    else c.blockedArgv = null;
     c.onAsyncReply?.(reply);
     this.unblocked.push(c);
   }
@@ -193,7 +203,7 @@ export class BlockingRegistry {
           // The value may have been emptied and deleted by a previous receiver.
           if (db.dict.get(key) !== value) break;
           const { reply, deleted } = state.serve(receiver, key, value);
-          this.unblock(receiver, reply);
+          this.unblock(receiver, reply, 'served');
           if (deleted) break;
         }
       }

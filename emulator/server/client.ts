@@ -158,6 +158,16 @@ export class Client implements Watcher {
   replySkipNext = false;
   /** The ACL user the connection is authenticated as. */
   user = 'default';
+  /**
+   * Arguments of the current command that must not be shown (a password):
+   * the slow log and MONITOR print "(redacted)" in their place. Cleared
+   * after the command (Redis's original_argv).
+   */
+  redacted: number[] | null = null;
+  /** How long the last command ran, in us (c->duration), for a blocked command's slow log entry. */
+  durationUs = 0;
+  /** The arguments of the blocking command the client waits in, for the slow log when it is served. */
+  blockedArgv: string[] | null = null;
   /** Whether the connection has authenticated (always true while the default user needs no password). */
   authenticated = true;
 
@@ -175,6 +185,12 @@ export class Client implements Watcher {
 
   get dbIndex(): number {
     return this.db.id;
+  }
+
+  /** Hides argument `i` of the current command from the slow log and MONITOR (redactClientCommandArgument). */
+  redact(i: number): void {
+    if (this.redacted === null) this.redacted = [i];
+    else if (!this.redacted.includes(i)) this.redacted.push(i);
   }
 
   /**

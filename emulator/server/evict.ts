@@ -4,6 +4,7 @@ import { touchWatchedKey } from '../keyspace/watch.js';
 import { keyMemoryUsage } from './memory-estimate.js';
 import { usedMemory } from './info.js';
 import type { RedisServer } from './server.js';
+import { NOTIFY, notifyKeyspaceEvent } from './notify.js';
 
 /**
  * maxmemory and its policies (src/evict.c). Before each command, when
@@ -132,6 +133,7 @@ export function performEvictions(server: RedisServer): boolean {
     db.delete(key);
     server.stats.evictedKeys++;
     touchWatchedKey(db, key);
+    notifyKeyspaceEvent(server, NOTIFY.EVICTED, 'evicted', key, db.id);
     server.propagate(db.id, ['DEL', key]);
   }
   return true;

@@ -524,9 +524,9 @@ function errorStatsSection(server: RedisServer): string {
 }
 
 /**
- * Per-command latency percentiles. In virtual time a command takes no time,
- * which Redis's histogram records as its 1 ns minimum: every percentile
- * reads 0.001 usec.
+ * Per-command latency percentiles, from each command's histogram of run
+ * times in nanoseconds (fillPercentileDistributionLatencies). A run that
+ * takes no time counts as the histogram's 1 ns floor.
  */
 function latencyStatsSection(server: RedisServer): string {
   if (!server.config.getBool('latency-tracking')) return '';
@@ -534,9 +534,9 @@ function latencyStatsSection(server: RedisServer): string {
   const percentiles = setting === '' ? [] : setting.split(' ');
   let out = '';
   for (const cmd of server.commands.all()) {
-    if (cmd.calls === 0) continue;
-    const value = cmd.usec === 0 ? 0.001 : cmd.usec / cmd.calls;
-    out += `latency_percentiles_usec_${safeInfoName(cmd.name)}:${percentiles.map((p) => `p${p}=${printfFixed(value, 3)}`).join(',')}\r\n`;
+    const h = cmd.latencyHistogram;
+    if (h === null) continue;
+    out += `latency_percentiles_usec_${safeInfoName(cmd.name)}:${percentiles.map((p) => `p${p}=${printfFixed(h.valueAtPercentile(Number(p)) / 1000, 3)}`).join(',')}\r\n`;
   }
   return out;
 }

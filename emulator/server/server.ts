@@ -24,6 +24,9 @@ import { ReplicationState } from '../replication/state.js';
 import { ClientPause } from './client-pause.js';
 import { FunctionLibraries } from './function-libraries.js';
 import { ClientsCron } from './clients-cron.js';
+import { SlowLog } from './slowlog.js';
+import { LatencyMonitor } from './latency-monitor.js';
+import { usedMemory } from './info.js';
 import { NO_PUSHES, PubSubRegistry } from './pubsub.js';
 import { NOTIFY, notifyKeyspaceEvent } from './notify.js';
 import { keyspaceEventFlags } from './config-params.js';
@@ -40,6 +43,15 @@ export interface ServerOptions {
   port?: number;
   /** Replaces the handler set (tests). */
   handlers?: Readonly<Record<string, Handler>>;
+}
+
+/**
+ * The thread that runs a server's commands, when a process runs it in a
+ * simulated world: it charges a command's CPU time (and whatever the
+ * command stalled, DEBUG SLEEP) so that the server's clock moves on by it.
+ */
+export interface CommandThread {
+  charge(argv: readonly string[], reply: Reply): void;
 }
 
 /** Something that listens to the writes a server makes (AOF, replicas). */
@@ -117,6 +129,23 @@ export class RedisServer implements KeyspaceHost {
   readonly clientsCron = new ClientsCron(this);
   /** Clients in MONITOR mode. */
   readonly monitors = new Set<Client>();
+  /**
+   * The thread commands run on, set by the process that runs this server;
+   * null for a bare server, whose commands take no time beyond what they
+   * stall.
+   */
+  thread: CommandThread | null = null;
+  /** Set when call() charged the thread for the top-level command just run. */
+  private charged = false;
+  readonly slowlog = new SlowLog();
+  readonly latency = new LatencyMonitor();
+  /** slowlog-log-slower-than, slowlog-max-len, latency-monitor-threshold and latency-tracking, kept in step with CONFIG SET. */
+  private slowlogSlowerThanUs = 0;
+  private slowlogMaxLen = 0;
+  latencyThresholdMs = 0;
+  private latencyTracking = true;
+  /** Fork speed of the last fork in GB of memory per second (stat_fork_rate, for LATENCY DOCTOR). */
+  forkRateGbPerS = 0;
   /** Channels, patterns and shard channels, and who listens to them. */
   readonly pubsub = new PubSubRegistry();
   /** notify-keyspace-events as flags (kept in step with CONFIG SET). */
@@ -169,6 +198,15 @@ export class RedisServer implements KeyspaceHost {
       this.maxmemory = this.config.getNumber('maxmemory');
       return null;
     });
+    const readTimingSettings = (): null => {
+      this.slowlogSlowerThanUs = this.config.getNumber('slowlog-log-slower-than');
+      this.slowlogMaxLen = this.config.getNumber('slowlog-max-len');
+      this.latencyThresholdMs = this.config.getNumber('latency-monitor-threshold');
+      this.latencyTracking = this.config.getBool('latency-tracking');
+      return null;
+    };
+    readTimingSettings();
+    for (const name of ['slowlog-log-slower-than', 'slowlog-max-len', 'latency-monitor-threshold', 'latency-tracking']) this.config.onApply(name, readTimingSettings);
     const applyNotify = (classes: string): null => {
       this.notifyFlags = keyspaceEventFlags(classes);
       return null;
@@ -295,6 +333,10 @@ export class RedisServer implements KeyspaceHost {
     this.stats.expiredKeys++;
     touchWatchedKey(db, key);
     this.propagate(db.id, ['DEL', key]);
+  }
+
+  keyMissed(db: Database, key: string): void {
+    notifyKeyspaceEvent(this, NOTIFY.KEY_MISS, 'keymiss', key, db.id);
   }
 
   keyModified(db: Database, key: string): void {
@@ -444,6 +486,8 @@ export class RedisServer implements KeyspaceHost {
   call(c: Client, cmd: CommandDef, argv: string[]): Reply {
     const dirtyBefore = this.dirty;
     const outerCmd = c.cmd;
+    const startUs = this.clock.nowUs();
+    const stallBefore = this.stallUs;
     const outerPushes = c.heldPushes;
     c.cmd = cmd;
     c.heldPushes = NO_PUSHES;
@@ -458,9 +502,31 @@ export class RedisServer implements KeyspaceHost {
       c.cmd = outerCmd;
       c.heldPushes = outerPushes;
     }
+    // The command's duration is the clock's move while it ran, as Redis
+    // reads it around the handler: the thread charges the command's CPU
+    // time (and any stall) to the clock. A bare server's clock stands
+    // still, so there only the stall counts.
+    let durationUs: number;
+    if (this.thread !== null) {
+      this.thread.charge(argv, reply);
+      durationUs = this.clock.nowUs() - startUs;
+      if (this.callDepth === 0) this.charged = true;
+    } else {
+      durationUs = this.clock.nowUs() - startUs + this.stallUs - stallBefore;
+      if (this.callDepth === 0) this.stallUs = 0;
+    }
+    const blocked = c.blockedOn !== null;
+    if (blocked) c.blockedArgv = argv;
     cmd.calls++;
     this.stats.totalCommandsProcessed++;
-    if (this.monitors.size !== 0 && !(cmd.flags & (CMD.ADMIN | CMD.SKIP_MONITOR))) this.feedMonitors(c, argv);
+    if (this.monitors.size !== 0 && !(cmd.flags & (CMD.ADMIN | CMD.SKIP_MONITOR))) this.feedMonitors(c, c.redacted === null ? argv : redactedArgv(argv, c.redacted));
+    if (this.threadBlocked && this.callDepth === 0 && this.thread !== null) {
+      // The command holds the thread for its I/O (SAVE writing and syncing
+      // its file): it ends, and is timed, when the I/O is done.
+      this.heldCall = { c, cmd, argv, startUs };
+    } else {
+      this.timeCommand(c, cmd, argv, durationUs, blocked);
+    }
     if (reply instanceof ErrorReply) {
       cmd.failedCalls++;
       this.stats.countError(errorCode(reply.message));
@@ -473,6 +539,82 @@ export class RedisServer implements KeyspaceHost {
     c.propagateArgv = null;
     c.forcePropagation = 0;
     return reply;
+  }
+
+  /** What call() records of a command's duration: c->duration, latency sample, slow log, statistics. */
+  private timeCommand(c: Client, cmd: CommandDef, argv: string[], durationUs: number, blocked: boolean): void {
+    c.durationUs = durationUs;
+    if (this.latencyThresholdMs !== 0) {
+      this.latency.addSampleIfNeeded(cmd.flags & CMD.FAST ? 'fast-command' : 'command', Math.floor(durationUs / 1000), this.latencyThresholdMs, this.unixSeconds());
+    }
+    // A blocked command is logged when it is served (logUnblocked).
+    if (!blocked) this.logSlow(c, cmd, argv, durationUs);
+    cmd.usec += durationUs;
+    if (this.latencyTracking && !blocked) cmd.recordLatency(durationUs);
+    if (!blocked) c.redacted = null;
+  }
+
+  /** A command that held the thread for I/O (see call()), waiting for it to be done. */
+  private heldCall: { c: Client; cmd: CommandDef; argv: string[]; startUs: number } | null = null;
+
+  /**
+   * The I/O a command held the thread for is done (the process calls this
+   * when it lets the thread go): the command's duration runs to now.
+   */
+  finishHeldCommand(): void {
+    const h = this.heldCall;
+    if (h === null) return;
+    this.heldCall = null;
+    this.timeCommand(h.c, h.cmd, h.argv, this.clock.nowUs() - h.startUs, false);
+  }
+
+  /**
+   * Whether call() charged the thread for the top-level command just run;
+   * clears the mark. A command refused before call() (or queued by MULTI)
+   * is charged by the process itself.
+   */
+  takeCharged(): boolean {
+    const was = this.charged;
+    this.charged = false;
+    return was;
+  }
+
+  /** The slow log's entry for a command, unless the command is never logged (EXEC: its commands are). */
+  private logSlow(c: Client, cmd: CommandDef, argv: string[], durationUs: number): void {
+    if (cmd.flags & CMD.SKIP_SLOWLOG || this.slowlogSlowerThanUs < 0) return;
+    const logged = c.redacted === null ? argv : redactedArgv(argv, c.redacted);
+    this.slowlog.push(logged, durationUs, { peer: c.address.addr, name: c.name, timeS: this.unixSeconds() }, this.slowlogSlowerThanUs, this.slowlogMaxLen);
+  }
+
+  /**
+   * A blocked command was served (or released by CLIENT UNBLOCK): its
+   * time in the slow log, the command's statistics and its latency
+   * histogram count the first run plus the serving (updateStatsOnUnblock).
+   * The serving itself takes no time of its own here.
+   */
+  logUnblocked(c: Client, cmd: CommandDef): void {
+    const durationUs = c.durationUs;
+    cmd.usec += durationUs;
+    if (this.latencyTracking) cmd.recordLatency(durationUs);
+    this.logSlow(c, cmd, c.blockedArgv ?? [], durationUs);
+    c.redacted = null;
+    c.blockedArgv = null;
+  }
+
+  /** time(NULL): the clock in whole seconds. */
+  unixSeconds(): number {
+    return Math.floor(this.clock.nowUs() / 1e6);
+  }
+
+  /**
+   * A fork just stopped the thread for `forkUs` (redisFork): the
+   * statistics of INFO and LATENCY DOCTOR, and the "fork" latency event.
+   */
+  recordFork(forkUs: number): void {
+    this.stats.latestForkUsec = forkUs;
+    this.stats.totalForks++;
+    this.forkRateGbPerS = forkUs === 0 ? 0 : (usedMemory(this) * 1e6) / forkUs / 2 ** 30;
+    this.latency.addSampleIfNeeded('fork', Math.floor(forkUs / 1000), this.latencyThresholdMs, this.unixSeconds());
   }
 
   /**
@@ -616,6 +758,13 @@ const TOUCHES_ARBITRARY_KEYS = new Set(['scan', 'randomkey']);
 function isCrossProtocolCommand(name: string): boolean {
   const lower = asciiLower(name);
   return lower === 'post' || lower === 'host:';
+}
+
+/** The arguments with the redacted ones replaced, as the slow log and MONITOR show them. */
+function redactedArgv(argv: readonly string[], redacted: readonly number[]): string[] {
+  const out = argv.slice();
+  for (const i of redacted) if (i < out.length) out[i] = '(redacted)';
+  return out;
 }
 
 /** The error code for errorstats: the first word, when the message has a space within 32 bytes. */

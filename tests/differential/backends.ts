@@ -18,6 +18,8 @@ export interface Backend {
   send(client: number, argv: string[]): Promise<void>;
   /** The next reply on a client, after send(); '<no reply>' if none comes. */
   nextReply(client: number): Promise<string>;
+  /** Everything the client has received and not read, once nothing more comes. */
+  drain(client: number): Promise<string>;
   /** Sends raw bytes; resolves everything answered and whether the connection closed. */
   raw(client: number, bytes: string): Promise<{ bytes: string; closed: boolean }>;
   sleep(ms: number): Promise<void>;
@@ -140,6 +142,11 @@ export class RealBackend implements Backend {
     return c.reply(2000);
   }
 
+  async drain(n: number): Promise<string> {
+    const c = await this.client(n);
+    return (await c.drain(100)).bytes;
+  }
+
   async raw(n: number, bytes: string): Promise<{ bytes: string; closed: boolean }> {
     const c = await this.client(n);
     c.socket.write(bytes, 'latin1');
@@ -204,6 +211,13 @@ export class EmulatorBackend implements Backend {
 
   async nextReply(n: number): Promise<string> {
     return this.takeReply(n);
+  }
+
+  async drain(n: number): Promise<string> {
+    const c = this.client(n);
+    const bytes = c.out.join('');
+    c.out.length = 0;
+    return bytes;
   }
 
   /** Takes one complete reply from what the client has received so far. */

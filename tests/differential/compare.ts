@@ -97,6 +97,8 @@ export function compareReplies(real: string, emu: string, how: Compare): string 
       const gb = group(eb);
       return JSON.stringify(ga) === JSON.stringify(gb) ? null : 'elements differ';
     }
+    case 'mask':
+      return compareMasked(a, b, how.paths);
     case 'lines':
     case 'fields': {
       const ta = textOf(a);
@@ -130,6 +132,26 @@ export function compareReplies(real: string, emu: string, how: Compare): string 
       return null;
     }
   }
+}
+
+/**
+ * Compares two replies exactly, except at the masked paths, where only the
+ * type must agree. A path is a list of indexes into nested aggregates
+ * ('*' matches any index).
+ */
+function compareMasked(a: Reply, b: Reply, paths: string[][], at: string[] = []): string | null {
+  const masked = paths.some((p) => p.length === at.length && p.every((seg, i) => seg === '*' || seg === at[i]));
+  if (typeTag(a) !== typeTag(b)) return `types differ at ${at.join('.') || 'the top'} (${typeTag(a)} vs ${typeTag(b)})`;
+  if (masked) return null;
+  const ea = elements(a);
+  const eb = elements(b);
+  if (ea === null || eb === null) return canon(a) === canon(b) ? null : `replies differ at ${at.join('.') || 'the top'}`;
+  if (ea.length !== eb.length) return `sizes differ at ${at.join('.') || 'the top'} (${ea.length} vs ${eb.length})`;
+  for (let i = 0; i < ea.length; i++) {
+    const d = compareMasked(ea[i]!, eb[i]!, paths, [...at, String(i)]);
+    if (d !== null) return d;
+  }
+  return null;
 }
 
 function matchName(pattern: string, name: string): boolean {

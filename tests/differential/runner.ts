@@ -37,6 +37,11 @@ export async function runDifferential(steps: Step[], real: Backend, emu: Backend
       }
       continue;
     }
+    if (step.kind === 'drain') {
+      const [a, b] = await Promise.all([real.drain(step.client), emu.drain(step.client)]);
+      if (a !== b) out.push({ line: step.line, text: step.text, real: a, emulator: b, why: 'received bytes differ' });
+      continue;
+    }
     if (step.kind === 'reply') {
       const [a, b] = await Promise.all([real.nextReply(step.client), emu.nextReply(step.client)]);
       const why = compareReplies(a, b, step.compare);
@@ -67,6 +72,7 @@ async function runMany(steps: Step[], real: Backend, emus: Record<string, Backen
     command: (c, argv) => real.command(c, argv),
     send: (c, argv) => real.send(c, argv),
     nextReply: (c) => real.nextReply(c),
+    drain: (c) => real.drain(c),
     raw: (c, b) => real.raw(c, b),
     sleep: (ms) => real.sleep(ms),
     close: () => real.close(),
@@ -77,6 +83,7 @@ async function runMany(steps: Step[], real: Backend, emus: Record<string, Backen
     command: async (c, argv) => record(await tee.command(c, argv)),
     send: async (c, argv) => record(await tee.send(c, argv)),
     nextReply: async (c) => record(await tee.nextReply(c)),
+    drain: async (c) => record(await tee.drain(c)),
     raw: async (c, b) => record(await tee.raw(c, b)),
     sleep: async (ms) => record(await tee.sleep(ms)),
     close: async () => {},
@@ -95,6 +102,7 @@ async function runMany(steps: Step[], real: Backend, emus: Record<string, Backen
       command: () => next(),
       send: () => next(),
       nextReply: () => next(),
+      drain: () => next(),
       raw: () => next(),
       sleep: () => next(),
       close: async () => {},

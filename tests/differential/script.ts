@@ -11,12 +11,20 @@
  *   @lines INFO stats        compare a text reply line by line, ignoring the
  *                            values of fields listed after '@lines:' e.g.
  *                            @lines:uptime_in_seconds,used_memory INFO
+ *   @mask:*.1,*.2 SLOWLOG GET
+ *                            compare exactly, except the elements at the
+ *                            paths listed (indexes into nested arrays, maps
+ *                            and sets, '*' for any), which compare by type:
+ *                            times, durations, addresses
  *   @fields:addr,fd CLIENT LIST   compare name=value words (CLIENT LIST's),
  *                            ignoring the values of the fields listed
  *   !sleep 120               wait 120 ms (the emulator advances its clock)
  *   &BLPOP k 0               send without waiting for the reply (a command
  *                            that blocks); compare the reply at a later
  *   !reply                   step of the same client
+ *   !drain                   compare everything the client has received
+ *                            and not yet read (pub/sub messages), once
+ *                            nothing more arrives
  *   !raw "bytes"             send raw bytes; compare everything the server
  *                            answers until it closes the connection or
  *                            goes quiet
@@ -32,11 +40,13 @@ export type Compare =
   | { kind: 'shape' }
   | { kind: 'type' }
   | { kind: 'lines'; ignore: string[] }
+  | { kind: 'mask'; paths: string[][] }
   | { kind: 'fields'; ignore: string[] };
 
 export type Step =
   | { kind: 'command'; client: number; argv: string[]; compare: Compare; line: number; text: string; async?: boolean }
   | { kind: 'reply'; client: number; compare: Compare; line: number; text: string }
+  | { kind: 'drain'; client: number; line: number; text: string }
   | { kind: 'sleep'; ms: number; line: number; text: string }
   | { kind: 'raw'; client: number; bytes: string; line: number; text: string };
 
@@ -65,6 +75,10 @@ export function parseScript(source: string): Step[] {
       steps.push({ kind: 'raw', client, bytes: parts[0]!, line, text });
       continue;
     }
+    if (rest === '!drain') {
+      steps.push({ kind: 'drain', client, line, text });
+      continue;
+    }
     if (rest === '!reply' || rest.startsWith('!reply ')) {
       const how = rest.slice(6).trim();
       const compare: Compare = how === '' ? { kind: 'exact' } : ({ kind: how.replace(/^@/, '') } as Compare);
@@ -77,10 +91,12 @@ export function parseScript(source: string): Step[] {
       rest = rest.slice(1);
     }
     let compare: Compare = { kind: 'exact' };
-    const mm = /^@(unordered|pairs|shape|type|lines|fields)(?::(\S+))?\s+/.exec(rest);
+    const mm = /^@(unordered|pairs|shape|type|lines|fields|mask)(?::(\S+))?\s+/.exec(rest);
     if (mm) {
       const k = mm[1] as Compare['kind'];
-      compare = k === 'lines' || k === 'fields' ? { kind: k, ignore: mm[2] ? mm[2].split(',') : [] } : ({ kind: k } as Compare);
+      const list = mm[2] ? mm[2].split(',') : [];
+      compare =
+        k === 'lines' || k === 'fields' ? { kind: k, ignore: list } : k === 'mask' ? { kind: 'mask', paths: list.map((p) => p.split('.')) } : ({ kind: k } as Compare);
       rest = rest.slice(mm[0].length);
     }
     const argv = splitArgs(latin1(rest));

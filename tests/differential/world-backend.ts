@@ -97,6 +97,14 @@ export class WorldBackend implements Backend {
     return this.reply(this.client(n), 2000);
   }
 
+  async drain(n: number): Promise<string> {
+    const c = this.client(n);
+    this.world.advance(100);
+    const bytes = c.buffer;
+    c.buffer = '';
+    return bytes;
+  }
+
   async raw(n: number, bytes: string): Promise<{ bytes: string; closed: boolean }> {
     const c = this.client(n);
     c.socket.write(bytes);

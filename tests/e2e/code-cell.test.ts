@@ -1,10 +1,11 @@
 /**
  * Code cells in a real browser: the production build in Debian's
  * Chromium. A cell of lesson 16 runs in its Web Worker against the page's
- * world and prints what it measured; a cell that spins forever leaves the
- * page responsive and is stopped; a cell reaches nothing outside the
- * world (no fetch, no import) while the page keeps its policy without
- * unsafe-eval; the benchmark draws its chart. Screenshots go to .tmp/e2e/
+ * world and prints what it measured; a cell that spins forever, prints
+ * without end or prints huge strings leaves the page responsive and is
+ * stopped; every request a cell tries is refused by its sandbox's own
+ * policy, in the build and under the dev server, while the page keeps its
+ * policy without unsafe-eval; the benchmark draws its chart. Screenshots go to .tmp/e2e/
  * (with UPDATE_SCREENSHOTS=1, the cell's also to docs/screenshots/).
  */
 import { copyFile } from 'node:fs/promises';
@@ -187,6 +188,32 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
     expect(await runAndWait(page, 'round-trips')).toBe('failed');
     expect(await cell(page, 'round-trips').getByRole('alert').innerText()).toBe('ReplyError: WRONGTYPE Operation against a key holding the wrong kind of value (line 2, column 13)');
     await page.context().close();
+  });
+
+  it('keeps the same sandbox under the dev server (npm start): the frame is served with its policy, and a cell reaches nothing', async () => {
+    const { createServer: createViteServer } = await import('vite');
+    const dev = await createViteServer({ root, configFile: join(root, 'vite.config.ts'), server: { port: 0, host: '127.0.0.1', hmr: false }, logLevel: 'error' });
+    await dev.listen();
+    const url = dev.resolvedUrls!.local[0]!;
+    const context = await suite.browser.newContext();
+    try {
+      const page = await context.newPage();
+      const frame = await (await page.request.get(url + 'cell-sandbox.html')).text();
+      expect(frame).toMatch(/content="default-src 'none'; script-src 'self' 'unsafe-eval'; worker-src blob: 'self';/);
+      expect(frame).not.toContain('@vite/client');
+      await page.goto(url);
+      await page.getByRole('button', { name: `Lesson 16: ${TITLES[16]}` }).click();
+      await setCode(
+        page,
+        'round-trips',
+        "let how;\nfetch('http://127.0.0.1:9/x').then(() => (how = 'reached'), () => (how = 'refused'));\nfor (let i = 0; i < 5000 && how === undefined; i++) await sleep(1);\nprint('fetch: ' + how);\nprint(await redis.ping());",
+      );
+      expect(await runAndWait(page, 'round-trips')).toBe('done');
+      expect(await cell(page, 'round-trips').getByRole('log').innerText()).toBe('fetch: refused\nPONG');
+    } finally {
+      await context.close();
+      await dev.close();
+    }
   });
 
   it("retries lesson 14's listing exactly as the headless replay does: the game's write lands between WATCH and EXEC", async () => {

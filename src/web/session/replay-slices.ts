@@ -38,7 +38,7 @@ export interface ReplayResult {
 export function replayInSlices(
   cp: WorldCheckpoint,
   setup: (world: World) => void,
-  opts: { scheduler: SliceScheduler; wallNowMs: () => number; onProgress?: (fraction: number) => void },
+  opts: { scheduler: SliceScheduler; wallNowMs: () => number; onProgress?: (fraction: number) => void; cancelled?: () => boolean },
 ): Promise<ReplayResult> {
   return new Promise((resolve, reject) => {
     let replay: ReturnType<typeof World.replay>;
@@ -49,6 +49,10 @@ export function replayInSlices(
       return;
     }
     const slice = (): void => {
+      if (opts.cancelled?.() === true) {
+        reject(new ReplayCancelled());
+        return;
+      }
       const started = opts.wallNowMs();
       let done: boolean;
       try {
@@ -65,4 +69,12 @@ export function replayInSlices(
     };
     slice();
   });
+}
+
+/** A replay given up between two slices (the learner pressed Cancel): the world it was building is dropped. */
+export class ReplayCancelled extends Error {
+  constructor() {
+    super('the rebuild was cancelled');
+    this.name = 'ReplayCancelled';
+  }
 }

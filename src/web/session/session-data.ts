@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { HOST_PROFILES } from '../../../emulator/sim/host.js';
+import { LINK_PROFILES } from '../../../emulator/sim/links.js';
 import { visibleControls } from '../terminal/sanitize.js';
 
 export { SESSION_FORMAT, SESSION_VERSION, type BranchData, type CheckpointData, type ClockState, type Moment, type SessionFile } from './session-format.js';
@@ -63,19 +65,57 @@ const terminalSchema = z.object({
   worldIds: z.array(name).max(100_000),
 });
 
+/**
+ * Bounds of what a page can rebuild: events run (a long afternoon of a
+ * busy cluster is tens of millions) and virtual time since the world
+ * began (a year, even at the fastest speed, is more than a learner spends).
+ */
+const MAX_EVENTS = 1_000_000_000;
+const MAX_VIRTUAL_US = 366 * 24 * 3600 * 1e6;
+/** When worlds may begin: from the Unix epoch to 2100, us. */
+const startUsSchema = int.min(0).max(4_102_444_800_000_000);
+
 const momentSchema = z.object({
   actionCount: int.min(0),
-  eventsRun: int.min(0),
+  eventsRun: int.min(0).max(MAX_EVENTS),
   nowUs: int,
   terminals: z.array(terminalSchema).max(200),
   active: z.string().nullable(),
   clock: z.object({ speed: z.number().min(0.1).max(100), paused: z.boolean() }),
 });
 
+/** A machine's own numbers, as a session may carry them: each in a range the simulation can run. */
+const hostProfileSchema = z.object({
+  name: name,
+  cpuSpeed: z.number().min(0.001).max(1000),
+  forkMsPerGb: z.number().min(0).max(100_000),
+  disk: z.enum(['hdd', 'ssd', 'nvme']),
+  memoryBytes: int.min(1 << 20).max(2 ** 50),
+});
+
+const linkProfileSchema = z.object({
+  name: name,
+  rttUs: z.number().min(0).max(60_000_000),
+  bandwidthBps: z.number().min(1000).max(1e12),
+  jitterUs: z.number().min(0).max(60_000_000),
+  perPacketUs: z.number().min(0).max(60_000_000),
+  mssBytes: int.min(64).max(1 << 20),
+});
+
+const profileName = <T extends Record<string, unknown>>(profiles: T) => z.enum(Object.keys(profiles) as [string, ...string[]]);
+
+/** The actions whose numbers shape the world are checked field by field; the others by the world as it replays them. */
+const OTHER_ACTIONS = ['spawn', 'startRedis', 'partition', 'heal', 'powerOff', 'powerOn', 'signal', 'openSession', 'send', 'closeSession', 'openClient', 'clientSend', 'closeClient', 'program'] as const;
+const actionBodySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('addHost'), name, profile: z.union([profileName(HOST_PROFILES), hostProfileSchema], { error: 'not a machine profile the workbook knows, nor one whose numbers it can run' }) }),
+  z.object({ kind: z.literal('link'), a: name, b: name, profile: z.union([profileName(LINK_PROFILES), linkProfileSchema], { error: 'not a link profile the workbook knows, nor one whose numbers it can run' }) }),
+  ...OTHER_ACTIONS.map((kind) => z.looseObject({ kind: z.literal(kind) })),
+]);
+
 const actionSchema = z.object({
-  n: int.min(0),
+  n: int.min(0).max(MAX_EVENTS),
   t: int,
-  action: z.looseObject({ kind: z.string().min(1).max(40) }),
+  action: actionBodySchema,
 });
 
 const idSchema = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/);
@@ -90,8 +130,8 @@ const sessionSchema = z.object({
       z.object({
         id: idSchema,
         name: z.string().min(1).max(200),
-        seed: int,
-        startUs: int,
+        seed: int.min(0).max(2 ** 32),
+        startUs: startUsSchema,
         parent: idSchema.nullable(),
         forkedFrom: z.string().max(200).nullable(),
         head: momentSchema,
@@ -137,7 +177,8 @@ export function checkSession(data: unknown): SessionParse {
     const log = s.logs[b.id];
     if (log === undefined) return damaged(`branch ${b.name} has no action log`);
     if (b.parent !== null && !branches.has(b.parent)) return damaged(`branch ${b.name} comes from a branch that is not there`);
-    const bad = momentProblem(b.head, log.length);
+    const bad = momentProblem(b.head, log.length, b.startUs);
+    if (bad === null && log.some((a) => a.t < b.startUs || a.t - b.startUs > MAX_VIRTUAL_US)) return damaged(`branch ${b.name} has an action outside its world's time`);
     if (bad !== null) return damaged(`branch ${b.name}: ${bad}`);
     for (let i = 1; i < log.length; i++) if (log[i]!.n < log[i - 1]!.n || log[i]!.t < log[i - 1]!.t) return damaged(`branch ${b.name}'s actions are out of order`);
   }
@@ -147,7 +188,7 @@ export function checkSession(data: unknown): SessionParse {
     ids.add(c.id);
     const b = branches.get(c.branch);
     if (b === undefined) return damaged(`checkpoint "${c.label}" belongs to no branch`);
-    const bad = momentProblem(c.moment, s.logs[b.id]!.length);
+    const bad = momentProblem(c.moment, s.logs[b.id]!.length, b.startUs);
     if (bad !== null) return damaged(`checkpoint "${c.label}": ${bad}`);
   }
   const safe: SessionFile = {
@@ -162,8 +203,10 @@ function damaged(why: string): SessionParse {
   return { ok: false, message: `The session file is damaged: ${why}.` };
 }
 
-function momentProblem(m: z.infer<typeof momentSchema>, logLength: number): string | null {
+function momentProblem(m: z.infer<typeof momentSchema>, logLength: number, startUs: number): string | null {
   if (m.actionCount > logLength) return 'it needs more actions than its log holds';
+  if (m.nowUs < startUs) return 'its clock is before the world began';
+  if (m.nowUs - startUs > MAX_VIRTUAL_US) return 'its clock is more than a year after the world began, further than a page can replay';
   const ids = new Set(m.terminals.map((t) => t.id));
   if (ids.size !== m.terminals.length) return 'two terminals have the same id';
   if (m.active !== null && !ids.has(m.active)) return 'the active terminal is not among its terminals';

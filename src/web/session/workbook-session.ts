@@ -8,7 +8,7 @@ import type { SavedTerminal, TerminalChoice, WorldStore } from '../world-store.j
 import { buildSandboxWorld } from '../world-setup.js';
 import { faultLabel } from './fault-label.js';
 import type { KeyValueStore } from './kv-store.js';
-import { browserSliceScheduler, replayInSlices, type SliceScheduler } from './replay-slices.js';
+import { browserSliceScheduler, ReplayCancelled, replayInSlices, type SliceScheduler } from './replay-slices.js';
 import { SESSION_FORMAT, SESSION_VERSION, type BranchData, type CheckpointData, type Moment, type SessionFile } from './session-format.js';
 import { SessionPersistence, type SaveSource } from './session-persistence.js';
 import { stateProviders as pageProviders, type StateProviders } from './state-providers.js';
@@ -126,6 +126,8 @@ export class WorkbookSession {
   /** Set while this session hosts a world itself, so the store's world-change call is not taken for someone else's. */
   private replacing = false;
   private busy: { label: string; progress: number } | null = null;
+  /** Cancel was asked for the rebuild under way. */
+  private cancelAsked = false;
   private notice: SessionSnapshot['notice'] = null;
   private saveStatus: SaveStatus;
   private unreadableKept = false;
@@ -185,6 +187,14 @@ export class WorkbookSession {
   /** The world's start (us since the Unix epoch), for the times of checkpoints. */
   get startUs(): number {
     return this.store.world.kernel.startUs;
+  }
+
+  /**
+   * Gives up the rewind, fork, switch or import under way: the world being
+   * rebuilt is dropped and the page stays with the world it had, working.
+   */
+  cancel(): void {
+    if (this.busy !== null) this.cancelAsked = true;
   }
 
   dismissNotice(): void {
@@ -528,6 +538,7 @@ export class WorkbookSession {
   /** Replays a branch's log to a moment and hosts the world, with the terminals and the clock of that moment. */
   private async host(branch: BranchRecord, log: readonly RecordedAction[], moment: Moment, label: string): Promise<boolean> {
     this.busy = { label, progress: 0 };
+    this.cancelAsked = false;
     this.publish();
     const wasPaused = this.store.driver.isPaused;
     this.store.pause();
@@ -554,6 +565,7 @@ export class WorkbookSession {
         {
           scheduler: this.scheduler,
           wallNowMs: this.wallNowMs,
+          cancelled: () => this.cancelAsked,
           onProgress: (p) => {
             if (this.busy === null) return;
             this.busy = { label, progress: p };
@@ -563,7 +575,10 @@ export class WorkbookSession {
       );
     } catch (e) {
       this.busy = null;
-      this.notice = { kind: 'error', text: `The world could not be rebuilt: ${errorText(e)}.` };
+      this.notice =
+        e instanceof ReplayCancelled
+          ? { kind: 'info', text: `${label}: cancelled. The world is as it was before.` }
+          : { kind: 'error', text: `The world could not be rebuilt: ${errorText(e)}.` };
       if (!wasPaused) this.store.resume();
       this.publish();
       return false;

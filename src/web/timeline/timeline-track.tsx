@@ -1,4 +1,4 @@
-import { useSessionSnapshot } from '../session/session-context.js';
+import { useSession, useSessionSnapshot } from '../session/session-context.js';
 import { useWorkbook } from '../store-context.js';
 import { formatElapsed } from './clock-format.js';
 
@@ -10,6 +10,7 @@ import { formatElapsed } from './clock-format.js';
  */
 export function TimelineTrack({ onSelect }: { onSelect: (id: string) => void }) {
   const snap = useSessionSnapshot();
+  const session = useSession();
   const clock = useWorkbook((s) => s.clock);
   const elapsed = Math.max(1, clock.nowUs - clock.startUs);
   if (snap.busy !== null) {
@@ -20,6 +21,9 @@ export function TimelineTrack({ onSelect }: { onSelect: (id: string) => void }) 
           {snap.busy.label}… {pct}%
         </span>
         <progress max={1} value={snap.busy.progress} aria-label={snap.busy.label} />
+        <button type="button" className="track-busy-cancel" onClick={() => session.cancel()}>
+          Cancel
+        </button>
       </div>
     );
   }

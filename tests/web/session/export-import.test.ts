@@ -135,4 +135,70 @@ describe('exporting and importing a session', () => {
     expect(b.store.terminal(cli.id)!.history()).toEqual(['PING']);
     expect(digest(b.store.world)).toBe(digest(a.store.world));
   });
+
+  it('refuses a crafted file whose numbers no world can run, and the page keeps a working sandbox', async () => {
+    const b = await busySession();
+    const before = digest(b.store.world);
+    const exported = JSON.parse(b.session.exportText()) as {
+      activeBranch: string;
+      branches: Array<{ id: string; startUs: number; head: { nowUs: number; eventsRun: number } }>;
+      logs: Record<string, Array<{ action: { kind: string; profile?: unknown } }>>;
+    };
+    const branch = exported.activeBranch;
+    const hostAt = exported.logs[branch]!.findIndex((a) => a.action.kind === 'addHost');
+    expect(hostAt).toBeGreaterThanOrEqual(0);
+    const withProfile = (profile: unknown) => {
+      const copy = structuredClone(exported);
+      copy.logs[branch]![hostAt]!.action.profile = profile;
+      return JSON.stringify(copy);
+    };
+    const machine = { name: 'odd', cpuSpeed: 1, forkMsPerGb: 15, disk: 'ssd', memoryBytes: 2 ** 30 };
+    const ahead = structuredClone(exported);
+    const head = ahead.branches.find((x) => x.id === branch)!.head;
+    head.nowUs = ahead.branches[0]!.startUs + 10 * 365 * 24 * 3600 * 1e6;
+    head.eventsRun = 1e12;
+    const cases: Array<[string, RegExp]> = [
+      [withProfile({ ...machine, disk: 'tape' }), /damaged: logs\..*profile/],
+      [withProfile({ ...machine, cpuSpeed: 0 }), /damaged: logs\..*profile/],
+      [withProfile('mainframe'), /damaged: logs\..*profile/],
+      [JSON.stringify(ahead), /damaged: branches\.0\.head\.eventsRun/],
+      [JSON.stringify({ ...ahead, branches: ahead.branches.map((x) => ({ ...x, head: { ...x.head, eventsRun: 10 } })) }), /more than a year after the world began/],
+    ];
+    for (const [text, message] of cases) {
+      const r = await b.session.importText(text);
+      expect(r.ok ? '' : r.message).toMatch(message);
+    }
+    expect(b.session.getSnapshot().busy).toBeNull();
+    expect(digest(b.store.world)).toBe(before);
+    const cli = b.view(b.store.listTerminals()[0]!.id);
+    b.store.sendLine(cli.id, 'EXEC');
+    await b.run(100);
+    expect(cli.lines().slice(-3)).toEqual(['redis:6379(TX)> EXEC', '(empty array)', 'redis:6379>']);
+  });
+
+  it('shows a rebuild under way with its progress, and Cancel leaves the page as it was', async () => {
+    const a = await busySession();
+    for (let i = 0; i < 200; i++) a.store.sendLine(a.store.listTerminals()[0]!.id, `SET k${i} ${i}`);
+    await a.run(2000);
+    const text = a.session.exportText();
+    // A wall clock that moves on at each reading: the replay takes many slices.
+    const b = sessionHarness({ wallStepMs: 4 });
+    await b.load();
+    b.open();
+    await b.run(50);
+    const before = digest(b.store.world);
+    const importing = b.session.importText(text);
+    for (let i = 0; i < 100 && b.session.getSnapshot().busy === null; i++) await b.run(16);
+    expect(b.session.getSnapshot().busy?.label).toBe('Importing the session');
+    b.session.cancel();
+    await b.idle();
+    const r = await importing;
+    expect(r.ok ? '' : r.message).toMatch(/cancelled/);
+    expect(b.session.getSnapshot().busy).toBeNull();
+    expect(digest(b.store.world)).toBe(before);
+    const t = b.view(b.store.listTerminals()[0]!.id);
+    b.store.sendLine(t.id, 'PING');
+    await b.run(100);
+    expect(t.lines().slice(-2)).toEqual(['PONG', 'redis:6379>']);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LatencyHistogram, linearRows, percentileRows } from '../../../emulator/programs/latency-histogram.js';
+import { LatencyHistogram, linearRows, logRows, percentileRows } from '../../../emulator/numbers/latency-histogram.js';
 import { fullReport, testFigures } from '../../../emulator/programs/benchmark-report.js';
 
 /** redis-benchmark's histogram: 10 us .. 3 s, with `precision` significant figures. */
@@ -141,5 +141,23 @@ describe('latency histogram', () => {
     expect(linearRows(h)).toEqual([]);
     expect(Number.isNaN(h.mean())).toBe(true);
     expect(h.valueAtPercentile(50)).toBe(7);
+  });
+});
+
+describe('logarithmic rows (LATENCY HISTOGRAM buckets)', () => {
+  it('reports powers of two from 1024 ns at the highest value of the slot holding each level', () => {
+    // Redis's command histograms: 1 ns to 1 s, two significant digits.
+    const h = new LatencyHistogram(1, 1_000_000_000, 2);
+    for (const ns of [900, 1000, 3000, 3000, 50_000]) h.record(ns);
+    const growing = logRows(h, 1024, 2).filter((r, i, all) => r.cumulative > (i === 0 ? 0 : all[i - 1]!.cumulative));
+    expect(growing.map((r) => [Math.floor(r.value / 1000), r.cumulative])).toEqual([
+      [1, 2],
+      [4, 4],
+      [66, 5],
+    ]);
+  });
+
+  it('has no rows for an empty histogram', () => {
+    expect(logRows(new LatencyHistogram(1, 1_000_000_000, 2), 1024, 2)).toEqual([]);
   });
 });

@@ -274,3 +274,36 @@ export function linearRows(h: LatencyHistogram, unitsPerStep = 100, widenAbove =
   }
   return rows;
 }
+
+/**
+ * The rows of HdrHistogram's logarithmic iteration (hdr_iter_log_init):
+ * reporting levels at `firstUnits`, then each `base` times the one before.
+ * A row is taken at the first slot at or past a level's slot, with that
+ * slot's highest value and the count up to and including it; once the
+ * slots run out, the last state is repeated, as the C iterator does.
+ * Rows whose cumulative count did not grow are kept: callers that want
+ * only the growing ones (LATENCY HISTOGRAM) drop them.
+ */
+export function logRows(h: LatencyHistogram, firstUnits: number, base: number): DistributionRow[] {
+  const rows: DistributionRow[] = [];
+  const walk = new SlotWalk(h);
+  const total = h.totalCount;
+  let level = firstUnits;
+  let levelLowest = h.lowestEquivalent(level);
+  for (;;) {
+    const more =
+      walk.cumulative < total || (walk.index < h.countsLen && h.valueAtIndex(walk.index + 1) > levelLowest);
+    if (!more) break;
+    for (;;) {
+      if (walk.value >= levelLowest) {
+        level *= base;
+        levelLowest = h.lowestEquivalent(level);
+        break;
+      }
+      if (!walk.move()) break;
+    }
+    rows.push({ percentile: total === 0 ? 0 : (walk.cumulative / total) * 100, value: walk.highest, cumulative: walk.cumulative });
+    if (walk.index >= h.countsLen) break;
+  }
+  return rows;
+}
