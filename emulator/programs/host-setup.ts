@@ -23,8 +23,9 @@ daemonize yes
 loglevel notice
 databases 16
 
-# Snapshotting: save after 3600 s if 1 key changed, after 300 s if 100
-# changed, after 60 s if 10000 changed.
+# Snapshotting: "save <seconds> <changes>" writes a snapshot once that many
+# changes were made and that many seconds passed since the last one; several
+# pairs are several rules, and save "" turns snapshots off.
 save 3600 1 300 100 60 10000
 dbfilename dump.rdb
 dir /var/lib/redis

@@ -43,6 +43,10 @@ export class DaemonReplicationRuntime implements ReplicationRuntime, ProcessModu
     if (this.p.alive) this.p.log(text, level);
   }
 
+  step(text: string): void {
+    if (this.p.alive) this.p.kernel.trace.add(this.p.host.name, 'repl', text);
+  }
+
   // ---- the process's moments ----
 
   cron(): void {

@@ -49,6 +49,8 @@ export class ReplicaLink {
   streaming = false;
   /** Its socket's send buffer is full: the stream waits in the replication buffer. */
   awaitingRoom = false;
+  /** Its stream just started: the backlog accumulated during the sync is being sent. */
+  catchingUp = false;
   /** A diskless transfer ended: the stream starts with its first REPLCONF ACK. */
   startStreamOnAck = false;
   /** Unix seconds of the last write it could not take whole during a diskless transfer, 0 for none. */

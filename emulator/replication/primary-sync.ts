@@ -43,6 +43,7 @@ export class Synchronization {
     if (c.repliesPending) return errorReply('SYNC and PSYNC are invalid with pending output');
     if (r.req & REQ_RDB_MASK && !(r.capa & CAPA_EOF)) return errorReply('Filtered replica requires EOF capability');
     this.p.log(`Replica ${r.name} asks for synchronization`);
+    this.p.step(`step 1: ${r.name} asks for the stream (${psync ? `PSYNC ${cText(argv[1]!)} ${cText(argv[2]!)}` : 'SYNC'})`);
     const stats = this.p.server.stats;
     if (psync) {
       const offset = parseInt64(argv[2]!);
@@ -148,6 +149,7 @@ export class Synchronization {
     this.p.replicas.push(c);
     c.rawOutput?.write(r.capa & CAPA_PSYNC2 ? `+CONTINUE ${this.p.replId}\r\n` : '+CONTINUE\r\n');
     const n = b.cursorAt(offset, r.cursor);
+    this.p.step(`partial resync: ${r.name} continues from offset ${offset}, ${n} bytes of backlog`);
     this.p.log(`Partial resynchronization request from ${r.name} accepted. Sending ${n} bytes of backlog starting from offset ${offset}.`);
     this.p.refreshGoodReplicas();
     r.streaming = true;
@@ -167,6 +169,7 @@ export class Synchronization {
     this.p.slaveSelDb = -1;
     if (!r.rdbOnly) this.p.buffer?.attach(r.cursor);
     if (!r.prePsync) r.client.rawOutput?.write(`+FULLRESYNC ${this.p.replId} ${offset}\r\n`);
+    this.p.step(`step 2: a BGSAVE for ${r.name} holds the dataset at offset ${offset}; the writes after it are kept in a backlog`);
   }
 
   /**
@@ -225,6 +228,7 @@ export class Synchronization {
         this.setupFullResync(r, this.p.masterReplOffset);
       }
     }
+    for (const r of targets) this.p.step(`step 3: the snapshot streams to ${r.name} as the child writes it`);
     const transfer = new DisklessTransfer(targets, (n) => (this.p.server.stats.netReplOutputBytes += n));
     this.transfer = transfer;
     const pipe: RdbPipe = {
@@ -297,6 +301,7 @@ export class Synchronization {
       this.bulkSent(r);
       return;
     }
+    this.p.step(`step 3: BGSAVE done; sends the snapshot to ${r.name} (${file.length} bytes)`);
     let preamble: string | null = `$${file.length}\r\n`;
     let off = 0;
     const stats = this.p.server.stats;
@@ -339,6 +344,7 @@ export class Synchronization {
     r.ackTimeS = this.p.nowS;
     this.p.refreshGoodReplicas();
     this.p.log(`Synchronization with replica ${r.name} succeeded`);
+    this.p.step(`step 4: snapshot sent to ${r.name}; the backlog of writes follows`);
     return true;
   }
 
@@ -346,6 +352,7 @@ export class Synchronization {
   startCommandStream(r: ReplicaLink): void {
     r.startStreamOnAck = false;
     r.streaming = true;
+    r.catchingUp = true;
     this.p.flushReplica(r);
   }
 

@@ -103,6 +103,11 @@ export class ReplicationPrimary {
     this.state.log(text, level);
   }
 
+  /** A step of a synchronization, for the timeline. */
+  step(text: string): void {
+    this.state.process.step(text);
+  }
+
   /** A backlog was made: from now on every write is fed to the stream. */
   bufferCreated(buffer: ReplicationBuffer): void {
     buffer.onBlockAdded = () => (this.limitsCheckDue = true);
@@ -177,6 +182,10 @@ export class ReplicationPrimary {
     if (b === null || r.gone || r.awaitingRoom) return;
     const bytes = b.take(r.cursor);
     if (bytes.length !== 0) this.sendToReplica(r, bytes);
+    if (r.catchingUp) {
+      r.catchingUp = false;
+      this.step(`step 5: backlog sent to ${r.name}; writes stream to it live`);
+    }
   }
 
   private sendToReplica(r: ReplicaLink, bytes: string): void {

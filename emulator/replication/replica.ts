@@ -79,6 +79,8 @@ export class ReplicationReplica {
   downSinceS = 0;
   /** Each link gets a number; events of a link given up are ignored. */
   private linkSerial = 0;
+  /** A full sync ended: the writes that arrived meanwhile are being applied. */
+  private backlogPending = false;
 
   constructor(private readonly s: ReplicationState) {}
 
@@ -88,6 +90,10 @@ export class ReplicationReplica {
 
   private log(text: string, level: 'notice' | 'warning' = 'notice'): void {
     this.s.log(text, level);
+  }
+
+  private step(text: string): void {
+    this.s.process.step(text);
   }
 
   private get nowS(): number {
@@ -140,6 +146,7 @@ export class ReplicationReplica {
     this.discardCachedMaster();
     this.cancelHandshake(false);
     s.shiftReplicationId();
+    this.step(`promoted to primary: the old history stays valid as replid2 up to offset ${s.secondReplOffset}`);
     s.primary.disconnectReplicas();
     this.state = 'none';
     s.primary.slaveSelDb = -1;
@@ -311,6 +318,7 @@ export class ReplicationReplica {
     }
     if (this.s.primary.failover.state === 'failover-in-progress') this.send(['PSYNC', replId, offset, 'FAILOVER']);
     else this.send(['PSYNC', replId, offset]);
+    this.step(`step 1: connected to ${this.s.masterHost}:${this.s.masterPort}; asks for the stream with PSYNC ${replId} ${offset}`);
     this.state = 'receive_psync_reply';
   }
 
@@ -333,6 +341,7 @@ export class ReplicationReplica {
     }
     if (result === 'continue') {
       this.log('MASTER <-> REPLICA sync: Master accepted a Partial Resynchronization.');
+      this.step(`partial resync: continues from offset ${this.cachedMaster!.reploff + 1}, no snapshot needed`);
       const rest = this.inbuf;
       this.inbuf = '';
       this.resurrectCachedMaster(bytesToArray(rest));
@@ -357,6 +366,8 @@ export class ReplicationReplica {
         const off = /^\s*([+-]?\d+)/.exec(m[2]!);
         this.masterInitialOffset = off === null ? 0 : Number(off[1]);
         this.log(`Full resync from master: ${this.masterReplId}:${this.masterInitialOffset}`);
+        const meanwhile = this.server.config.getBool('replica-serve-stale-data') ? 'serves its old data' : 'answers -MASTERDOWN';
+        this.step(`step 2: the primary makes a snapshot at offset ${this.masterInitialOffset}; meanwhile this replica ${meanwhile}`);
       }
       return 'fullresync';
     }
@@ -536,6 +547,7 @@ export class ReplicationReplica {
       emptyAllData(this.server);
     }
     this.log('MASTER <-> REPLICA sync: Loading DB in memory');
+    this.step(`step 3: snapshot received (${t.fileBytes} bytes); ${swapdb ? 'loads it beside the old data' : 'old data discarded, loads it'}`);
     const log = (line: string): void => this.log(line);
     let bytes: Uint8Array;
     let loaded: SyncedRdb | string;
@@ -603,6 +615,8 @@ export class ReplicationReplica {
     // After a full sync the replica's history is its primary's.
     s.adoptPrimaryHistory(this.master!.replId, this.master!.reploff);
     this.log('MASTER <-> REPLICA sync: Finished with success');
+    this.step('step 4: snapshot loaded; answers commands normally again, applying the backlog of writes');
+    this.backlogPending = true;
     // A diskless primary puts the replica online at its first ACK.
     if (usemark) this.sendAck();
   }
@@ -671,6 +685,10 @@ export class ReplicationReplica {
     const n = m.readReploff - unparsed - m.reploff;
     if (n <= 0) return;
     this.s.feedFromPrimaryStream(m.applied(n));
+    if (this.backlogPending && unparsed === 0) {
+      this.backlogPending = false;
+      this.step(`step 5: applied everything received up to offset ${m.reploff}; follows the primary's writes live`);
+    }
   }
 
   /** replicationResurrectCachedMaster: after +CONTINUE, the cached primary takes the new connection. */

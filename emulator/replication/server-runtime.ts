@@ -29,6 +29,12 @@ export interface RdbPipe {
 
 export interface ReplicationRuntime {
   log(text: string, level?: 'notice' | 'warning'): void;
+  /**
+   * A step of a synchronization for the timeline (the trace's 'repl'
+   * kind): the steps of Redis in Action's table 4.2 on either side, a
+   * partial resync, a promotion.
+   */
+  step(text: string): void;
   childKind(): ChildKind;
   /** rdbSaveBackground to dbfilename; false when the fork fails. */
   startDiskSave(): boolean;
@@ -76,6 +82,8 @@ export class InMemoryReplicationRuntime implements ReplicationRuntime {
   constructor(private readonly server: RedisServer) {}
 
   log(): void {}
+
+  step(): void {}
 
   childKind(): ChildKind {
     return null;

@@ -1,5 +1,6 @@
 import type { Kernel, SimEvent } from './kernel.js';
 import { LINK_PROFILES, type LinkProfile } from './links.js';
+import { headOf, type WireRecorder } from './wire.js';
 
 /**
  * The wires between hosts. Connections are ordered byte streams whose bytes
@@ -215,6 +216,8 @@ export class Network {
   /** Ports in use and in TIME_WAIT per client host: port -> time the wait ends, per destination. */
   private timeWait = new Map<string, Map<string, number>>();
   private portCursor = new Map<string, number>();
+  /** The bytes sent, kept for the message view once a viewer turns recording on. */
+  wire: WireRecorder | null = null;
   /** The profile used between two hosts that were never linked, and within a host. */
   defaultProfile: LinkProfile = LINK_PROFILES.lan;
   localProfile: LinkProfile = LINK_PROFILES.localhost;
@@ -342,6 +345,19 @@ export class Network {
     }
     const arrival = this.schedule(from.host.name, from.remoteHost, chunk.data.length, from.lastArrival, atUs, from.unix);
     from.lastArrival = arrival;
+    if (this.wire !== null && chunk.data.length !== 0) {
+      this.wire.add({
+        sentUs: atUs !== undefined && atUs > this.kernel.now ? atUs : this.kernel.now,
+        arriveUs: arrival,
+        fromHost: from.host.name,
+        fromPort: from.localPort,
+        toHost: from.remoteHost,
+        toPort: from.remotePort,
+        socket: from.id,
+        bytes: chunk.data.length,
+        head: headOf(chunk.data),
+      });
+    }
     this.kernel.at(arrival, () => this.arrive(from, chunk));
   }
 

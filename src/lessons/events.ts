@@ -25,6 +25,10 @@ export class EventPlayer {
   /** Plays one event line; resolves with what the shell printed. */
   async play(line: string): Promise<string> {
     const ev = parseEventLine(line, this.spec);
+    // A stopped server takes a while to shut down (its last snapshot, the
+    // AOF's fsync): the next event waits for it to be gone, so that a
+    // `start` right after finds its port free.
+    const stopping = ev.verb === 'stop' ? runningServer(this.host.world, parseServerRef(ev.args[0]!).host, parseServerRef(ev.args[0]!).port) : null;
     const command = this.commandFor(ev.verb, ev.args);
     if (typeof command !== 'string') return command.note;
     let output = '';
@@ -39,6 +43,7 @@ export class EventPlayer {
       // line started has finished, a server has loaded its data.
       if (shell.busy) await this.host.settleUntil(() => !shell.busy);
       if (ev.verb === 'start') await this.host.settleUntil(() => serverReady(this.host.world, ev.args[0]!));
+      if (stopping !== null) await this.host.settleUntil(() => !stopping.alive);
     } finally {
       this.writers.set(shell, previous ?? null);
     }

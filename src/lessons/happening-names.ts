@@ -19,6 +19,9 @@ export const HAPPENINGS = [
   'torn-write',
   'flip-byte',
   'full-resync',
+  'replica-synced',
+  'partial-resync',
+  'promoted',
 ] as const;
 
 export type Happening = (typeof HAPPENINGS)[number];

@@ -107,10 +107,29 @@ const HAPPENING_WORDS: Record<Happening, HappeningWords> = {
     noun: 'corrupted byte',
   },
   'full-resync': {
-    matches: log(/^Full resync requested by replica /),
+    // Step 2 of table 4.2 on the primary: a snapshot is made for a replica.
+    matches: (e) => e.kind === 'repl' && e.text.startsWith('step 2: a BGSAVE for '),
     done: (h) => `A replica asked ${h} for a full copy of its data`,
     notYet: (h) => `no replica has asked ${h} for a full copy of its data in this step`,
     noun: 'full resync',
+  },
+  'replica-synced': {
+    matches: log(/^MASTER <-> REPLICA sync: Finished with success$/),
+    done: (h) => `The replica on ${h} loaded a full copy of its primary's data`,
+    notYet: (h) => `the replica on ${h} has not loaded a full copy of its primary's data in this step`,
+    noun: 'full synchronization',
+  },
+  'partial-resync': {
+    matches: log(/^MASTER <-> REPLICA sync: Master accepted a Partial Resynchronization\.$/),
+    done: (h) => `The replica on ${h} caught up with its primary without a full copy`,
+    notYet: (h) => `the replica on ${h} has not caught up with a partial resynchronization in this step`,
+    noun: 'partial resynchronization',
+  },
+  promoted: {
+    matches: (e) => e.kind === 'repl' && e.text.startsWith('promoted to primary'),
+    done: (h) => `The replica on ${h} became a primary`,
+    notYet: (h) => `the server on ${h} has not been promoted to primary in this step`,
+    noun: 'promotion',
   },
 };
 

@@ -4,6 +4,7 @@ import type { FaultOp } from '../../emulator/sim/disk.js';
 import { normalizePath } from '../../emulator/sim/disk-path.js';
 import type { RecordedAction, World } from '../../emulator/world/world.js';
 import { requireShellParts } from './shell-loader.js';
+import { encodeCommand } from '../../emulator/resp/encode.js';
 
 /**
  * What the workbook's panels do to a world beyond the World's own methods,
@@ -23,6 +24,7 @@ export const PROGRAMS = {
   upload: 'workbook-upload-file',
   diskFault: 'workbook-disk-fault',
   startRedis: 'workbook-start-redis',
+  replicaof: 'workbook-replicaof',
 } as const;
 
 /** A piece of a file being uploaded; pieces arrive in order, the first at offset 0. */
@@ -44,6 +46,13 @@ export interface StartRedisAgain {
   readonly port: number;
 }
 
+/** REPLICAOF for the server on host:port: follow `primary`, or (null) NO ONE. */
+export interface ReplicaOf {
+  readonly host: string;
+  readonly port: number;
+  readonly primary: { readonly host: string; readonly port: number } | null;
+}
+
 const installed = new WeakSet<World>();
 
 /** Registers the workbook's programs on a world; calling it again does nothing. */
@@ -53,6 +62,7 @@ export function installWorkbookPrograms(world: World): void {
   world.registerProgram(PROGRAMS.upload, (w, args) => upload(w, args as UploadChunk));
   world.registerProgram(PROGRAMS.diskFault, (w, args) => diskFault(w, args as DiskFault));
   world.registerProgram(PROGRAMS.startRedis, (w, args) => startAgain(w, args as StartRedisAgain));
+  world.registerProgram(PROGRAMS.replicaof, (w, args) => replicaof(w, args as ReplicaOf));
 }
 
 /**
@@ -91,6 +101,18 @@ function diskFault(world: World, f: DiskFault): void {
   const disk = world.host(f.host).disk;
   if ('full' in f) disk.setFull(f.full);
   else disk.failNext(f.fail, f.count);
+}
+
+/**
+ * REPLICAOF as redis-cli on the server's own host would send it: over a
+ * loopback connection, which closes once the reply is in.
+ */
+function replicaof(world: World, r: ReplicaOf): void {
+  if (world.redis(r.host, r.port) === undefined) throw new Error(`no redis-server runs on ${r.host}:${r.port}`);
+  const argv = r.primary === null ? ['REPLICAOF', 'NO', 'ONE'] : ['REPLICAOF', r.primary.host, String(r.primary.port)];
+  const socket = world.network.connect(world.host(r.host), r.host, r.port);
+  socket.onConnect = () => socket.write(encodeCommand(argv));
+  socket.onData = () => socket.end();
 }
 
 function startAgain(world: World, s: StartRedisAgain): void {

@@ -1,4 +1,5 @@
 import { RealtimeDriver } from '../../emulator/sim/realtime.js';
+import { WireRecorder } from '../../emulator/sim/wire.js';
 import type { World } from '../../emulator/world/world.js';
 import { clusterView, type ClusterView } from './cluster/cluster-view.js';
 import { DeferredShellProgram } from './terminal/deferred-shell.js';
@@ -164,6 +165,8 @@ export class WorldStore implements WorldHost {
   }
 
   private newDriver(world: World, paused: boolean, speed: number): RealtimeDriver {
+    // The message view draws what the network carried: it is recorded from the start.
+    world.network.wire ??= new WireRecorder();
     const driver = new RealtimeDriver(world.kernel, this.wallNowMs, { paused });
     driver.maxTickMs = FRAME_BUDGET_MS;
     driver.speed = speed;
@@ -422,6 +425,11 @@ export class WorldStore implements WorldHost {
       program: program?.saveState() ?? null,
       worldIds: [...(this.worldIds.get(id) ?? [])],
     };
+  }
+
+  /** The prompt a tab's program shows now ("A:6379> ", "not connected> "), or null when none runs. */
+  terminalPrompt(id: string): string | null {
+    return this.programs.get(id)?.prompt ?? null;
   }
 
   /** The terminal that opened a session or a shell of the world ("terminal-3", "shell-1"), if it is still open. */

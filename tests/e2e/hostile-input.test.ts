@@ -1,6 +1,8 @@
 /**
  * Input meant to break the page, in Chromium: a line of 200 KB pasted into
- * a terminal. The page takes it and stays usable. Screenshots go to
+ * a terminal; a crafted session file, and one whose replay would take
+ * hours. The page takes what it can, refuses the rest with a reason, lets
+ * a long rebuild be cancelled, and stays usable. Screenshots go to
  * .tmp/e2e/.
  */
 import { join } from 'node:path';
@@ -38,6 +40,47 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile input in Chromium', () => {
     await typeLines(page, 'STRLEN big');
     await expect.poll(() => terminalText(page), { timeout: 20_000 }).toContain(`(integer) ${value.length}`);
     await page.screenshot({ path: join(SHOTS, 'huge-paste.png') });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('refuses a crafted session file with its reason, cancels a rebuild that would take hours, and keeps its sandbox', async () => {
+    const { page, problems } = await open();
+    await page.locator('.terminal-screen:not([hidden]) .xterm-helper-textarea').focus();
+    await typeLines(page, 'SET kept 1');
+    await expect.poll(() => terminalText(page)).toContain('OK');
+    await page.getByRole('button', { name: /^History/ }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export' }).click();
+    const exported = JSON.parse(await (await (await download).createReadStream()).toArray().then((b) => Buffer.concat(b).toString('utf8'))) as {
+      activeBranch: string;
+      branches: Array<{ id: string; startUs: number; head: { nowUs: number; eventsRun: number } }>;
+      logs: Record<string, Array<{ action: { kind: string; profile?: unknown } }>>;
+    };
+    const importFile = (data: unknown) => page.locator('input[type="file"]').setInputFiles({ name: 'session.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(data)) });
+
+    const crafted = structuredClone(exported);
+    const addHost = crafted.logs[crafted.activeBranch]!.find((a) => a.action.kind === 'addHost')!;
+    addHost.action.profile = { name: 'odd', cpuSpeed: 0, forkMsPerGb: 15, disk: 'tape', memoryBytes: 2 ** 30 };
+    await importFile(crafted);
+    await expect.poll(() => page.locator('.import-error').innerText()).toMatch(/^The session file is damaged: logs\..*not a machine profile the workbook knows/);
+
+    // A world 300 days on: valid, but hours of replay.
+    const long = structuredClone(exported);
+    const head = long.branches.find((b) => b.id === long.activeBranch)!.head;
+    head.nowUs = long.branches[0]!.startUs + 300 * 24 * 3600 * 1e6;
+    head.eventsRun = 200_000_000;
+    await importFile(long);
+    const progress = page.getByRole('progressbar', { name: 'Importing the session' });
+    await progress.waitFor();
+    await page.screenshot({ path: join(SHOTS, 'import-progress.png') });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await progress.waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.import-error').innerText()).toMatch(/cancelled/);
+    // The sandbox the page had is still there and answers.
+    await page.locator('.terminal-screen:not([hidden]) .xterm-helper-textarea').focus();
+    await typeLines(page, 'GET kept');
+    await expect.poll(() => terminalText(page)).toContain('"1"');
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -67,4 +67,17 @@ describe('the lesson runner', () => {
     await runner.runLines('redis', ['CONFIG GET appendfsync']);
     expect(seen).toContain(true);
   });
+
+  it('plays stop then start back to back: the start waits until the stopped server is gone', async () => {
+    const host = new HeadlessLessonHost();
+    const snapshots = new LessonRunner(loadLesson('02-snapshots.md'), host);
+    snapshots.start();
+    const before = host.world.redis('A')!.pid;
+    const out = await snapshots.playEvents(['stop A', 'start A']);
+    const after = host.world.redis('A');
+    expect(out).not.toContain('Address already in use');
+    expect(after).toBeDefined();
+    expect(after!.pid).not.toBe(before);
+    expect(after!.alive).toBe(true);
+  });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReplyParser } from '../../emulator/resp/reply-parser.js';
 import { encodeCommand } from '../../emulator/resp/encode.js';
-import type { Reply } from '../../emulator/resp/reply.js';
+import { ErrorReply, type Reply } from '../../emulator/resp/reply.js';
 
 export const REDIS_SERVER_BIN = process.env.REDIS_SERVER_BIN ?? 'redis-server';
 
@@ -58,7 +58,11 @@ export async function startRealRedis(extraArgs: string[] = []): Promise<RealRedi
       const c = await RawConnection.open(port);
       const pong = await c.command(['PING']);
       c.close();
-      if (pong !== null) break;
+      // A server still loading its files answers -LOADING: it is not ready
+      // for the test's first command yet, so keep asking.
+      if (pong !== null && !(pong instanceof ErrorReply && pong.code === 'LOADING')) break;
+      if (Date.now() > deadline) throw new Error(`redis-server on port ${port} is still loading`);
+      await new Promise((r) => setTimeout(r, 50));
     } catch {
       if (Date.now() > deadline || child.exitCode !== null) {
         child.kill('SIGKILL');

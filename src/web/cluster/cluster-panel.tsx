@@ -10,11 +10,15 @@ const ClusterCards = lazy(() => import('./cluster-cards.js'));
 /** The disk view (file list, decoders, hex view, upload) loads when its tab is first opened. */
 const DiskPanel = lazy(() => import('../disk/disk-panel.js').then((m) => ({ default: m.DiskPanel })));
 
-type PaneTab = 'cluster' | 'disk';
+/** The message view (the bytes between two hosts as a sequence diagram) loads when its tab is first opened. */
+const MessageView = lazy(() => import('../replication/message-view.js').then((m) => ({ default: m.MessageView })));
+
+type PaneTab = 'cluster' | 'disk' | 'messages';
 
 const TABS: ReadonlyArray<{ id: PaneTab; label: string }> = [
   { id: 'cluster', label: 'Cluster' },
   { id: 'disk', label: 'Disk' },
+  { id: 'messages', label: 'Messages' },
 ];
 
 /**
@@ -23,7 +27,8 @@ const TABS: ReadonlyArray<{ id: PaneTab; label: string }> = [
  * persistence and replication state, and the network between the hosts,
  * with a button for every fault. Disk: each host's files and what a power
  * loss would take from them now. Every text is React text; names and
- * values arrive quoted by cluster-view.ts.
+ * values arrive quoted by cluster-view.ts. Messages: the bytes between
+ * two hosts as a sequence diagram.
  */
 export function ClusterPanel() {
   const store = useStore();
@@ -65,13 +70,20 @@ export function ClusterPanel() {
       </div>
       <div role="tabpanel" id="pane-panel-cluster" aria-labelledby="pane-tab-cluster" className="cluster-body" hidden={tab !== 'cluster'}>
         <LaterPart what="The machines' cards" loading={<p className="muted">Loading the machines…</p>}>
-          <ClusterCards hosts={cluster.hosts} links={cluster.links} nowS={nowS} onFault={onFault} />
+          <ClusterCards hosts={cluster.hosts} links={cluster.links} topology={cluster.topology} nowS={nowS} onFault={onFault} />
         </LaterPart>
       </div>
       <div role="tabpanel" id="pane-panel-disk" aria-labelledby="pane-tab-disk" className="cluster-body disk-body" hidden={tab !== 'disk'}>
         {tab === 'disk' ? (
           <LaterPart what="The disk view" loading={<p className="muted">Loading the disk view…</p>}>
             <DiskPanel hosts={cluster.hosts} />
+          </LaterPart>
+        ) : null}
+      </div>
+      <div role="tabpanel" id="pane-panel-messages" aria-labelledby="pane-tab-messages" className="cluster-body" hidden={tab !== 'messages'}>
+        {tab === 'messages' ? (
+          <LaterPart what="The message view" loading={<p className="muted">Loading the message view…</p>}>
+            <MessageView hosts={cluster.hosts} />
           </LaterPart>
         ) : null}
       </div>

@@ -21,6 +21,8 @@ export interface ClusterView {
   readonly hosts: readonly HostView[];
   /** Every pair of hosts, with the path between them. */
   readonly links: readonly LinkView[];
+  /** The servers as replication ties them: primaries with their replicas, and theirs. */
+  readonly topology: readonly TopologyNode[];
   /** Virtual time when the view was built (us since the Unix epoch). */
   readonly nowUs: number;
 }
@@ -118,6 +120,56 @@ export interface ReplicationView {
   /** A replica's primary ("10.0.0.1:6379") and link state ("up", "down"); null on a primary. */
   readonly primary: string | null;
   readonly linkStatus: string | null;
+  /** master_host and master_port of a replica. */
+  readonly primaryHost: string | null;
+  readonly primaryPort: number | null;
+  /** A full sync's transfer under way: bytes read of the total (-1 or 0 while the size is not known). */
+  readonly sync: { readonly readBytes: number; readonly totalBytes: number } | null;
+  /** Seconds since the link went down, when it is down and was ever up. */
+  readonly linkDownSeconds: number | null;
+  /** The replicas it serves (its slaveN lines). */
+  readonly replicas: readonly ReplicaLineView[];
+  /** master_failover_state. */
+  readonly failoverState: string;
+}
+
+/** One slaveN line of INFO replication. */
+export interface ReplicaLineView {
+  readonly ip: string;
+  readonly port: number;
+  readonly state: string;
+  /** The offset it acknowledged. */
+  readonly offset: number;
+  readonly lagSeconds: number;
+}
+
+/**
+ * A server in the replication topology. A replica's link is seen from
+ * both ends: its own INFO (up, down, syncing) and its primary's slaveN
+ * line (the offset it acknowledged, its lag).
+ */
+export interface TopologyNode {
+  readonly host: string;
+  readonly port: number;
+  readonly role: 'primary' | 'replica';
+  readonly offset: number;
+  /** For a replica: the primary it was told to follow, as given ("B:6379"). */
+  readonly follows: string | null;
+  readonly link: TopologyLink | null;
+  readonly children: readonly TopologyNode[];
+}
+
+export interface TopologyLink {
+  /** 'up', 'sync' (a full sync's transfer), 'down'. */
+  readonly status: 'up' | 'sync' | 'down';
+  /** Percent of the RDB received during a transfer of known size. */
+  readonly syncPercent: number | null;
+  /** Seconds since the replica's last ACK, as its primary reports it. */
+  readonly lagSeconds: number | null;
+  /** Bytes of the primary's stream the replica has not acknowledged. */
+  readonly behindBytes: number | null;
+  /** Its primary is not a server of this world (or not running). */
+  readonly primaryMissing: boolean;
 }
 
 export interface DbView {
@@ -170,7 +222,75 @@ export function clusterView(world: World): ClusterView {
       files: diskFiles(host.disk),
     });
   }
-  return { hosts, links: linkViews(world), nowUs };
+  return { hosts, links: linkViews(world), topology: topology(world, hosts), nowUs };
+}
+
+/**
+ * The servers as replication ties them. A replica's primary is found the
+ * way its host resolves the name or address it was given; a replica whose
+ * primary does not run here is a root of its own, marked so, and servers
+ * that follow each other in a loop are shown from the first of them.
+ */
+function topology(world: World, hosts: readonly HostView[]): TopologyNode[] {
+  const servers: Array<{ host: string; ip: string; s: ServerView }> = [];
+  for (const h of hosts) for (const s of h.servers) servers.push({ host: h.name, ip: h.ip, s });
+  const key = (host: string, port: number): string => `${host}:${port}`;
+  const byKey = new Map(servers.map((x) => [key(x.host, x.s.port), x]));
+  const parentOf = new Map<string, string | null>();
+  for (const x of servers) {
+    const r = x.s.replication;
+    if (r.role !== 'slave' || r.primaryHost === null) {
+      parentOf.set(key(x.host, x.s.port), null);
+      continue;
+    }
+    const to = world.network.resolve(x.host, r.primaryHost);
+    const k = to === null ? null : key(to, r.primaryPort ?? 6379);
+    parentOf.set(key(x.host, x.s.port), k !== null && byKey.has(k) ? k : null);
+  }
+  const placed = new Set<string>();
+  const build = (k: string): TopologyNode => {
+    placed.add(k);
+    const x = byKey.get(k)!;
+    const r = x.s.replication;
+    const parentKey = parentOf.get(k) ?? null;
+    const parent = parentKey === null ? null : byKey.get(parentKey)!;
+    const children: TopologyNode[] = [];
+    for (const [ck, pk] of parentOf) if (pk === k && !placed.has(ck)) children.push(build(ck));
+    let link: TopologyLink | null = null;
+    if (r.role === 'slave') {
+      // The primary lists the replica by the address it sees and the port it announced.
+      const seenIp = parent === null ? null : parent.host === x.host ? '127.0.0.1' : x.ip;
+      const line = parent?.s.replication.replicas.find((l) => l.ip === seenIp && l.port === x.s.port) ?? null;
+      const sync = r.sync;
+      link = {
+        status: sync !== null ? 'sync' : r.linkStatus === 'up' ? 'up' : 'down',
+        syncPercent: sync !== null && sync.totalBytes > 0 ? Math.floor((sync.readBytes / sync.totalBytes) * 100) : null,
+        lagSeconds: line?.state === 'online' ? line.lagSeconds : null,
+        behindBytes: line !== null && parent !== null ? Math.max(0, parent.s.replication.offset - line.offset) : null,
+        primaryMissing: parent === null,
+      };
+    }
+    return {
+      host: x.host,
+      port: x.s.port,
+      role: r.role === 'slave' ? 'replica' : 'primary',
+      offset: r.offset,
+      follows: r.role === 'slave' ? terminalText(`${r.primaryHost}:${r.primaryPort}`) : null,
+      link,
+      children,
+    };
+  };
+  const roots: TopologyNode[] = [];
+  for (const x of servers) {
+    const k = key(x.host, x.s.port);
+    if (parentOf.get(k) === null && !placed.has(k)) roots.push(build(k));
+  }
+  // Servers that follow each other in a loop have no root: show them from the first.
+  for (const x of servers) {
+    const k = key(x.host, x.s.port);
+    if (!placed.has(k)) roots.push(build(k));
+  }
+  return roots;
 }
 
 /** The command line a stopped server was started with, as a learner would type it again. */
@@ -267,12 +387,25 @@ export function replicationView(info: string): ReplicationView {
   const role = fields.get('role') ?? 'master';
   const replica = role === 'slave';
   const host = fields.get('master_host');
+  const replicas: ReplicaLineView[] = [];
+  for (const [k, v] of fields) {
+    if (!/^slave\d+$/.test(k)) continue;
+    const f = new Map(v.split(',').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const));
+    replicas.push({ ip: f.get('ip') ?? '', port: Number(f.get('port') ?? 0), state: f.get('state') ?? '', offset: Number(f.get('offset') ?? 0), lagSeconds: Number(f.get('lag') ?? 0) });
+  }
+  const down = fields.get('master_link_down_since_seconds');
   return {
     role,
     connectedReplicas: Number(fields.get('connected_slaves') ?? 0),
     offset: Number((replica ? fields.get('slave_repl_offset') : undefined) ?? fields.get('master_repl_offset') ?? 0),
     primary: replica && host !== undefined ? `${host}:${fields.get('master_port') ?? '6379'}` : null,
     linkStatus: replica ? (fields.get('master_link_status') ?? null) : null,
+    primaryHost: replica ? (host ?? null) : null,
+    primaryPort: replica ? Number(fields.get('master_port') ?? 6379) : null,
+    sync: fields.get('master_sync_in_progress') === '1' ? { readBytes: Number(fields.get('master_sync_read_bytes') ?? 0), totalBytes: Number(fields.get('master_sync_total_bytes') ?? -1) } : null,
+    linkDownSeconds: down === undefined || down === '-1' ? null : Number(down),
+    replicas,
+    failoverState: fields.get('master_failover_state') ?? 'no-failover',
   };
 }
 

@@ -4,7 +4,7 @@ import type { World } from '../../../emulator/world/world.js';
 import { loadCommandCode } from '../command-code.js';
 import { loadShellParts } from '../shell-loader.js';
 import type { WorldHost } from '../world-host.js';
-import { installWorkbookPrograms, PROGRAMS, type DiskFault, type StartRedisAgain } from '../world-programs.js';
+import { installWorkbookPrograms, PROGRAMS, type DiskFault, type ReplicaOf, type StartRedisAgain } from '../world-programs.js';
 
 /**
  * What the cluster panel's buttons do to the world. Each fault is a
@@ -30,7 +30,9 @@ export type Fault =
   | { readonly kind: 'link-profile'; readonly a: string; readonly b: string; readonly profile: LinkProfileName }
   | { readonly kind: 'disk-full'; readonly host: string; readonly full: boolean }
   /** The next `count` calls of this kind on the host's disk fail with EIO. */
-  | { readonly kind: 'disk-error'; readonly host: string; readonly op: FaultOp; readonly count: number };
+  | { readonly kind: 'disk-error'; readonly host: string; readonly op: FaultOp; readonly count: number }
+  /** REPLICAOF sent to the server on host:port, from its own host: follow `primary`, or (null) become a primary again. */
+  | { readonly kind: 'replicaof'; readonly host: string; readonly port: number; readonly primary: { readonly host: string; readonly port: number } | null };
 
 export interface FaultOutcome {
   readonly ok: boolean;
@@ -104,6 +106,11 @@ function run(world: World, f: Fault): void {
       world.apply({ kind: 'program', name: PROGRAMS.diskFault, args });
       return;
     }
+    case 'replicaof': {
+      const args: ReplicaOf = { host: f.host, port: f.port, primary: f.primary };
+      world.apply({ kind: 'program', name: PROGRAMS.replicaof, args });
+      return;
+    }
   }
 }
 
@@ -130,6 +137,10 @@ export function faultLabel(f: Fault): string {
       return f.full ? `Fill the disk of ${f.host}: writes that need space fail with ENOSPC` : `Give the disk of ${f.host} free space again`;
     case 'disk-error':
       return `Make the next ${f.op} call on the disk of ${f.host} fail with EIO`;
+    case 'replicaof':
+      return f.primary === null
+        ? `Make redis-server on ${f.host}:${f.port} a primary again (REPLICAOF NO ONE)`
+        : `Make redis-server on ${f.host}:${f.port} a replica of ${f.primary.host}:${f.primary.port} (REPLICAOF)`;
   }
 }
 
@@ -155,5 +166,9 @@ function doneText(f: Fault): string {
       return f.full ? `${f.host}: disk full (writes that need space fail with ENOSPC)` : `${f.host}: disk has space again`;
     case 'disk-error':
       return `${f.host}: the next ${f.count === 1 ? f.op : `${f.count} ${f.op}`} call${f.count === 1 ? '' : 's'} will fail with EIO`;
+    case 'replicaof':
+      return f.primary === null
+        ? `${f.host}:${f.port}: REPLICAOF NO ONE sent; it becomes a primary, its old history kept as replid2`
+        : `${f.host}:${f.port}: REPLICAOF ${f.primary.host} ${f.primary.port} sent; the handshake and sync follow`;
   }
 }

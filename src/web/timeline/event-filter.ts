@@ -8,6 +8,7 @@ export const KIND_GROUPS: ReadonlyArray<{ readonly id: string; readonly label: s
   { id: 'processes', label: 'Processes: forks, exits, boots', kinds: ['spawn', 'exit', 'kill', 'boot'] },
   { id: 'faults', label: 'Faults and crashes', kinds: ['power-loss', 'torn-write', 'kill', 'eio', 'enospc', 'disk-full', 'flip-byte', 'fault', 'reset', 'partition'] },
   { id: 'network', label: 'Network', kinds: ['connect', 'close', 'reset', 'link', 'partition', 'heal'] },
+  { id: 'replication', label: 'Replication: the steps of table 4.2', kinds: ['repl'] },
   { id: 'log', label: 'Server logs', kinds: ['log'] },
 ];
 

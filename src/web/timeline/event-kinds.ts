@@ -32,4 +32,5 @@ const KIND_CLASSES: Record<string, string> = {
   link: 'network',
   heal: 'network',
   log: 'log',
+  repl: 'replication',
 };

@@ -172,3 +172,19 @@ describe('partial resynchronization', () => {
     expect(b.server.dbs[0]!.dict.has('a')).toBe(true);
   });
 });
+
+describe('the steps of table 4.2 in the trace', () => {
+  it('both sides record steps 1 to 5 of a full sync, in order, with writes made during the sync', async () => {
+    const { world, run, until, linkUp } = setup({ link: 'vpn', config: { 'repl-diskless-sync': 'no', rdbcompression: 'no' } });
+    await run('A', 'DEBUG', 'POPULATE', '2000', 'key', '100');
+    await run('B', 'REPLICAOF', 'A', '6379');
+    until(() => world.trace.find('repl', 'A').some((e) => e.text.startsWith('step 3:')));
+    await run('A', 'SET', 'during', '1');
+    until(() => linkUp('B'));
+    world.advance(1000);
+    const steps = (h: string) => world.trace.find('repl', h).map((e) => /^step (\d):/.exec(e.text)?.[1]).filter((s) => s !== undefined);
+    expect(steps('A')).toEqual(['1', '2', '3', '4', '5']);
+    expect(steps('B')).toEqual(['1', '2', '3', '4', '5']);
+    expect(world.trace.find('repl', 'B')[2]!.text).toMatch(/^step 3: snapshot received \(\d+ bytes\); old data discarded, loads it$/);
+  });
+});

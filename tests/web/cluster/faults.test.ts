@@ -189,6 +189,18 @@ describe('the cluster view of a server', () => {
 
   it("shows replication from the server's own INFO: a primary with no replicas", async () => {
     const { server } = await sandbox();
-    expect(server().servers[0]!.replication).toEqual({ role: 'master', connectedReplicas: 0, offset: 0, primary: null, linkStatus: null });
+    expect(server().servers[0]!.replication).toEqual({
+      role: 'master',
+      connectedReplicas: 0,
+      offset: 0,
+      primary: null,
+      linkStatus: null,
+      primaryHost: null,
+      primaryPort: null,
+      sync: null,
+      linkDownSeconds: null,
+      replicas: [],
+      failoverState: 'no-failover',
+    });
   });
 });
