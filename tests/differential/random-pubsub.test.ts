@@ -14,6 +14,7 @@ import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
 import { EmulatorBackend, RealBackend, type Backend } from './backends.js';
 import { compareReplies } from './compare.js';
 import type { Compare } from './script.js';
+import { randomRunOptions } from './fc-options.js';
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20261126;
 const RUNS = process.env.FC_RUNS ? Number(process.env.FC_RUNS) : 100;
@@ -125,15 +126,7 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'randomized pub/sub' : `rand
           await emu.close();
         }
       }),
-      {
-        seed: SEED,
-        numRuns: RUNS,
-        reporter: (out) => {
-          if (out.failed) {
-            throw new Error(`Randomized pub/sub test failed. Reproduce with FC_SEED=${out.seed} (path ${out.counterexamplePath}).\n${fc.defaultReportMessage(out)}`);
-          }
-        },
-      },
+      randomRunOptions('Randomized pub/sub test', SEED, RUNS),
     );
   }, 120_000);
 });
