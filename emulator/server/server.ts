@@ -138,6 +138,8 @@ export class RedisServer implements KeyspaceHost {
   readonly pubsub = new PubSubRegistry();
   /** notify-keyspace-events as flags (kept in step with CONFIG SET). */
   notifyFlags = 0;
+  /** CONFIG SET maxmemory asked for an eviction cycle once its command is done (startEvictionTimeProc). */
+  private evictionDue = false;
   /** The maxmemory limit in bytes, 0 for none (kept in step with CONFIG SET). */
   maxmemory = 0;
   /**
@@ -184,6 +186,18 @@ export class RedisServer implements KeyspaceHost {
     this.maxmemory = this.config.getNumber('maxmemory');
     this.config.onApply('maxmemory', () => {
       this.maxmemory = this.config.getNumber('maxmemory');
+      // updateMaxmemory: a lower limit starts evicting from the event loop
+      // right after the command, without waiting for the next command.
+      if (this.maxmemory !== 0) {
+        const used = usedMemory(this);
+        if (this.maxmemory < used) {
+          this.replication.process.log(
+            `WARNING: the new maxmemory value set via CONFIG SET (${this.maxmemory}) is smaller than the current memory usage (${used}). This will result in key eviction and/or the inability to accept new write commands depending on the maxmemory-policy.`,
+            'warning',
+          );
+        }
+        this.evictionDue = true;
+      }
       return null;
     });
     const readTimingSettings = (): null => {
@@ -321,6 +335,10 @@ export class RedisServer implements KeyspaceHost {
       c.heldPushes = outerPushes;
     }
     if (this.callDepth === 0 && this.pause.hasReleased) this.pause.processReleased();
+    if (this.evictionDue && this.callDepth === 0) {
+      this.evictionDue = false;
+      performEvictions(this);
+    }
     if (c.replyOff || c.replySkip || c.replySkipNext) reply = this.silence(c, reply);
     // A replica's connection carries the stream: a reply would corrupt it.
     return c.role === 'replica' ? this.replication.primary.replyFromReplica(c, argv, reply) : reply;

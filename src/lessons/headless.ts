@@ -125,6 +125,13 @@ export class HeadlessLessonHost implements LessonHost {
     return fn();
   }
 
+  connectionLost(terminal: string): boolean {
+    const t = this.terminals.get(terminal);
+    // "not connected>": redis-cli knows, and its next command connects again by itself.
+    if (t === undefined || t.prompt.startsWith('not connected')) return false;
+    return this.replies?.connectionLost(terminal) ?? false;
+  }
+
   lastReply(terminal: string): TimedReply | null {
     return this.replies?.lastReply(terminal) ?? null;
   }

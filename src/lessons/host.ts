@@ -52,6 +52,13 @@ export interface LessonHost {
    * the clock goes on as before afterwards.
    */
   holdingTime<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Whether a redis-cli terminal's connection is gone (the server it talked
+   * to died, or its machine lost power) and redis-cli does not know yet:
+   * its next command fails with "Server closed the connection", and the
+   * one after connects again.
+   */
+  connectionLost(terminal: string): boolean;
   /** The last reply a redis-cli terminal received and when (us since the world began), or null. */
   lastReply(terminal: string): TimedReply | null;
 }

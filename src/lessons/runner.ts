@@ -4,6 +4,7 @@ import { evaluateCheck, observeAtMoment, type CellRunView, type CheckContext, ty
 import { EventPlayer } from './events.js';
 import type { LessonHost } from './host.js';
 import { lessonCells, type CellBlock, type Lesson, type LessonStep } from './lesson.js';
+import { runningServer } from './observe.js';
 import { StepWatch, stepSeen } from './step-watch.js';
 import { buildLessonWorld } from './world.js';
 
@@ -120,7 +121,7 @@ export class LessonRunner {
     const world = buildLessonWorld(this.lesson.meta.world, this.opts.worldSetup);
     this.host.setWorld(world);
     this.host.openTerminals(this.lesson.meta.world.terminals);
-    this.watch.begin();
+    this.watch.begin(this.runningServers());
     this.watch.follow(world);
     this.state = this.freshProgress(this.nowUs());
     this.cellSources.clear();
@@ -153,7 +154,7 @@ export class LessonRunner {
     this.state = structuredClone(p);
     delete this.state.seen;
     this.watch.detach();
-    this.watch.restore(p.seen ?? { moments: [], hits: {} }, this.nowUs());
+    this.watch.restore(p.seen ?? { moments: [], hits: {}, running: [] }, this.nowUs());
     this.watch.follow(this.host.world);
     this.evaluate(true);
   }
@@ -195,20 +196,34 @@ export class LessonRunner {
   }
 
   /** Moves on to the next step (the current one need not be done: the learner may skip). */
-  next(): void {
-    if (this.finished) return;
-    this.goTo(this.state.step + 1);
+  next(): Promise<void> {
+    if (this.finished) return Promise.resolve();
+    return this.goTo(this.state.step + 1);
   }
 
-  /** Makes step `i` the current one; its trace checks count from now. */
-  goTo(i: number): void {
+  /**
+   * Makes step `i` the current one; what happens counts from now. A
+   * machine left switched off is switched on first, and its servers
+   * started, as part of the step left: a step never begins on a machine
+   * without power, where every client would wait for ever. Synchronous
+   * when every machine has power.
+   */
+  goTo(i: number): Promise<void> {
     const n = this.lesson.steps.length;
     const to = Math.max(0, Math.min(n, i));
-    if (to === this.state.step) return;
+    if (to === this.state.step) return Promise.resolve();
+    if (this.hostsOff().length === 0) {
+      this.switchTo(to);
+      return Promise.resolve();
+    }
+    return this.switchOnHosts([]).then(() => this.switchTo(to));
+  }
+
+  private switchTo(to: number): void {
     this.state.step = to;
     this.state.stepStartUs = this.nowUs();
     this.watch.follow(this.host.world);
-    this.watch.begin();
+    this.watch.begin(this.runningServers());
     this.evaluate(true);
   }
 
@@ -232,9 +247,18 @@ export class LessonRunner {
     this.changed();
   }
 
-  /** Types lines into a named terminal, one after the other, checking after each. */
+  /**
+   * Types lines into a named terminal, one after the other, checking after
+   * each (a block's Run button, "Do it for me"). Where the server a
+   * redis-cli terminal talked to went away, a PING goes first, as the
+   * lessons' own blocks do after a restart: it meets "Server closed the
+   * connection", and the line itself connects again and runs.
+   */
   async runLines(terminal: string, lines: readonly string[]): Promise<void> {
     for (const line of lines) {
+      if (this.isRedisCli(terminal) && !/^\s*ping\s*$/i.test(line) && this.host.connectionLost(terminal)) {
+        await this.host.typeLine(terminal, 'PING');
+      }
       await this.host.typeLine(terminal, line);
       this.evaluate();
     }
@@ -263,6 +287,16 @@ export class LessonRunner {
     this.cellSources.set(id, source);
   }
 
+  /** Runs a code cell of the lesson to its end, as edited, with the code-cell engine; checks look after. */
+  async runCell(id: string): Promise<void> {
+    const cell = lessonCells(this.lesson).get(id);
+    if (cell === undefined) throw new Error(`the lesson has no code cell ${id}`);
+    if (this.opts.runCell === undefined) throw new Error(`code cell ${id} needs a code-cell engine, and none was given`);
+    const run = await this.opts.runCell(cell, this.cellSource(id));
+    if (run) this.cellRuns.set(id, run);
+    this.evaluate();
+  }
+
   /**
    * Plays the reference solution of a step (the current one by default),
    * entry by entry, checking after each. Lines go to their terminals,
@@ -272,8 +306,10 @@ export class LessonRunner {
   async playSolution(i = this.state.step): Promise<string> {
     const step = this.lesson.steps[i];
     if (step === undefined) return '';
-    let out = '';
-    const cells = lessonCells(this.lesson);
+    // The machines as the step began: one the learner left switched off
+    // would hold every client that talks to it, and a server that was
+    // running then is what the solution talks to.
+    let out = await this.switchOnHosts(this.watch.seen.running);
     const entries = step.solution;
     for (let k = 0; k < entries.length; k++) {
       const entry = entries[k]!;
@@ -286,14 +322,40 @@ export class LessonRunner {
         while (entries[k + 1]?.kind === 'event') block.push((entries[++k] as { line: string }).line);
         out += await this.playEvents(block);
       } else {
-        const cell = cells.get(entry.id)!;
-        if (this.opts.runCell === undefined) throw new Error(`the solution runs code cell ${entry.id}, and no code-cell engine was given`);
-        const run = await this.opts.runCell(cell, this.cellSource(entry.id));
-        if (run) this.cellRuns.set(entry.id, run);
-        this.evaluate();
+        await this.runCell(entry.id);
       }
     }
     return out;
+  }
+
+  private isRedisCli(terminal: string): boolean {
+    return this.lesson.meta.world.terminals.some((t) => t.name === terminal && t.kind === 'redis-cli');
+  }
+
+  /** The lesson's hosts without power. */
+  private hostsOff(): string[] {
+    return this.lesson.meta.world.hosts.filter((h) => this.host.world.hosts.get(h.name)?.powered === false).map((h) => h.name);
+  }
+
+  /** The lesson's servers running now, as "A:6379". */
+  private runningServers(): string[] {
+    return this.lesson.meta.world.servers.filter((s) => runningServer(this.host.world, s.host, s.port) !== null).map((s) => `${s.host}:${s.port}`);
+  }
+
+  /**
+   * Switches on the lesson's hosts that have no power, starting their
+   * servers, and starts the servers of `running` that have stopped;
+   * resolves with what that printed (nothing when all is as it should be).
+   */
+  private async switchOnHosts(running: readonly string[]): Promise<string> {
+    const spec = this.lesson.meta.world;
+    const off = new Set(this.hostsOff());
+    const lines = [...off].map((h) => `power-on ${h}`);
+    for (const s of spec.servers) {
+      const ref = `${s.host}:${s.port}`;
+      if (off.has(s.host) || (running.includes(ref) && runningServer(this.host.world, s.host, s.port) === null)) lines.push(`start ${ref}`);
+    }
+    return lines.length === 0 ? '' : this.playEvents(lines);
   }
 
   /** What checks read: the world now, the step's start, the terminals' replies, the cells' runs, what the step has seen. */

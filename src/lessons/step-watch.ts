@@ -36,6 +36,8 @@ export const stepSeen = z.strictObject({
   ),
   /** By the check's index in its step: the times it matched, oldest first (the newest MAX_HITS). */
   hits: z.record(z.string(), z.array(z.number())),
+  /** The lesson's servers running when the step began ("A:6379"): what "Do it for me" starts again first. */
+  running: z.array(z.string()).default([]),
 });
 
 export type StepSeen = z.infer<typeof stepSeen>;
@@ -54,7 +56,7 @@ const MAX_HITS = 2000;
 const MAX_MOMENTS = 50;
 
 export function emptySeen(): StepSeen {
-  return { moments: [], hits: {} };
+  return { moments: [], hits: {}, running: [] };
 }
 
 /**
@@ -85,9 +87,9 @@ export class StepWatch {
     return this.state;
   }
 
-  /** A new step begins: nothing seen yet. */
-  begin(): void {
-    this.state = emptySeen();
+  /** A new step begins: nothing seen yet, and these servers running. */
+  begin(running: readonly string[] = []): void {
+    this.state = { ...emptySeen(), running: [...running] };
   }
 
   /**

@@ -56,6 +56,14 @@ export class TerminalReplies {
     return null;
   }
 
+  /** Whether the terminal's newest connection is gone (sessionLost). */
+  connectionLost(terminal: string): boolean {
+    this.adopt();
+    const ids = this.sessions.get(terminal) ?? [];
+    const s = ids.length === 0 ? undefined : this.world.sessions.get(ids[ids.length - 1]!);
+    return s !== undefined && sessionLost(s);
+  }
+
   /** Claims sessions opened since: each goes to a terminal with the same ends whose last session has closed. */
   private adopt(): void {
     for (const [id, s] of this.world.sessions) {
@@ -76,4 +84,10 @@ export class TerminalReplies {
     // Someone else's connection to the same server (redis-cli run from a shell): not the terminal's.
     return null;
   }
+}
+
+/** A session whose connection is gone, at its end or at the server's (a server that died, a machine without power). */
+export function sessionLost(s: Session): boolean {
+  const peer = s.socket.peer;
+  return s.closed || (peer !== null && peer.state === 'closed');
 }

@@ -427,6 +427,11 @@ export class WorldStore implements WorldHost {
     };
   }
 
+  /** The prompt a tab's program shows now ("A:6379> ", "not connected> "), or null when none runs. */
+  terminalPrompt(id: string): string | null {
+    return this.programs.get(id)?.prompt ?? null;
+  }
+
   /** The terminal that opened a session or a shell of the world ("terminal-3", "shell-1"), if it is still open. */
   terminalOfWorldId(worldId: string): string | null {
     for (const [id, ids] of this.worldIds) if (ids.includes(worldId)) return id;

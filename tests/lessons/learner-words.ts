@@ -18,7 +18,6 @@ const JARGON: ReadonlyArray<[RegExp, string]> = [
   [/\bmoments?\b/i, 'moment'],
   [/\bhits?\b/i, 'hit'],
   [/\b(exited|killed|power-loss) 137\b/, 'an exit status'],
-  [/\bkind\b/i, 'kind'],
 ];
 
 export function jargonIn(text: string): string | null {

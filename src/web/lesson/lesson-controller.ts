@@ -251,11 +251,11 @@ export class LessonController {
   }
 
   next(): void {
-    this.runner?.next();
+    void this.guard('next', () => this.runner!.next());
   }
 
   goTo(step: number): void {
-    this.runner?.goTo(step);
+    void this.guard(`step:${step}`, () => this.runner!.goTo(step));
   }
 
   editCell(id: string, source: string): void {

@@ -266,9 +266,12 @@ function SolutionView({ lessons, state, at, lesson, revealed }: { lessons: Lesso
             .join('\n')}
         </code>
       </pre>
-      <button type="button" onClick={() => lessons.playSolution()} disabled={state.busy !== null}>
-        {state.busy === key ? 'Playing…' : 'Do it for me'}
-      </button>
+      {/* Offered until the step is done: played again over a finished step, it could undo what the next step starts from. */}
+      {(state.progress?.done[at] !== true || state.busy === key) && (
+        <button type="button" onClick={() => lessons.playSolution()} disabled={state.busy !== null}>
+          {state.busy === key ? 'Playing…' : 'Do it for me'}
+        </button>
+      )}
       {out !== undefined && <pre className="block-output">{visibleText(out)}</pre>}
     </div>
   );

@@ -2,6 +2,7 @@ import { HostShell } from '../../../emulator/programs/shell.js';
 import type { World } from '../../../emulator/world/world.js';
 import type { LessonHost, TimedReply } from '../../lessons/host.js';
 import { parseServerRef, type TerminalSpec } from '../../lessons/schema.js';
+import { sessionLost } from '../../lessons/terminal-replies.js';
 import type { TerminalChoice, WorldStore } from '../world-store.js';
 
 /**
@@ -141,6 +142,15 @@ export class StoreLessonHost implements LessonHost {
     } finally {
       if (!wasPaused) this.store.resume();
     }
+  }
+
+  /** Whether the newest world session of the terminal's tab has lost its connection, and its redis-cli does not know yet. */
+  connectionLost(terminal: string): boolean {
+    const id = this.tabs.get(terminal);
+    if (id === undefined || this.store.terminalPrompt(id)?.startsWith('not connected') !== false) return false;
+    const sessions = [...this.store.world.sessions.values()];
+    for (let i = sessions.length - 1; i >= 0; i--) if (this.store.terminalOfWorldId(sessions[i]!.id) === id) return sessionLost(sessions[i]!);
+    return false;
   }
 
   /** The newest reply on any world session the terminal's tab has used (the store knows which). */
