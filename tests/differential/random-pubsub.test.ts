@@ -36,7 +36,7 @@ const subscriberCommand: fc.Arbitrary<string[]> = fc.oneof(
   fc.array(pattern, { maxLength: 2 }).map((p) => ['PUNSUBSCRIBE', ...p]),
   some(shardChannel).map((c) => ['SSUBSCRIBE', ...c]),
   some(shardChannel).map((c) => ['SUNSUBSCRIBE', ...c]),
-  fc.constantFrom(['PING'], ['PING', 'x'], ['GET', 'k1'], ['RESET'], ['PUBLISH', 'a1', 'self'], ['SET', 'k1', 'mine']),
+  fc.constantFrom<string[]>(['PING'], ['PING', 'x'], ['GET', 'k1'], ['RESET'], ['PUBLISH', 'a1', 'self'], ['SET', 'k1', 'mine']),
 );
 
 const publisherCommand: fc.Arbitrary<{ argv: string[]; compare: Compare }> = fc.oneof(
@@ -44,8 +44,8 @@ const publisherCommand: fc.Arbitrary<{ argv: string[]; compare: Compare }> = fc.
   fc.tuple(shardChannel, message).map(([c, m]) => ({ argv: ['SPUBLISH', c, m], compare: exact })),
   some(channel).map((c) => ({ argv: ['PUBSUB', 'NUMSUB', ...c], compare: exact })),
   some(shardChannel).map((c) => ({ argv: ['PUBSUB', 'SHARDNUMSUB', ...c], compare: exact })),
-  fc.constant({ argv: ['PUBSUB', 'NUMPAT'], compare: exact }),
-  fc.constantFrom(['PUBSUB', 'CHANNELS'], ['PUBSUB', 'CHANNELS', 'a*'], ['PUBSUB', 'SHARDCHANNELS']).map((argv) => ({ argv, compare: { kind: 'unordered' } as Compare })),
+  fc.constant<{ argv: string[]; compare: Compare }>({ argv: ['PUBSUB', 'NUMPAT'], compare: exact }),
+  fc.constantFrom<string[]>(['PUBSUB', 'CHANNELS'], ['PUBSUB', 'CHANNELS', 'a*'], ['PUBSUB', 'SHARDCHANNELS']).map((argv) => ({ argv, compare: { kind: 'unordered' } as Compare })),
   fc.oneof(
     key.map((k) => ['SET', k, 'v']),
     key.map((k) => ['DEL', k]),
