@@ -98,6 +98,7 @@ function flagsOf(c: Client): string {
   if (c.blocked) f += 'b';
   if (c.dirtyCas) f += 'd';
   if (c.closeAfterReply) f += 'c';
+  if (c.closeAsap) f += 'A';
   if (c.unixSocket !== null) f += 'U';
   if (c.readonlyMode) f += 'r';
   if (c.noEvict) f += 'e';
@@ -116,21 +117,17 @@ export function clientInfoLine(c: Client, current: Client | null, argv: readonly
   if (isCurrent) for (const a of argv) argvMem += a.length;
   let multiMem = 0;
   for (const q of c.queue) for (const a of q.argv) multiMem += a.length + 8;
-  let qbuf = 0;
-  if (isCurrent) {
-    qbuf = c.queryBufferBytes;
-    for (const a of argv) qbuf += String(a.length).length + a.length + 5;
-    qbuf += String(argv.length).length + 3;
-  }
-  const qbufFree = isCurrent ? 20474 - qbuf : 0;
+  const qb = c.queryBuffer;
+  const out = c.output;
   const argvPointers = isCurrent ? 8 * argv.length : 0;
   return (
     `id=${c.id} addr=${c.address.addr} laddr=${c.address.laddr} fd=${c.address.fd} name=${c.name}` +
     ` age=${nowS - Math.floor(c.createdMs / 1000)} idle=${nowS - Math.floor(c.lastInteractionMs / 1000)}` +
     ` flags=${flagsOf(c)} db=${c.db.id} sub=${c.channels.size} psub=${c.patterns.size} ssub=${c.shardChannels.size}` +
-    ` multi=${c.inMulti ? c.queue.length : -1} qbuf=${qbuf} qbuf-free=${Math.max(0, qbufFree)} argv-mem=${argvMem}` +
-    ` multi-mem=${multiMem} rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=${clientMemoryBytes(c, isCurrent) + argvMem + argvPointers}` +
-    ` events=r cmd=${c.lastCommand} user=${c.user} redir=-1 resp=${c.resp}`
+    ` multi=${c.inMulti ? c.queue.length : -1} qbuf=${qb?.len ?? 0} qbuf-free=${qb?.free ?? 0} argv-mem=${argvMem}` +
+    ` multi-mem=${multiMem} rbs=${out.bufSize} rbp=${out.bufPeak} obl=${out.bufPos} oll=${out.blocks} omem=${out.memoryBytes}` +
+    ` tot-mem=${clientMemoryBytes(c) + argvMem + argvPointers}` +
+    ` events=r${out.waitingForSocket ? 'w' : ''} cmd=${c.lastCommand} user=${c.user} redir=-1 resp=${c.resp}`
   );
 }
 

@@ -88,4 +88,12 @@ export interface Transport {
   writableAt(): number | null;
   /** The two ends' addresses, for CLIENT LIST once the connection becomes a client. */
   readonly address: { addr: string; laddr: string };
+  /**
+   * For a transport that takes a client's output itself as its socket has
+   * room (the Node server's real sockets, through takeOutput), so what the
+   * peer does not read waits in the client's output buffer, counted as
+   * Redis counts it: told at the thread's time that there is output. A
+   * transport without it is handed all of the output (write).
+   */
+  outputReady?(atUs: number): void;
 }

@@ -54,7 +54,6 @@ const WRITABLE_POLL_US = 1000;
 /** A client connection of the event loop, accepted or dialled. */
 class Conn {
   input: Uint8Array[] = [];
-  out = '';
   queued = false;
   writing = false;
   peerClosed = false;
@@ -73,8 +72,8 @@ export interface ExternalConnection {
   readonly connection: ServerConnection;
   /** Bytes arrived from the client. */
   receive(chunk: Uint8Array): void;
-  /** The client's socket has room again. */
-  resume(): void;
+  /** Up to `max` bytes of the client's output for its socket, as pieces; they count as written. */
+  takeOutput(max: number): string[];
   /** The client went away. */
   closed(): void;
 }
@@ -145,6 +144,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     });
     this.server.thread = { charge: (argv, reply) => this.chargeCommand(argv, reply) };
     this.server.pid = () => this.pid;
+    this.server.logHook = (text, level) => this.log(text, level);
     this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
     // Debian's packaged configuration keeps the data in /var/lib/redis.
     if (opts.config?.dir === undefined) this.server.config.set('dir', '/var/lib/redis', true);
@@ -308,6 +308,12 @@ export class RedisProcess extends SimProcess implements ProcessServices {
   }
 
   private accept(socket: Socket): void {
+    const refused = this.server.refuseConnection();
+    if (refused !== null) {
+      socket.write(refused);
+      socket.end();
+      return;
+    }
     this.sockets.add(socket);
     const transport = socketTransport(socket, this.kernel);
     const c = this.attachConn(transport, socket, { address: { ...transport.address, fd: 8 + this.conns.size } });
@@ -324,16 +330,22 @@ export class RedisProcess extends SimProcess implements ProcessServices {
 
   /**
    * Attaches a client from outside the world (the Node server's real TCP
-   * clients). Its bytes enter the same event loop; replies leave through
-   * `write` at the virtual time the thread finishes them.
+   * clients). Its bytes enter the same event loop; when the thread has
+   * output for it (at the virtual time its work ends), `outputReady` says
+   * so and the transport takes it (takeOutput) as its socket has room.
+   * Returns the bytes to send and close with instead, when maxclients
+   * clients are connected.
    */
   attachExternal(opts: {
     address: { addr: string; laddr: string; fd?: number };
     decode?: ByteDecoder;
-    write: (bytes: string) => void;
+    outputReady: () => void;
     close: () => void;
+    /** Whether the socket has room now (nothing of the client's waits in it). */
     canWrite: () => boolean;
-  }): ExternalConnection {
+  }): ExternalConnection | string {
+    const refused = this.server.refuseConnection();
+    if (refused !== null) return refused;
     const transport = externalTransport(this.kernel, opts);
     const c = this.attachConn(transport, null, { address: opts.address, decode: opts.decode });
     return {
@@ -342,7 +354,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
         c.input.push(chunk);
         this.markReady(c, true);
       },
-      resume: () => c.sc.resume(),
+      takeOutput: (max) => c.sc.takeOutput(max),
       closed: () => {
         c.peerClosed = true;
         this.markReady(c);
@@ -354,15 +366,12 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     const c = new Conn(transport, socket);
     const sc = new ServerConnection(
       this.server,
-      (bytes) => {
-        this.queueWrite(c, bytes);
-        return transport.canWrite();
-      },
+      () => {},
       () => {
         c.closing = true;
-        if (!c.writing) this.queueWrite(c, '');
+        this.queueWrite(c);
       },
-      { ...opts, whenWritable: (ready) => this.whenWritable(c, ready) },
+      { ...opts, whenWritable: (ready) => this.whenWritable(c, ready), onOutput: () => this.queueWrite(c) },
     );
     c.sc = sc;
     this.conns.add(c);
@@ -395,8 +404,8 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     this.wake();
   }
 
-  private queueWrite(c: Conn, bytes: string): void {
-    c.out += bytes;
+  /** The client has output, or is to close: it is written at the end of the pass (clients_pending_write). */
+  private queueWrite(c: Conn): void {
     if (!c.writing) {
       c.writing = true;
       this.writes.push(c);
@@ -568,6 +577,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
       this.inBeforeSleep = false;
       // appendfsync always: no reply leaves before the disk has the writes.
       if (server.threadBlocked) return;
+      server.freeClientsInAsyncFreeQueue();
       this.flushWrites();
     } finally {
       this.inLoop = false;
@@ -592,10 +602,14 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     for (let i = 0; i < writes.length; i++) {
       const c = writes[i]!;
       c.writing = false;
-      if (c.out.length !== 0) {
+      if (c.sc.outputPending !== 0) {
         this.cpuNow += writeUs;
-        c.transport.write(c.out, Math.round(this.cpuNow));
-        c.out = '';
+        const at = Math.round(this.cpuNow);
+        const t = c.transport;
+        // A transport that takes the output as its socket has room is
+        // told there is some; any other is given all of it.
+        if (t.outputReady !== undefined) t.outputReady(at);
+        else for (const piece of c.sc.takeOutput(Infinity)) t.write(piece, at);
       }
       if (c.writableWaiters.length !== 0) this.releaseWritable(c);
       if (c.closing) {

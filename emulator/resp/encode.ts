@@ -17,67 +17,111 @@ import {
 
 export type Protocol = 2 | 3;
 
+/** Where encoded reply bytes go, a fragment at a time, in order. */
+export interface ReplySink {
+  add(bytes: string): void;
+}
+
 /**
- * Encodes a reply as RESP bytes (a byte string). RESP2 folds the RESP3 types
- * into its five, the way Redis does for a client that has not sent HELLO 3.
+ * A bulk string at least this long goes out as three fragments (header,
+ * body, CRLF), as Redis's addReplyBulk adds them, so the body is never
+ * copied into a bigger string and a sink counting memory sees what Redis
+ * sees; a shorter one is one fragment.
  */
-export function encodeReply(r: Reply, proto: Protocol): string {
-  if (typeof r === 'string') return '$' + r.length + '\r\n' + r + '\r\n';
-  if (typeof r === 'number') return ':' + r + '\r\n';
-  if (r === null) return proto === 3 ? '_\r\n' : '$-1\r\n';
-  if (Array.isArray(r)) {
-    if (r.length === 0) return '*0\r\n';
-    let out = '*' + r.length + '\r\n';
-    for (let i = 0; i < r.length; i++) out += encodeReply(r[i]!, proto);
-    return out;
+const BIG_BULK_BYTES = 16 * 1024;
+
+function bulk(out: ReplySink, prefix: string, s: string): void {
+  if (s.length < BIG_BULK_BYTES) {
+    out.add(prefix + s.length + '\r\n' + s + '\r\n');
+    return;
   }
-  if (typeof r === 'bigint') return ':' + r.toString() + '\r\n';
-  if (r instanceof StatusReply) return '+' + r.text + '\r\n';
-  if (r instanceof ErrorReply) return '-' + r.message + '\r\n';
+  out.add(prefix + s.length + '\r\n');
+  out.add(s);
+  out.add('\r\n');
+}
+
+/**
+ * Encodes a reply as RESP bytes into a sink, fragment by fragment, so a
+ * reply of any size (an EXEC of hundreds of large values) is never one
+ * string. RESP2 folds the RESP3 types into its five, the way Redis does for
+ * a client that has not sent HELLO 3.
+ */
+export function encodeReplyTo(out: ReplySink, r: Reply, proto: Protocol): void {
+  if (typeof r === 'string') return bulk(out, '$', r);
+  if (typeof r === 'number') return out.add(':' + r + '\r\n');
+  if (r === null) return out.add(proto === 3 ? '_\r\n' : '$-1\r\n');
+  if (Array.isArray(r)) {
+    out.add('*' + r.length + '\r\n');
+    for (let i = 0; i < r.length; i++) encodeReplyTo(out, r[i]!, proto);
+    return;
+  }
+  if (typeof r === 'bigint') return out.add(':' + r.toString() + '\r\n');
+  if (r instanceof StatusReply) return out.add('+' + r.text + '\r\n');
+  if (r instanceof ErrorReply) return out.add('-' + r.message + '\r\n');
   if (r instanceof DoubleReply) {
     const text = formatDouble(r.value);
-    return proto === 3 ? ',' + text + '\r\n' : '$' + text.length + '\r\n' + text + '\r\n';
+    return out.add(proto === 3 ? ',' + text + '\r\n' : '$' + text.length + '\r\n' + text + '\r\n');
   }
   if (r instanceof MapReply) {
     const n = r.flat.length;
-    let out = proto === 3 ? '%' + n / 2 + '\r\n' : '*' + n + '\r\n';
-    for (let i = 0; i < n; i++) out += encodeReply(r.flat[i]!, proto);
-    return out;
+    out.add(proto === 3 ? '%' + n / 2 + '\r\n' : '*' + n + '\r\n');
+    for (let i = 0; i < n; i++) encodeReplyTo(out, r.flat[i]!, proto);
+    return;
   }
   if (r instanceof SetReply) {
-    let out = (proto === 3 ? '~' : '*') + r.items.length + '\r\n';
-    for (const item of r.items) out += encodeReply(item, proto);
-    return out;
+    out.add((proto === 3 ? '~' : '*') + r.items.length + '\r\n');
+    for (const item of r.items) encodeReplyTo(out, item, proto);
+    return;
   }
-  if (r instanceof NullArrayReply) return proto === 3 ? '_\r\n' : '*-1\r\n';
+  if (r instanceof NullArrayReply) return out.add(proto === 3 ? '_\r\n' : '*-1\r\n');
   if (r instanceof VerbatimReply) {
-    if (proto === 2) return '$' + r.text.length + '\r\n' + r.text + '\r\n';
-    return '=' + (r.text.length + 4) + '\r\n' + r.format + ':' + r.text + '\r\n';
+    if (proto === 2) return bulk(out, '$', r.text);
+    return out.add('=' + (r.text.length + 4) + '\r\n' + r.format + ':' + r.text + '\r\n');
   }
   if (r instanceof BoolReply) {
-    if (proto === 3) return r.value ? '#t\r\n' : '#f\r\n';
-    return r.value ? ':1\r\n' : ':0\r\n';
+    if (proto === 3) return out.add(r.value ? '#t\r\n' : '#f\r\n');
+    return out.add(r.value ? ':1\r\n' : ':0\r\n');
   }
   if (r instanceof BigNumberReply) {
-    return proto === 3 ? '(' + r.digits + '\r\n' : '$' + r.digits.length + '\r\n' + r.digits + '\r\n';
+    return out.add(proto === 3 ? '(' + r.digits + '\r\n' : '$' + r.digits.length + '\r\n' + r.digits + '\r\n');
   }
   if (r instanceof AttributeReply) {
-    if (proto === 2) return encodeReply(r.reply, proto);
-    let out = '|' + r.attributes.length / 2 + '\r\n';
-    for (const a of r.attributes) out += encodeReply(a, proto);
-    return out + encodeReply(r.reply, proto);
+    if (proto === 3) {
+      out.add('|' + r.attributes.length / 2 + '\r\n');
+      for (const a of r.attributes) encodeReplyTo(out, a, proto);
+    }
+    return encodeReplyTo(out, r.reply, proto);
   }
   if (r instanceof FramesReply) {
-    let out = '';
-    for (const f of r.frames) out += encodeReply(f, proto);
-    return out;
+    for (const f of r.frames) encodeReplyTo(out, f, proto);
+    return;
   }
   if (r instanceof PushReply) {
-    let out = (proto === 3 ? '>' : '*') + r.items.length + '\r\n';
-    for (const item of r.items) out += encodeReply(item, proto);
-    return out;
+    out.add((proto === 3 ? '>' : '*') + r.items.length + '\r\n');
+    for (const item of r.items) encodeReplyTo(out, item, proto);
+    return;
   }
   throw new TypeError('not a reply: ' + String(r));
+}
+
+/** Gathers a reply's fragments into one string. */
+class StringSink implements ReplySink {
+  text = '';
+  add(bytes: string): void {
+    this.text += bytes;
+  }
+}
+
+/**
+ * Encodes a reply as RESP bytes (a byte string): for replies known to be
+ * small (a MONITOR line, a test's expectation). What a server sends a
+ * client goes through encodeReplyTo.
+ */
+export function encodeReply(r: Reply, proto: Protocol): string {
+  if (typeof r === 'string') return '$' + r.length + '\r\n' + r + '\r\n';
+  const sink = new StringSink();
+  encodeReplyTo(sink, r, proto);
+  return sink.text;
 }
 
 /** Encodes a command (an array of byte strings) the way clients send it. */

@@ -1,10 +1,29 @@
 import { bytesFromArray } from './bytes.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { splitArgs } from './split-args.js';
+import { ErrorReply } from './reply.js';
 
 /** Redis's PROTO_INLINE_MAX_SIZE: the longest inline line or header line. */
 export const PROTO_INLINE_MAX_SIZE = 64 * 1024;
 const INT_MAX = 2147483647;
+/** The most arguments, and the longest argument, a request may have before its client authenticates. */
+const UNAUTHENTICATED_MAX_ARGS = 10;
+const UNAUTHENTICATED_MAX_BULK = 16384;
+
+/** PROTO_MBULK_BIG_ARG. */
+const BIG_ARG_BYTES = 32 * 1024;
+
+/**
+ * Told of a large argument (32 KB or more) that starts with nothing after
+ * it in the buffer, as Redis then reads it into a buffer of its own
+ * (processMultibulkBuffer): the query buffer's accounting follows.
+ */
+export interface BigArgObserver {
+  /** Its header is read; `have` of its bytes (CRLF included) are here. */
+  bigArgStarts(length: number, have: number): void;
+  /** It is whole and taken as an argument. */
+  bigArgTaken(length: number): void;
+}
 
 /** Turns a byte range into a byte string; the Node server passes Buffer.latin1Slice. */
 export type ByteDecoder = (buf: Uint8Array, start: number, end: number) => string;
@@ -15,6 +34,11 @@ export type ByteDecoder = (buf: Uint8Array, start: number, end: number) => strin
  */
 export class ProtocolError {
   constructor(readonly reply: string) {}
+
+  /** The error reply the client gets before the connection closes. */
+  get error(): ErrorReply {
+    return new ErrorReply('ERR ' + this.reply);
+  }
 }
 
 /**
@@ -46,10 +70,34 @@ export class RequestParser {
   private failed = false;
   private readonly decode: ByteDecoder;
   maxBulkLen: number;
+  /**
+   * Whether the client has yet to authenticate: until it does, a request
+   * may have at most 10 arguments of at most 16 KB each (authRequired in
+   * processMultibulkBuffer), so that a stranger cannot make the server
+   * hold large buffers.
+   */
+  private readonly authRequired: () => boolean;
+  /** Told when a large argument starts and ends, which is when Redis gives it a buffer of its own. */
+  private readonly observer: BigArgObserver | null;
+  /** A large argument is being read into a buffer of its own (Redis's view, see BigArgObserver). */
+  private ownBuffer = false;
 
-  constructor(opts: { decode?: ByteDecoder; maxBulkLen?: number } = {}) {
+  constructor(opts: { decode?: ByteDecoder; maxBulkLen?: number; authRequired?: () => boolean; observer?: BigArgObserver } = {}) {
     this.decode = opts.decode ?? bytesFromArray;
     this.maxBulkLen = opts.maxBulkLen ?? 512 * 1024 * 1024;
+    this.authRequired = opts.authRequired ?? (() => false);
+    this.observer = opts.observer ?? null;
+  }
+
+  /** The first `n` bytes not yet parsed, as a byte string. */
+  peek(n: number): string {
+    if (this.big) return this.decode(this.big, 0, Math.min(n, this.bigFill));
+    return this.decode(this.buf, this.pos, Math.min(this.end, this.pos + n));
+  }
+
+  /** Bytes the large argument being read still lacks (its CRLF included), or 0. */
+  get bigArgMissing(): number {
+    return this.big ? this.big.length - this.bigFill : 0;
   }
 
   /** Bytes received but not parsed yet (Redis's qbuf). */
@@ -93,6 +141,10 @@ export class RequestParser {
       if (this.big) {
         if (this.bigFill < this.big.length) return null;
         this.argv.push(this.decode(this.big, 0, this.big.length - 2));
+        if (this.ownBuffer) {
+          this.ownBuffer = false;
+          this.observer?.bigArgTaken(this.big.length - 2);
+        }
         this.big = null;
         this.bigFill = 0;
         this.bulkLen = -1;
@@ -114,6 +166,7 @@ export class RequestParser {
         if (nl > this.end - 2) return null;
         const count = parseInt64(this.decode(this.buf, this.pos + 1, nl));
         if (count === null || count > INT_MAX) return this.fail('Protocol error: invalid multibulk length');
+        if (count > UNAUTHENTICATED_MAX_ARGS && this.authRequired()) return this.fail('Protocol error: unauthenticated multibulk length');
         this.pos = nl + 2;
         if (count <= 0) continue;
         this.multibulkLen = Number(count);
@@ -141,9 +194,16 @@ export class RequestParser {
         }
         const len = this.fastInt(this.pos + 1, nl);
         if (len === null || len < 0 || len > this.maxBulkLen) return this.fail('Protocol error: invalid bulk length');
+        if (len > UNAUTHENTICATED_MAX_BULK && this.authRequired()) return this.fail('Protocol error: unauthenticated bulk length');
         this.pos = nl + 2;
         this.bulkLen = len;
-        if (len >= 32 * 1024 && this.end - this.pos < len + 2) {
+        // A large argument with nothing after it in the buffer: Redis cuts
+        // the buffer to start at it and sizes it for the argument.
+        if (len >= BIG_ARG_BYTES && this.end - this.pos <= len + 2) {
+          this.ownBuffer = true;
+          this.observer?.bigArgStarts(len, this.end - this.pos);
+        }
+        if (len >= BIG_ARG_BYTES && this.end - this.pos < len + 2) {
           // Start a dedicated buffer and move what we have into it.
           this.big = new Uint8Array(len + 2);
           const have = this.end - this.pos;
@@ -156,6 +216,10 @@ export class RequestParser {
       if (this.end - this.pos < this.bulkLen + 2) return null;
       this.argv.push(this.decode(buf, this.pos, this.pos + this.bulkLen));
       this.pos += this.bulkLen + 2;
+      if (this.ownBuffer) {
+        this.ownBuffer = false;
+        this.observer?.bigArgTaken(this.bulkLen);
+      }
       this.bulkLen = -1;
       this.multibulkLen--;
     }

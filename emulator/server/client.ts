@@ -5,6 +5,8 @@ import type { Protocol } from '../resp/encode.js';
 import type { RedisServer } from './server.js';
 import type { BlockState } from './blocking.js';
 import type { Reply } from '../resp/reply.js';
+import { ReplyBuffer } from './reply-buffer.js';
+import type { QueryBuffer } from './query-buffer.js';
 
 /** A command queued inside MULTI. */
 export interface QueuedCommand {
@@ -77,6 +79,15 @@ export class Client implements Watcher {
   lastInteractionMs: number;
   /** The connection should close once pending replies are written (QUIT, protocol error, CLIENT KILL). */
   closeAfterReply = false;
+  /**
+   * The connection closes at once, dropping what it was not sent yet
+   * (CLIENT_CLOSE_ASAP: output-buffer limits, a cross-protocol attack).
+   */
+  closeAsap = false;
+  /** The output waiting for the socket: Redis's reply buffer and list, with their accounting. */
+  readonly output: ReplyBuffer;
+  /** When the output first stayed over the soft limit (unix s), 0 when under it (obuf_soft_limit_reached_time). */
+  obufSoftLimitSinceS = 0;
   /** CLIENT KILL or shutdown: the connection is gone. */
   closed = false;
   /** Called by the server when it closes the connection (CLIENT KILL). */
@@ -89,8 +100,10 @@ export class Client implements Watcher {
    * Redis's forceCommandPropagation. The dispatcher clears it.
    */
   forcePropagation = 0;
-  /** Bytes in the query buffer, for CLIENT LIST (set by the transport). */
+  /** Bytes in the query buffer not yet parsed into commands (set by the transport). */
   queryBufferBytes = 0;
+  /** The query buffer's accounting (CLIENT LIST qbuf, qbuf-free), or null for a client with no connection. */
+  queryBuffer: QueryBuffer | null = null;
   /**
    * Replies to earlier commands are waiting to be written (set by the
    * transport before each command): SYNC refuses to start then.
@@ -167,6 +180,7 @@ export class Client implements Watcher {
     this.authenticated = server.config.get('requirepass') === '';
     this.createdMs = server.nowMs;
     this.lastInteractionMs = server.nowMs;
+    this.output = new ReplyBuffer(Math.floor(server.nowMs / 1000));
   }
 
   get dbIndex(): number {

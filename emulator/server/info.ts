@@ -233,15 +233,22 @@ export function datasetBytes(server: RedisServer): number {
   return total;
 }
 
+/** zmalloc_size of a client structure. */
+const CLIENT_STRUCT_BYTES = 768;
+/** The allocation of an empty query buffer (sdsempty). */
+const EMPTY_QUERY_BUFFER_BYTES = 8;
+
 /**
- * CLIENT LIST's tot-mem for a connection: the client structure, a 16 KB
- * reply buffer, the query buffer while one is allocated (the running
- * client's) and the commands queued by MULTI.
+ * getClientMemoryUsage without the arguments of a running command: the
+ * client structure, its reply buffer and unsent replies, its query
+ * buffer's allocation and the commands queued by MULTI.
  */
-export function clientMemoryBytes(c: Client, hasQueryBuffer = false): number {
+export function clientMemoryBytes(c: Client): number {
   let multi = 0;
   for (const q of c.queue) for (const a of q.argv) multi += a.length + 8;
-  return 774 + 16384 + (hasQueryBuffer ? 20474 : 0) + multi + pubsubMemOverhead(c);
+  const qb = c.queryBuffer;
+  const queryBuffer = qb === null ? EMPTY_QUERY_BUFFER_BYTES : qb.allocatedBytes;
+  return CLIENT_STRUCT_BYTES + c.output.bufSize + c.output.memoryBytes + queryBuffer + multi + pubsubMemOverhead(c);
 }
 
 interface MemoryFigures {

@@ -23,6 +23,7 @@ import { asciiLower, asciiUpper } from '../resp/bytes.js';
 import { ReplicationState } from '../replication/state.js';
 import { ClientPause } from './client-pause.js';
 import { FunctionLibraries } from './function-libraries.js';
+import { ClientsCron } from './clients-cron.js';
 import { SlowLog } from './slowlog.js';
 import { LatencyMonitor } from './latency-monitor.js';
 import { usedMemory } from './info.js';
@@ -115,6 +116,17 @@ export class RedisServer implements KeyspaceHost {
   snapshots: SnapshotCommands | null = null;
   /** The AOF engine of a server with a disk (BGREWRITEAOF), or null. */
   aof: AofCommands | null = null;
+  /**
+   * Where the server's log lines go (the process running it); a bare
+   * server logs nowhere.
+   */
+  logHook: ((text: string, level: 'notice' | 'warning' | 'verbose') => void) | null = null;
+  /** Clients marked to close at once, freed when the server is done with its current work (clients_to_close). */
+  private readonly clientsToClose = new Set<Client>();
+  /** When the last cross-protocol attack was logged (unix s): at most once a minute. */
+  private securityWarningLoggedS = 0;
+  /** serverCron's visits to the clients: timeouts, buffers, output limits. */
+  readonly clientsCron = new ClientsCron(this);
   /** Clients in MONITOR mode. */
   readonly monitors = new Set<Client>();
   /**
@@ -138,6 +150,8 @@ export class RedisServer implements KeyspaceHost {
   readonly pubsub = new PubSubRegistry();
   /** notify-keyspace-events as flags (kept in step with CONFIG SET). */
   notifyFlags = 0;
+  /** CONFIG SET maxmemory asked for an eviction cycle once its command is done (startEvictionTimeProc). */
+  private evictionDue = false;
   /** The maxmemory limit in bytes, 0 for none (kept in step with CONFIG SET). */
   maxmemory = 0;
   /**
@@ -184,6 +198,18 @@ export class RedisServer implements KeyspaceHost {
     this.maxmemory = this.config.getNumber('maxmemory');
     this.config.onApply('maxmemory', () => {
       this.maxmemory = this.config.getNumber('maxmemory');
+      // updateMaxmemory: a lower limit starts evicting from the event loop
+      // right after the command, without waiting for the next command.
+      if (this.maxmemory !== 0) {
+        const used = usedMemory(this);
+        if (this.maxmemory < used) {
+          this.replication.process.log(
+            `WARNING: the new maxmemory value set via CONFIG SET (${this.maxmemory}) is smaller than the current memory usage (${used}). This will result in key eviction and/or the inability to accept new write commands depending on the maxmemory-policy.`,
+            'warning',
+          );
+        }
+        this.evictionDue = true;
+      }
       return null;
     });
     const readTimingSettings = (): null => {
@@ -227,6 +253,20 @@ export class RedisServer implements KeyspaceHost {
     }
   }
 
+  log(text: string, level: 'notice' | 'warning' | 'verbose' = 'notice'): void {
+    this.logHook?.(text, level);
+  }
+
+  /**
+   * acceptCommonHandler's admission: the error a new connection gets
+   * instead of being a client, when maxclients clients are connected.
+   */
+  refuseConnection(): string | null {
+    if (this.clients.size < this.config.getNumber('maxclients')) return null;
+    this.stats.rejectedConnections++;
+    return '-ERR max number of clients reached\r\n';
+  }
+
   /** Accepts a new client connection. */
   connect(address?: Partial<ClientAddress>): Client {
     this.updateTime();
@@ -262,8 +302,26 @@ export class RedisServer implements KeyspaceHost {
 
   /** Closes a client from the server side (CLIENT KILL). */
   kill(c: Client): void {
+    this.clientsToClose.delete(c);
     this.disconnect(c);
     c.onClose?.();
+  }
+
+  /**
+   * freeClientAsync: the client stops being served and what it was not
+   * sent is dropped; it goes when the server is done with what it is
+   * doing (freeClientsInAsyncFreeQueue).
+   */
+  closeAsync(c: Client): void {
+    if (c.closeAsap || c.closed) return;
+    c.closeAsap = true;
+    this.clientsToClose.add(c);
+  }
+
+  /** Frees the clients closeAsync marked (beforeSleep, and after each client's input). */
+  freeClientsInAsyncFreeQueue(): void {
+    if (this.clientsToClose.size === 0) return;
+    for (const c of [...this.clientsToClose]) this.kill(c);
   }
 
   /**
@@ -321,6 +379,10 @@ export class RedisServer implements KeyspaceHost {
       c.heldPushes = outerPushes;
     }
     if (this.callDepth === 0 && this.pause.hasReleased) this.pause.processReleased();
+    if (this.evictionDue && this.callDepth === 0) {
+      this.evictionDue = false;
+      performEvictions(this);
+    }
     if (c.replyOff || c.replySkip || c.replySkipNext) reply = this.silence(c, reply);
     // A replica's connection carries the stream: a reply would corrupt it.
     return c.role === 'replica' ? this.replication.primary.replyFromReplica(c, argv, reply) : reply;
@@ -358,7 +420,9 @@ export class RedisServer implements KeyspaceHost {
   private dispatch(c: Client, argv: string[]): Reply {
     this.updateTime();
     c.lastInteractionMs = this.nowMs;
-    let cmd = this.commands.get(argv[0]!);
+    const name = argv[0]!;
+    if ((name.length === 4 || name.length === 5) && isCrossProtocolCommand(name)) return this.securityWarning(c);
+    let cmd = this.commands.get(name);
     if (cmd !== undefined && cmd.subcommands !== null && argv.length > 1) {
       const sub = cmd.subcommands.get(asciiLower(argv[1]!));
       if (sub === undefined) {
@@ -615,6 +679,25 @@ export class RedisServer implements KeyspaceHost {
     return err;
   }
 
+  /**
+   * securityWarningCommand: POST and "Host:" are HTTP, not Redis, and a
+   * browser tricked into posting to the port (cross protocol scripting)
+   * would have the lines after them run as commands. The connection is
+   * closed without a reply, and the attempt logged at most once a minute.
+   */
+  private securityWarning(c: Client): Reply {
+    const nowS = Math.floor(this.nowMs / 1000);
+    if (Math.abs(nowS - this.securityWarningLoggedS) > 60) {
+      this.log(
+        'Possible SECURITY ATTACK detected. It looks like somebody is sending POST or Host: commands to Redis. This is likely due to an attacker attempting to use Cross Protocol Scripting to compromise your Redis instance. Connection aborted.',
+        'warning',
+      );
+      this.securityWarningLoggedS = nowS;
+    }
+    this.closeAsync(c);
+    return NO_REPLY;
+  }
+
   private protectedActionDenied(c: Client): string | null {
     const setting = this.config.get('enable-debug-command');
     if (setting === 'yes') return null;
@@ -625,28 +708,12 @@ export class RedisServer implements KeyspaceHost {
   /** The active expiry cycle, run by serverCron at hz. */
   cron(): void {
     this.updateTime();
-    this.closeIdleClients();
+    this.clientsCron.run();
     // A pause whose time is up ends here, and the commands it held run.
     this.pause.paused();
     if (this.pause.hasReleased) this.pause.processReleased();
     if (this.activeExpireEnabled && this.mayDeleteExpired) activeExpireCycle(this);
     this.runTimers();
-  }
-
-  /**
-   * The `timeout` setting (clientsCronHandleTimeout): a normal client idle
-   * for longer is closed; blocked, subscribed, replica and monitor clients
-   * are not. Compared in whole seconds, as Redis does.
-   */
-  private closeIdleClients(): void {
-    const maxIdle = this.config.getNumber('timeout');
-    if (maxIdle <= 0) return;
-    const nowS = Math.floor(this.nowMs / 1000);
-    for (const c of [...this.clients.values()]) {
-      if (c.role !== 'normal' || c.blocked) continue;
-      if (c.inPubSub) continue;
-      if (nowS - Math.floor(c.lastInteractionMs / 1000) > maxIdle) this.kill(c);
-    }
   }
 
   /**
@@ -704,6 +771,12 @@ function queuedFlags(c: Client, flag: number): boolean {
  * not as a transaction, like the active expiry cycle's.
  */
 const TOUCHES_ARBITRARY_KEYS = new Set(['scan', 'randomkey']);
+
+/** processCommand's check for HTTP lines: "post" or "host:" in any case. */
+function isCrossProtocolCommand(name: string): boolean {
+  const lower = asciiLower(name);
+  return lower === 'post' || lower === 'host:';
+}
 
 /** The arguments with the redacted ones replaced, as the slow log and MONITOR show them. */
 function redactedArgv(argv: readonly string[], redacted: readonly number[]): string[] {

@@ -53,47 +53,47 @@ function listenHost(addr: string): string {
   return addr;
 }
 
-/** Pending replies are written at once past this size rather than gathered further. */
-const PENDING_MAX_BYTES = 1 << 20;
+/**
+ * The most of a client's output handed to its socket at a time
+ * (NET_MAX_WRITES_PER_EVENT): more goes only once the kernel has taken it,
+ * so what a client does not read stays in the server's output buffer,
+ * counted in omem and held to client-output-buffer-limit, as in Redis.
+ */
+const WRITE_CHUNK_BYTES = 64 * 1024;
 
-/** A client socket and the replies not yet handed to it. */
+/** A client socket, fed from the client's output buffer as the kernel takes the bytes. */
 class ClientLink {
-  pending = '';
   /** Waiting in the flush queue. */
   queued = false;
   /** The activity window in which this client last sent something. */
   activeWindow = -1;
-  /** Close once the pending replies are written (QUIT, protocol error, CLIENT KILL). */
+  /** Close once the client's output is written (QUIT, protocol error, CLIENT KILL). */
   closing = false;
-  /** The socket's buffer is full: reading and running commands wait for 'drain'. */
+  /** The socket holds bytes the kernel has not taken yet: the rest waits in the server's buffer. */
   blocked = false;
+  conn: ExternalConnection | null = null;
 
-  constructor(
-    private readonly socket: Socket,
-    /** Called when the socket has room again. */
-    private readonly onDrain: () => void,
-  ) {}
+  constructor(private readonly socket: Socket) {}
+
+  /** Once the bytes given to a socket that could not take them all have gone, more follow. */
+  private readonly written = (): void => {
+    if (!this.blocked) return;
+    this.blocked = false;
+    this.flush();
+  };
 
   flush(): void {
     this.queued = false;
     const socket = this.socket;
-    if (socket.destroyed) return;
-    if (this.pending.length !== 0) {
-      const ok = socket.write(this.pending, 'latin1');
-      this.pending = '';
-      // A client that does not read its replies stops being read from and
-      // served, so what it has not taken cannot grow without bound.
-      if (!ok && !this.blocked && !this.closing) {
-        this.blocked = true;
-        socket.pause();
-        socket.once('drain', () => {
-          this.blocked = false;
-          socket.resume();
-          this.onDrain();
-        });
-      }
+    const conn = this.conn;
+    if (socket.destroyed || conn === null) return;
+    while (!this.blocked) {
+      const pieces = conn.takeOutput(WRITE_CHUNK_BYTES);
+      if (pieces.length === 0) break;
+      for (let i = 0; i < pieces.length; i++) socket.write(pieces[i]!, 'latin1', i === pieces.length - 1 ? this.written : undefined);
+      if (socket.writableLength !== 0) this.blocked = true;
     }
-    if (this.closing) {
+    if (this.closing && !this.blocked) {
       // Like Redis's close() after the last reply: once it is written the
       // socket is closed outright, so a client still sending gets a reset
       // rather than a half-open connection that swallows its bytes.
@@ -196,6 +196,7 @@ export class RedisTcpServer {
     let link: ClientLink | null = null;
     const driver = this.driver;
     const onBytes = (chunk: Uint8Array): void => {
+      if (conn === null) return;
       if (link!.activeWindow !== this.activityWindow) {
         link!.activeWindow = this.activityWindow;
         this.activeClients++;
@@ -217,23 +218,27 @@ export class RedisTcpServer {
     socket.setNoDelay(true);
     const addr = formatAddress(socket.remoteAddress, socket.remotePort);
     this.opts.log?.verbose(`Accepted ${addr}`);
-    link = new ClientLink(socket, () => guarded(() => driver.input(() => conn!.resume())));
+    link = new ClientLink(socket);
     const out = link;
-    conn = this.process.attachExternal({
+    const attached = this.process.attachExternal({
       address: { addr, laddr: formatAddress(socket.localAddress, socket.localPort) },
       decode: readDecoder(),
-      write: (bytes) => {
-        out.pending += bytes;
-        if (out.pending.length >= PENDING_MAX_BYTES) out.flush();
-        else this.queueFlush(out);
-      },
+      outputReady: () => this.queueFlush(out),
       close: () => {
         out.closing = true;
         this.queueFlush(out);
       },
       canWrite: () => !out.blocked,
     });
-    const c = conn;
+    if (typeof attached === 'string') {
+      // maxclients: the error, then the connection closes (acceptCommonHandler).
+      this.sockets.delete(socket);
+      socket.end(attached, 'latin1', () => socket.destroy());
+      return;
+    }
+    conn = attached;
+    link.conn = attached;
+    const c = attached;
     if (adopted === null) {
       socket.on('data', onBytes);
       socket.resume();

@@ -166,7 +166,7 @@ export class RealBackend implements Backend {
 export class EmulatorBackend implements Backend {
   readonly clock: ManualClock;
   readonly server: RedisServer;
-  private clients = new Map<number, { conn: ServerConnection; out: string[]; closed: boolean }>();
+  private clients = new Map<number, { conn: ServerConnection | null; out: string[]; closed: boolean }>();
 
   constructor(config: Record<string, string> = {}) {
     // Start at the wall clock so absolute timestamps in scripts mean the
@@ -184,9 +184,14 @@ export class EmulatorBackend implements Backend {
     let c = this.clients.get(n);
     if (!c) {
       const out: string[] = [];
-      const entry = { conn: null as unknown as ServerConnection, out, closed: false };
-      entry.conn = new ServerConnection(this.server, (b) => out.push(b), () => (entry.closed = true));
-      c = entry;
+      const refused = this.server.refuseConnection();
+      // maxclients: the error, and the connection is closed (acceptCommonHandler).
+      if (refused !== null) c = { conn: null, out: [refused], closed: true };
+      else {
+        const entry = { conn: null as ServerConnection | null, out, closed: false };
+        entry.conn = new ServerConnection(this.server, (b) => out.push(b), () => (entry.closed = true));
+        c = entry;
+      }
       this.clients.set(n, c);
     }
     return c;
@@ -194,13 +199,14 @@ export class EmulatorBackend implements Backend {
 
   async command(n: number, argv: string[]): Promise<string> {
     const c = this.client(n);
+    if (c.conn === null) return this.takeReply(n);
     if (c.closed) return '<connection closed>';
     c.conn.receive(Buffer.from(encodeCommand(argv), 'latin1'));
     return this.takeReply(n);
   }
 
   async send(n: number, argv: string[]): Promise<void> {
-    this.client(n).conn.receive(Buffer.from(encodeCommand(argv), 'latin1'));
+    this.client(n).conn?.receive(Buffer.from(encodeCommand(argv), 'latin1'));
   }
 
   async nextReply(n: number): Promise<string> {
@@ -233,7 +239,7 @@ export class EmulatorBackend implements Backend {
 
   async raw(n: number, bytes: string): Promise<{ bytes: string; closed: boolean }> {
     const c = this.client(n);
-    c.conn.receive(Buffer.from(bytes, 'latin1'));
+    c.conn?.receive(Buffer.from(bytes, 'latin1'));
     const out = c.out.join('');
     c.out.length = 0;
     return { bytes: out, closed: c.closed };
@@ -262,6 +268,6 @@ export class EmulatorBackend implements Backend {
   }
 
   async close(): Promise<void> {
-    for (const c of this.clients.values()) c.conn.shutdown();
+    for (const c of this.clients.values()) c.conn?.shutdown();
   }
 }

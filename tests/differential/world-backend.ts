@@ -82,7 +82,8 @@ export class WorldBackend implements Backend {
 
   async command(n: number, argv: string[]): Promise<string> {
     const c = this.client(n);
-    if (c.closed) return '<connection closed>';
+    // A connection refused at once (maxclients) still has the server's error to read.
+    if (c.closed) return c.buffer === '' ? '<connection closed>' : this.reply(c, 0);
     c.socket.write(encodeCommand(argv));
     return this.reply(c, 10_000);
   }

@@ -117,18 +117,20 @@ describe('CLIENT', () => {
   });
 
   it('CLIENT LIST has every 7.0 field, in order', () => {
-    const { server, run } = setup();
+    const { server } = setup();
     server.connect();
-    run('CLIENT', 'SETNAME', 'me');
-    const lines = text(run('CLIENT', 'LIST')).split('\n');
-    expect(lines.length).toBe(3);
-    expect(lines[2]).toBe('');
+    const me = connection(server);
+    me.send('CLIENT', 'SETNAME', 'me');
+    const reply = me.send('CLIENT', 'LIST');
+    const lines = reply.slice(reply.indexOf('\r\n') + 2, -2).split('\n');
+    expect(lines.length).toBe(4);
+    expect(lines[3]).toBe('');
     const fields = lines[0]!.split(' ').map((f) => f.slice(0, f.indexOf('=')));
     expect(fields).toEqual([
       'id', 'addr', 'laddr', 'fd', 'name', 'age', 'idle', 'flags', 'db', 'sub', 'psub', 'ssub', 'multi', 'qbuf', 'qbuf-free',
       'argv-mem', 'multi-mem', 'rbs', 'rbp', 'obl', 'oll', 'omem', 'tot-mem', 'events', 'cmd', 'user', 'redir', 'resp',
     ]);
-    expect(lines[0]).toMatch(/ name=me age=0 idle=0 flags=N db=0 .* qbuf=26 qbuf-free=20448 argv-mem=10 .* tot-mem=37658 events=r cmd=client\|list user=default redir=-1 resp=2$/);
+    expect(lines[2]).toMatch(/ name=me age=0 idle=0 flags=N db=0 .* qbuf=26 qbuf-free=20448 argv-mem=10 .* tot-mem=37658 events=r cmd=client\|list user=default redir=-1 resp=2$/);
   });
 
   it('CLIENT LIST flags follow the connection state', () => {
