@@ -10,7 +10,7 @@ import { objectCommands } from './object.js';
 import { ON_DEMAND_COMMANDS, registerOnDemandHandlers } from './on-demand.js';
 import { sortCommands } from './sort.js';
 import { lcs } from './string-lcs.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The code kept apart (see on-demand.ts): the handlers of the commands a

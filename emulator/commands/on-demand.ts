@@ -1,6 +1,6 @@
 import { ErrorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * Commands whose code, with Redis's full command documentation, is kept

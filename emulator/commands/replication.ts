@@ -8,8 +8,8 @@ import { NO_REPLY } from '../replication/primary.js';
 import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_EXCLUDE_FUNCTIONS, cText } from '../replication/primary-replica-link.js';
 import { roleReply } from '../replication/info.js';
 import { opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
-import type { Handler } from './table.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * SYNC, PSYNC, REPLCONF and ROLE (src/replication.c): the commands a

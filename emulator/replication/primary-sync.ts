@@ -1,7 +1,7 @@
 import { errorReply, type Reply } from '../resp/reply.js';
 import { asciiLower, bytesFromArray } from '../resp/bytes.js';
 import { parseInt64 } from '../numbers/int64.js';
-import { NOT_INTEGER } from '../commands/errors.js';
+import { NOT_INTEGER } from '../server/errors.js';
 import type { Client } from '../server/client.js';
 import type { RdbPipe } from './server-runtime.js';
 import { NO_REPLY, type ReplicationPrimary } from './primary.js';

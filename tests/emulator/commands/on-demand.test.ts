@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_HANDLERS } from '../../../emulator/commands/index.js';
 import { isOnDemandCommand, ON_DEMAND_COMMANDS, onDemandHandlersLoaded } from '../../../emulator/commands/on-demand.js';
-import { commandFacts } from '../../../emulator/commands/table.js';
+import { commandFacts } from '../../../emulator/server/command-table.js';
 
 describe('the commands whose code loads on demand', () => {
   it('are commands Redis has, in every server table, and their code is loaded in the tests', () => {
