@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- inprocess|tcp|sim|memory|persistence ...]
+ * npm run bench [-- inprocess|tcp|sim|memory|persistence|replication ...]
  *
  * Every figure is measured beside its reference in the same run and printed
  * as a ratio: absolute numbers on a shared machine are noise, ratios are not.
@@ -20,6 +20,10 @@ if (all || which.has('tcp')) {
 if (all || which.has('sim')) {
   const { benchSim } = await import('./sim.js');
   printRows('Simulated world, redis-benchmark -c 50 -n 1000000 in virtual time (commands simulated per wall second vs what lessons need)', benchSim());
+}
+if (all || which.has('replication')) {
+  const { benchReplication } = await import('./replication.js');
+  printRows('Replication in the simulated world (wall-clock; goals: two replicas cost at most 1.5x, a 1,000,000-key full sync over lan in 5 s)', benchReplication());
 }
 if (all || which.has('memory')) {
   const { benchMemory } = await import('./memory.js');
