@@ -1,5 +1,7 @@
 /**
- * npm run bench [-- inprocess|tcp|sim|memory|persistence|replication ...]
+ * npm run bench [-- inprocess|tcp|sim|memory|persistence|replication|web ...]
+ *
+ * `web` (the page's budgets in Chromium, bench/web.ts) runs only when asked for.
  *
  * Every figure is measured beside its reference in the same run and printed
  * as a ratio: absolute numbers on a shared machine are noise, ratios are not.
@@ -34,4 +36,8 @@ if (all || which.has('persistence')) {
   const { rows, notes } = await benchPersistence();
   printRows('Persistence, npm run server vs redis-server, files on this disk (wall-clock ms, lower is better; goal: within 3x)', rows);
   for (const n of notes) console.log(`  ${n}`);
+}
+if (which.has('web')) {
+  const { benchWeb } = await import('./web.js');
+  await benchWeb();
 }
