@@ -103,6 +103,14 @@ class ClientLink {
   }
 }
 
+/** What listenToPort logs for a bind that failed: the call and strerror's text. */
+function bindFailure(err: NodeJS.ErrnoException): string {
+  if (err.code === 'EADDRINUSE') return 'bind: Address already in use';
+  if (err.code === 'EADDRNOTAVAIL') return 'bind: Cannot assign requested address';
+  if (err.code === 'EACCES') return 'bind: Permission denied';
+  return `${err.syscall ?? 'listen'}: ${err.message}`;
+}
+
 /** How long a client counts as busy after it sent something. */
 const ACTIVITY_WINDOW_MS = 100;
 
@@ -144,7 +152,7 @@ export class RedisTcpServer {
   /** The port actually listened on (useful when 0 asked the system for one). */
   get port(): number {
     const a = this.listeners[0]?.address();
-    return typeof a === 'object' && a !== null ? a.port : this.opts.port;
+    return typeof a === 'object' && a !== null ? a.port : this.listenPort;
   }
 
   /** Opens the listening sockets and starts the cron; rejects with Redis's message if a bind fails. */
@@ -156,23 +164,64 @@ export class RedisTcpServer {
         this.listeners.push(await this.listen(addr));
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
-        const reason = err.code === 'EADDRINUSE' ? 'bind: Address already in use'
-          : err.code === 'EADDRNOTAVAIL' ? 'bind: Cannot assign requested address'
-          : err.code === 'EACCES' ? 'bind: Permission denied'
-          : `${err.syscall ?? 'listen'}: ${err.message}`;
-        this.opts.log?.warning(`Warning: Could not create server TCP listening socket ${addr}:${this.opts.port}: ${reason}`);
+        this.opts.log?.warning(`Warning: Could not create server TCP listening socket ${addr}:${this.opts.port}: ${bindFailure(err)}`);
         if (optional && err.code === 'EADDRNOTAVAIL') continue;
         if (err.code === 'EAFNOSUPPORT') continue;
         await this.stop();
         throw new Error(`Failed listening on port ${this.opts.port} (TCP), aborting.`, { cause: e });
       }
     }
+    this.listenPort = this.opts.port;
+    this.redis.config.onApply('port', (value) => this.moveTo(Number(value)));
     this.activityTimer = setInterval(() => {
       this.activeBefore = this.activeClients;
       this.activeClients = 0;
       this.activityWindow++;
     }, ACTIVITY_WINDOW_MS);
     this.activityTimer.unref();
+  }
+
+  /** The port the listeners are on (0: none, after CONFIG SET port 0). */
+  private listenPort = 0;
+
+  /**
+   * CONFIG SET port (changeListenPort): the listeners move to the new
+   * port, every bind address of them; port 0 closes them. When the new
+   * port cannot be listened on, the old listeners stay and CONFIG SET
+   * fails, rolling back. Node binds and listens synchronously for an
+   * address given as an IP (the socket is listening when listen()
+   * returns); only the reason for a failure arrives later, and is logged
+   * then, as listenToPort logs it.
+   */
+  private moveTo(port: number): string | null {
+    if (port === this.listenPort || this.stopped) return null;
+    const fresh: Server[] = [];
+    if (port !== 0) {
+      for (const raw of this.opts.bind) {
+        const optional = raw.startsWith('-');
+        const addr = optional ? raw.slice(1) : raw;
+        const srv = createServer({ noDelay: true, pauseOnConnect: true }, (socket) => this.accept(socket));
+        srv.once('error', (e: NodeJS.ErrnoException) => {
+          if (srv.listening) return;
+          this.opts.log?.warning(`Warning: Could not create server TCP listening socket ${addr}:${port}: ${bindFailure(e)}`);
+        });
+        srv.listen({ port, host: listenHost(addr), ipv6Only: addr.includes(':'), backlog: 511 });
+        if (srv.listening) {
+          srv.on('error', (e) => this.opts.log?.warning(`Listening socket error: ${e.message}`));
+          fresh.push(srv);
+          continue;
+        }
+        // An optional address that is not there is skipped, as Redis skips it.
+        if (optional) continue;
+        for (const f of fresh) f.close();
+        return 'Unable to listen on this port. Check server logs.';
+      }
+    }
+    for (const l of this.listeners) l.close();
+    this.listeners.length = 0;
+    this.listeners.push(...fresh);
+    this.listenPort = port;
+    return null;
   }
 
   private listen(host: string): Promise<Server> {
