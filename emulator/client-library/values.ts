@@ -51,7 +51,8 @@ export function replyToValue(r: Reply): ClientValue {
   if (r instanceof BigNumberReply) return r.digits;
   // Attributes describe the reply; the value is the reply itself.
   if (r instanceof AttributeReply) return replyToValue(r.reply);
-  // Several messages for one command: the last one is the reply.
-  if (r instanceof FramesReply) return replyToValue(r.frames[r.frames.length - 1]!);
+  // Several messages for one command: the last one is the reply. None at
+  // all (CLIENT REPLY OFF) reads as null.
+  if (r instanceof FramesReply) return r.frames.length === 0 ? null : replyToValue(r.frames[r.frames.length - 1]!);
   throw new TypeError('unknown reply');
 }

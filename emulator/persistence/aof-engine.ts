@@ -297,6 +297,25 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     return true;
   }
 
+  /**
+   * A replica about to load its primary's snapshot stops its AOF (what it
+   * logged is about to be replaced); false when it was off.
+   */
+  stopForSync(): boolean {
+    if (this.state === 'off') return false;
+    this.stopAppendOnly();
+    return true;
+  }
+
+  /**
+   * restartAOFAfterSYNC: with appendonly yes, the AOF starts again from a
+   * rewrite of the data just loaded. False when it cannot start.
+   */
+  restartAfterSync(): boolean {
+    if (!this.server.config.getBool('appendonly') || this.state !== 'off') return true;
+    return this.startAppendOnly();
+  }
+
   /** stopAppendOnly: write and sync what is left (the thread waits), close, forget the rest. */
   private stopAppendOnly(): void {
     const writer = this.writer;

@@ -1,4 +1,5 @@
 import { Snapshots } from '../persistence/snapshots.js';
+import { AofEngine } from '../persistence/aof-engine.js';
 import type { ProcessModule, ProcessServices, ShutdownRequest } from '../process/services.js';
 import type { RedisServer } from '../server/server.js';
 import type { RdbReplicationInfo } from './state.js';
@@ -149,5 +150,17 @@ export class DaemonReplicationRuntime implements ReplicationRuntime, ProcessModu
 
   after(us: number, done: () => void): void {
     this.p.after(us, done);
+  }
+
+  stopAof(): void {
+    this.p.module(AofEngine)?.stopForSync();
+  }
+
+  restartAof(): void {
+    const aof = this.p.module(AofEngine);
+    if (aof === null || aof.restartAfterSync()) return;
+    // Redis retries ten times a second apart, then gives up and exits; the
+    // emulator's start fails only when a rewrite cannot fork, so it says so once.
+    this.log('Failed enabling the AOF after successful master synchronization! Trying it again in one second.', 'warning');
   }
 }

@@ -152,6 +152,8 @@ export class ReplicationReplica {
     s.primary.slaveSelDb = -1;
     s.primary.noReplicasSinceS = this.nowS;
     this.downSinceS = 0;
+    // An AOF stopped by a sync that never finished starts again.
+    s.process.restartAof();
   }
 
   /** CONFIG GET replicaof shows the primary followed now. */
@@ -533,6 +535,8 @@ export class ReplicationReplica {
     const s = this.s;
     const diskless = t.file === null;
     const swapdb = diskless && this.server.config.get('repl-diskless-load') === 'swapdb';
+    // The AOF logged the old data: it stops, and starts again from the new (restartAOFAfterSYNC).
+    s.process.stopAof();
     if (s.process.childKind() === 'disk' || s.process.childKind() === 'socket') {
       if (!diskless) {
         this.log(
@@ -619,6 +623,7 @@ export class ReplicationReplica {
     this.backlogPending = true;
     // A diskless primary puts the replica online at its first ACK.
     if (usemark) this.sendAck();
+    s.process.restartAof();
   }
 
   private persistenceOff(): boolean {

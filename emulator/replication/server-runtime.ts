@@ -69,6 +69,10 @@ export interface ReplicationRuntime {
   loadUs(bytes: number): number;
   /** Runs `done` once `us` of time have passed (0: at once). */
   after(us: number, done: () => void): void;
+  /** stopAppendOnly before a replica loads its primary's snapshot. */
+  stopAof(): void;
+  /** restartAOFAfterSYNC: the AOF, if configured, starts again from a rewrite. */
+  restartAof(): void;
 }
 
 /**
@@ -136,4 +140,8 @@ export class InMemoryReplicationRuntime implements ReplicationRuntime {
   after(_us: number, done: () => void): void {
     done();
   }
+
+  stopAof(): void {}
+
+  restartAof(): void {}
 }

@@ -14,6 +14,7 @@ import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
 import { EmulatorBackend, RealBackend, type Backend } from './backends.js';
 import { compareReplies } from './compare.js';
 import type { Compare } from './script.js';
+import { randomRunOptions } from './fc-options.js';
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20261126;
 const RUNS = process.env.FC_RUNS ? Number(process.env.FC_RUNS) : 100;
@@ -36,7 +37,7 @@ const subscriberCommand: fc.Arbitrary<string[]> = fc.oneof(
   fc.array(pattern, { maxLength: 2 }).map((p) => ['PUNSUBSCRIBE', ...p]),
   some(shardChannel).map((c) => ['SSUBSCRIBE', ...c]),
   some(shardChannel).map((c) => ['SUNSUBSCRIBE', ...c]),
-  fc.constantFrom(['PING'], ['PING', 'x'], ['GET', 'k1'], ['RESET'], ['PUBLISH', 'a1', 'self'], ['SET', 'k1', 'mine']),
+  fc.constantFrom<string[]>(['PING'], ['PING', 'x'], ['GET', 'k1'], ['RESET'], ['PUBLISH', 'a1', 'self'], ['SET', 'k1', 'mine']),
 );
 
 const publisherCommand: fc.Arbitrary<{ argv: string[]; compare: Compare }> = fc.oneof(
@@ -44,8 +45,8 @@ const publisherCommand: fc.Arbitrary<{ argv: string[]; compare: Compare }> = fc.
   fc.tuple(shardChannel, message).map(([c, m]) => ({ argv: ['SPUBLISH', c, m], compare: exact })),
   some(channel).map((c) => ({ argv: ['PUBSUB', 'NUMSUB', ...c], compare: exact })),
   some(shardChannel).map((c) => ({ argv: ['PUBSUB', 'SHARDNUMSUB', ...c], compare: exact })),
-  fc.constant({ argv: ['PUBSUB', 'NUMPAT'], compare: exact }),
-  fc.constantFrom(['PUBSUB', 'CHANNELS'], ['PUBSUB', 'CHANNELS', 'a*'], ['PUBSUB', 'SHARDCHANNELS']).map((argv) => ({ argv, compare: { kind: 'unordered' } as Compare })),
+  fc.constant<{ argv: string[]; compare: Compare }>({ argv: ['PUBSUB', 'NUMPAT'], compare: exact }),
+  fc.constantFrom<string[]>(['PUBSUB', 'CHANNELS'], ['PUBSUB', 'CHANNELS', 'a*'], ['PUBSUB', 'SHARDCHANNELS']).map((argv) => ({ argv, compare: { kind: 'unordered' } as Compare })),
   fc.oneof(
     key.map((k) => ['SET', k, 'v']),
     key.map((k) => ['DEL', k]),
@@ -125,15 +126,7 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'randomized pub/sub' : `rand
           await emu.close();
         }
       }),
-      {
-        seed: SEED,
-        numRuns: RUNS,
-        reporter: (out) => {
-          if (out.failed) {
-            throw new Error(`Randomized pub/sub test failed. Reproduce with FC_SEED=${out.seed} (path ${out.counterexamplePath}).\n${fc.defaultReportMessage(out)}`);
-          }
-        },
-      },
+      randomRunOptions('Randomized pub/sub test', SEED, RUNS),
     );
   }, 120_000);
 });

@@ -10,6 +10,7 @@ import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
 import { EmulatorBackend, RealBackend } from './backends.js';
 import { compareReplies } from './compare.js';
 import { randomCommand } from './random-commands.js';
+import { randomRunOptions } from './fc-options.js';
 
 // Fixed by default so that CI is reproducible; set FC_SEED to explore.
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20261121;
@@ -49,15 +50,7 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'randomized differential' : 
           await emu.close();
         }
       }),
-      {
-        seed: SEED,
-        numRuns: RUNS,
-        reporter: (out) => {
-          if (out.failed) {
-            throw new Error(`Randomized differential test failed. Reproduce with FC_SEED=${out.seed} (path ${out.counterexamplePath}).\n${fc.defaultReportMessage(out)}`);
-          }
-        },
-      },
+      randomRunOptions('Randomized differential test', SEED, RUNS),
     );
   });
 
@@ -86,15 +79,7 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'randomized differential' : 
           await emu.close();
         }
       }),
-      {
-        seed: SEED + 1,
-        numRuns: RUNS,
-        reporter: (out) => {
-          if (out.failed) {
-            throw new Error(`Randomized two-client test failed. Reproduce with FC_SEED=${out.seed - 1} (path ${out.counterexamplePath}).\n${fc.defaultReportMessage(out)}`);
-          }
-        },
-      },
+      randomRunOptions('Randomized two-client test', SEED + 1, RUNS, 1),
     );
   });
 });

@@ -188,3 +188,23 @@ describe('the steps of table 4.2 in the trace', () => {
     expect(world.trace.find('repl', 'B')[2]!.text).toMatch(/^step 3: snapshot received \(\d+ bytes\); old data discarded, loads it$/);
   });
 });
+
+describe('a replica with an append-only file', () => {
+  it('stops its AOF for the full sync and starts it again from a rewrite, so a restart finds the primary\'s data', async () => {
+    const { world, run, until, linkUp, log, procs } = setup({ config: { 'repl-diskless-sync-delay': '0' } });
+    await run('A', 'SET', 'from-primary', '1');
+    await run('B', 'CONFIG', 'SET', 'appendonly', 'yes');
+    world.advance(500);
+    await run('B', 'REPLICAOF', 'A', '6379');
+    until(() => linkUp('B'));
+    until(() => log('B').includes('Background AOF rewrite finished successfully'));
+    await run('A', 'SET', 'after-sync', '2');
+    world.advance(2000);
+    const b = procs.get('B')!;
+    world.signal('B', b.pid, 'KILL');
+    const again = world.startRedis('B', { config: { save: '', appendonly: 'yes' } });
+    world.advance(1000);
+    expect(again.server.dbs[0]!.dict.has('from-primary')).toBe(true);
+    expect(again.server.dbs[0]!.dict.has('after-sync')).toBe(true);
+  });
+});
