@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { cellEnginePlugin } from './scripts/cell-engine-plugin.js';
 import { initialJavaScriptReport } from './scripts/initial-javascript.js';
 
 /**
@@ -48,7 +49,9 @@ function devSandboxPolicy(): Plugin {
 export default defineConfig({
   // Relative asset paths: dist/ works from any folder of any static host.
   base: './',
-  plugins: [react(), devContentSecurityPolicy(), devSandboxPolicy(), initialJavaScriptReport()],
+  plugins: [react(), devContentSecurityPolicy(), devSandboxPolicy(), cellEnginePlugin(), initialJavaScriptReport()],
+  // The cells' worker is bundled on its own, with its own plugins: it carries the cells' runtime for their engine.
+  worker: { plugins: () => [cellEnginePlugin()] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -56,6 +59,9 @@ export default defineConfig({
     // The emulator is most of the bundle; one chunk of a few hundred KB is expected.
     chunkSizeWarningLimit: 2048,
   },
+  // The cells' engine is first imported by their worker, after the page has loaded: found only then, the dev
+  // server would bundle it anew and reload the page under a running cell.
+  optimizeDeps: { include: ['quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync', '@jitl/quickjs-wasmfile-release-sync/emscripten-module'] },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
 });

@@ -1,5 +1,7 @@
 /**
- * npm run bench [-- inprocess|tcp|sim|memory|persistence ...]
+ * npm run bench [-- inprocess|tcp|sim|memory|persistence|replication|web ...]
+ *
+ * `web` (the page's budgets in Chromium, bench/web.ts) runs only when asked for.
  *
  * Every figure is measured beside its reference in the same run and printed
  * as a ratio: absolute numbers on a shared machine are noise, ratios are not.
@@ -21,6 +23,10 @@ if (all || which.has('sim')) {
   const { benchSim } = await import('./sim.js');
   printRows('Simulated world, redis-benchmark -c 50 -n 1000000 in virtual time (commands simulated per wall second vs what lessons need)', benchSim());
 }
+if (all || which.has('replication')) {
+  const { benchReplication } = await import('./replication.js');
+  printRows('Replication in the simulated world (wall-clock; goals: two replicas cost at most 1.5x, a 1,000,000-key full sync over lan in 5 s)', benchReplication());
+}
 if (all || which.has('memory')) {
   const { benchMemory } = await import('./memory.js');
   printRows('Memory, 1,000,000 keys key:N with 10-byte values (JS heap growth vs used_memory)', await benchMemory());
@@ -30,4 +36,8 @@ if (all || which.has('persistence')) {
   const { rows, notes } = await benchPersistence();
   printRows('Persistence, npm run server vs redis-server, files on this disk (wall-clock ms, lower is better; goal: within 3x)', rows);
   for (const n of notes) console.log(`  ${n}`);
+}
+if (which.has('web')) {
+  const { benchWeb } = await import('./web.js');
+  await benchWeb();
 }

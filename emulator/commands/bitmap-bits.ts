@@ -2,7 +2,7 @@ import { StringObject, stringOf } from '../keyspace/values.js';
 import { errorReply, type ErrorReply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { int64Arg } from './args.js';
-import { STRING_TOO_LONG, WRONGTYPE } from './errors.js';
+import { STRING_TOO_LONG, WRONGTYPE } from '../server/errors.js';
 import { isStringValue } from './string-access.js';
 
 /**

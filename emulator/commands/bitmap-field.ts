@@ -5,10 +5,10 @@ import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, opt } from './args.js';
 import { bitOffsetArg, bytesOf, stringForBitWrite, type StringValue } from './bitmap-bits.js';
-import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from '../server/errors.js';
 import { modified } from './lookup.js';
 import { isStringValue } from './string-access.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * BITFIELD and BITFIELD_RO (src/bitops.c bitfieldGeneric): signed and

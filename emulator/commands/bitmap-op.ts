@@ -4,7 +4,7 @@ import { errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { opt } from './args.js';
-import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
+import { SYNTAX_ERROR, WRONGTYPE } from '../server/errors.js';
 import { deleteKey } from './lookup.js';
 import { isStringValue } from './string-access.js';
 

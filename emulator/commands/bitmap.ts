@@ -15,10 +15,10 @@ import {
 } from './bitmap-bits.js';
 import { bitfieldCommands } from './bitmap-field.js';
 import { bitop } from './bitmap-op.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import { modified } from './lookup.js';
 import { readStringValue } from './string-access.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The bitmap commands (src/bitops.c): SETBIT, GETBIT, BITCOUNT and BITPOS

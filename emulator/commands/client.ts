@@ -4,8 +4,8 @@ import { clientMemoryBytes } from '../server/info.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { opt } from './args.js';
 import { helpReply, subcommandSyntaxError } from './command-help.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
-import type { Handler } from './table.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * CLIENT and its subcommands (src/networking.c): naming, describing and

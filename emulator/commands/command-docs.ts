@@ -3,7 +3,7 @@ import type { Client } from '../server/client.js';
 import { factReply, lookupByFullName } from './command.js';
 import { docFacts } from './docs-data.js';
 import { COMMAND_SUMMARIES } from './summaries.js';
-import type { CommandDef, Handler } from './table.js';
+import type { CommandDef, Handler } from '../server/command-table.js';
 
 /**
  * COMMAND DOCS (src/server.c commandDocsCommand): each command's summary

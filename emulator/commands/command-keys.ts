@@ -1,7 +1,7 @@
 import { parseInt64 } from '../numbers/int64.js';
 import { strtoll } from '../server/config-params.js';
 import { opt } from './args.js';
-import type { CommandSpec, FactTree } from './table.js';
+import type { CommandSpec, FactTree } from '../server/command-table.js';
 
 /**
  * Which arguments of a command are keys, for COMMAND GETKEYS and

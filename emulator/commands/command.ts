@@ -5,8 +5,8 @@ import type { Client } from '../server/client.js';
 import { opt } from './args.js';
 import { helpReply } from './command-help.js';
 import { commandHasKeys, commandKeys, orderedKeyFlags } from './command-keys.js';
-import { SYNTAX_ERROR } from './errors.js';
-import type { CommandDef, CommandTable, FactTree, Handler } from './table.js';
+import { SYNTAX_ERROR } from '../server/errors.js';
+import type { CommandDef, CommandTable, FactTree, Handler } from '../server/command-table.js';
 
 /**
  * COMMAND and its subcommands (src/server.c): the command table as the

@@ -1,9 +1,9 @@
 import { MapReply, OK, errorReply, type Reply } from '../resp/reply.js';
 import { asciiLower } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
-import { SYNTAX_ERROR } from './errors.js';
+import { SYNTAX_ERROR } from '../server/errors.js';
 import { helpReply } from './command-help.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * CONFIG GET, SET, RESETSTAT, REWRITE and HELP (src/config.c). The

@@ -1,10 +1,10 @@
 import { PONG, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
-import { INVALID_DB_INDEX, NOT_INTEGER } from './errors.js';
+import { INVALID_DB_INDEX, NOT_INTEGER } from '../server/errors.js';
 import { intArg } from './args.js';
 import { clientCommands } from './client.js';
 import { helloCommands } from './hello.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * Connection commands (src/server.c, src/networking.c, src/db.c): PING,

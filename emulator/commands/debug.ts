@@ -23,9 +23,9 @@ import { helpReply, subcommandSyntaxError } from './command-help.js';
 import { datasetDigest, valueDigest } from './debug-digest.js';
 import { debugObjectText, sdsLenText } from './debug-object.js';
 import { debugReload } from '../persistence/debug-reload.js';
-import { NOT_INTEGER, NO_SUCH_KEY } from './errors.js';
+import { NOT_INTEGER, NO_SUCH_KEY } from '../server/errors.js';
 import { debugSettings } from '../server/debug-settings.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * DEBUG (src/debug.c): the subcommands Redis's own test suite and tools

@@ -1,5 +1,5 @@
 import docs from './data/command-docs-7.0.json' with { type: 'json' };
-import type { CommandFacts, FactTree } from './table.js';
+import type { CommandFacts, FactTree } from '../server/command-table.js';
 
 /**
  * What COMMAND DOCS says of a command beyond its group: the version it

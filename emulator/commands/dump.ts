@@ -7,9 +7,9 @@ import { createDumpPayload, loadDumpPayload, verifyDumpPayload, RdbError } from 
 import { lfuDataWithCounter, lruClockBefore, valueReadOptions, valueWriteOptions } from '../persistence/rdb-dataset.js';
 import { debugSettings } from '../server/debug-settings.js';
 import { int64Arg, opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import { setExpireExact } from '../keyspace/expire-exact.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * DUMP and RESTORE (src/cluster.c): a value travels as its RDB

@@ -4,9 +4,9 @@ import { errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, opt } from './args.js';
-import { NOT_INTEGER, invalidExpireTime } from './errors.js';
+import { NOT_INTEGER, invalidExpireTime } from '../server/errors.js';
 import { modified } from './lookup.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, EXPIRETIME, PEXPIRETIME

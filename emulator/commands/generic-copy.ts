@@ -6,10 +6,10 @@ import type { Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { opt } from './args.js';
-import { SYNTAX_ERROR } from './errors.js';
+import { SYNTAX_ERROR } from '../server/errors.js';
 import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
 import { SAME_OBJECT, dbArg } from './generic-rename.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * COPY source destination [DB db] [REPLACE] (copyCommand in src/db.c).

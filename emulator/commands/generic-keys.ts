@@ -3,9 +3,9 @@ import { parseScanCursor } from '../keyspace/scan.js';
 import { errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { intArg, opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import { typeName } from './lookup.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The commands that walk the keyspace: KEYS, SCAN, RANDOMKEY (src/db.c).

@@ -3,9 +3,9 @@ import { OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { intArg } from './args.js';
-import { INVALID_DB_INDEX, NOT_INTEGER, NO_SUCH_KEY } from './errors.js';
+import { INVALID_DB_INDEX, NOT_INTEGER, NO_SUCH_KEY } from '../server/errors.js';
 import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * RENAME, RENAMENX and MOVE (src/db.c): the value object itself changes

@@ -6,7 +6,7 @@ import { copyCommands } from './generic-copy.js';
 import { keysCommands } from './generic-keys.js';
 import { renameCommands } from './generic-rename.js';
 import { deleteKey, typeName } from './lookup.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The generic (keyspace) commands (src/db.c, src/expire.c, src/object.c,

@@ -3,7 +3,7 @@ import type { Random } from '../sim/random.js';
 import { EMPTY_ARRAY, ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { int64Arg, opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import { readTyped } from './lookup.js';
 
 /**

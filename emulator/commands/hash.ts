@@ -4,12 +4,12 @@ import { EMPTY_ARRAY, ErrorReply, MapReply, OK, errorReply, type Reply } from '.
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg } from './args.js';
-import { NOT_FLOAT, NOT_INTEGER, OVERFLOW } from './errors.js';
+import { NOT_FLOAT, NOT_INTEGER, OVERFLOW } from '../server/errors.js';
 import { hrandfield } from './hash-random.js';
 import { hscan } from './hash-scan.js';
 import { convertForArgs, hashForWrite, hashSet } from './hash-type.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The hash commands (src/t_hash.c). Encoding rules live in hash-type.ts,

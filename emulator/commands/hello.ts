@@ -4,9 +4,9 @@ import { clientResetHooks, type Client } from '../server/client.js';
 import { REDIS_VERSION } from '../server/info.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { opt } from './args.js';
-import { SYNTAX_ERROR } from './errors.js';
+import { SYNTAX_ERROR } from '../server/errors.js';
 import { setClientName } from './client.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * HELLO, AUTH and RESET (src/networking.c, src/acl.c): the handshake and

@@ -1,4 +1,4 @@
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 import { connectionCommands } from './connection.js';
 import { genericCommands } from './generic.js';
 import { hashCommands } from './hash.js';

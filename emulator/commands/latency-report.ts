@@ -3,7 +3,7 @@ import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
 import { analyzeLatency, type LatencySeries } from '../server/latency-monitor.js';
 import { noSamplesError } from './latency.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * LATENCY DOCTOR and LATENCY GRAPH: the latency samples turned into text.

@@ -2,7 +2,7 @@ import { MapReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { logRows } from '../numbers/latency-histogram.js';
 import { helpReply } from './command-help.js';
-import type { CommandDef, Handler } from './table.js';
+import type { CommandDef, Handler } from '../server/command-table.js';
 
 /**
  * LATENCY LATEST, HISTORY, RESET, HISTOGRAM and HELP (src/latency.c). The

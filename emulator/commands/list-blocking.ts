@@ -4,9 +4,9 @@ import { BLOCKED, type ServeBlocked } from '../server/blocking.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { parseBlockTimeout } from './blocking-timeout.js';
-import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
+import { SYNTAX_ERROR, WRONGTYPE } from '../server/errors.js';
 import { elementsRemoved, listEnd, moveGeneric, popElements, popEvent, pushEvent } from './list.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 import { isMpopArgs, parseMpopArgs } from './mpop-args.js';
 
 /**

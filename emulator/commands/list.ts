@@ -4,10 +4,10 @@ import { EMPTY_ARRAY, ErrorReply, NULL_ARRAY, OK, errorReply, type Reply } from 
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, intArg, opt } from './args.js';
-import { NOT_INTEGER, NO_SUCH_KEY, OUT_OF_RANGE, SYNTAX_ERROR } from './errors.js';
+import { NOT_INTEGER, NO_SUCH_KEY, OUT_OF_RANGE, SYNTAX_ERROR } from '../server/errors.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
 import { positiveLongArg } from './list-args.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 import { isMpopArgs, parseMpopArgs } from './mpop-args.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { HashValue, ListValue, SetValue, TypeName, Value, ZSetValue } from '../keyspace/values.js';
 import type { Client } from '../server/client.js';
-import { WRONGTYPE } from './errors.js';
+import { WRONGTYPE } from '../server/errors.js';
 
 /**
  * Typed key lookups and the steps every write takes (STYLE.md: change the

@@ -5,8 +5,8 @@ import type { RedisServer } from '../server/server.js';
 import { DEFAULT_SAMPLES, databaseOverhead, keyMemoryUsage } from '../server/memory-estimate.js';
 import { int64Arg, opt } from './args.js';
 import { helpReply } from './command-help.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
-import type { Handler } from './table.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * MEMORY USAGE | STATS | DOCTOR | MALLOC-STATS | PURGE | HELP

@@ -1,7 +1,7 @@
 import { errorReply, FramesReply, OK, StatusReply, type Reply } from '../resp/reply.js';
 import { repr } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * MONITOR (src/replication.c): the client receives every command the server

@@ -1,6 +1,6 @@
 import { errorReply, type Reply } from '../resp/reply.js';
 import { opt } from './args.js';
-import { SYNTAX_ERROR } from './errors.js';
+import { SYNTAX_ERROR } from '../server/errors.js';
 import { rangeLongArg } from './list-args.js';
 
 const NUMKEYS = errorReply('numkeys should be greater than 0');

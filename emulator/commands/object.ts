@@ -3,7 +3,7 @@ import { asciiUpper } from '../resp/bytes.js';
 import { StatusReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { LFU_INIT_VAL, lfuCounter } from '../server/lfu.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * OBJECT ENCODING | REFCOUNT | IDLETIME | FREQ | HELP (src/object.c). Each

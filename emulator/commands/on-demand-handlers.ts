@@ -9,14 +9,21 @@ import { memoryCommands } from './memory.js';
 import { objectCommands } from './object.js';
 import { ON_DEMAND_COMMANDS, registerOnDemandHandlers } from './on-demand.js';
 import { sortCommands } from './sort.js';
+import { replicationLinkCommands } from './replication-links.js';
+import { ReplicationReplica } from '../replication/replica.js';
+import { registerReplicaPart } from '../replication/state.js';
+import { Synchronization } from '../replication/primary-sync.js';
+import { registerSynchronization } from '../replication/primary.js';
 import { lcs } from './string-lcs.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The code kept apart (see on-demand.ts): the handlers of the commands a
- * first session seldom types, and redis-check-rdb's check that a server
- * runs on a dump.rdb it cannot load. Importing this module registers them
- * for every server, present and future.
+ * first session seldom types, redis-check-rdb's check that a server
+ * runs on a dump.rdb it cannot load, the replica side of replication and
+ * the primary's synchronization of replicas.
+ * Importing this module registers them for every server, present and
+ * future.
  */
 const handlers: Record<string, Handler> = {
   ...bitmapCommands,
@@ -27,6 +34,7 @@ const handlers: Record<string, Handler> = {
   ...memoryCommands,
   ...objectCommands,
   ...sortCommands,
+  ...replicationLinkCommands,
   lcs,
 };
 
@@ -35,3 +43,5 @@ for (const name of Object.keys(handlers)) if (!(ON_DEMAND_COMMANDS as readonly s
 
 registerOnDemandHandlers(handlers);
 registerRdbCheck(checkRdb);
+registerReplicaPart((s) => new ReplicationReplica(s));
+registerSynchronization((p) => new Synchronization(p));

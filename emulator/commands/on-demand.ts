@@ -1,12 +1,13 @@
 import { ErrorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * Commands whose code, with Redis's full command documentation, is kept
  * apart from the rest: those a first session seldom types (DEBUG, MEMORY,
  * OBJECT, SORT, DUMP and RESTORE, the bit commands, LCS, COMMAND DOCS,
- * LATENCY DOCTOR and GRAPH).
+ * LATENCY DOCTOR and GRAPH, and REPLICAOF, SLAVEOF, FAILOVER, SYNC and
+ * PSYNC with the code that follows a primary and serves replicas).
  * Every server knows them (COMMAND lists them, arity and flags apply);
  * their handlers arrive when on-demand-handlers.ts is imported, which
  * registers them here. A program that may send one first makes sure of
@@ -41,6 +42,11 @@ export const ON_DEMAND_COMMANDS = [
   'command|docs',
   'latency|doctor',
   'latency|graph',
+  'replicaof',
+  'slaveof',
+  'failover',
+  'sync',
+  'psync',
 ] as const;
 
 let registered: Readonly<Record<string, Handler>> | null = null;

@@ -4,8 +4,8 @@ import type { RedisServer } from '../server/server.js';
 import { saveRdb } from '../persistence/rdb-dataset.js';
 import { rememberSavedRdb } from '../persistence/debug-reload.js';
 import { opt } from './args.js';
-import { SYNTAX_ERROR } from './errors.js';
-import type { Handler } from './table.js';
+import { SYNTAX_ERROR } from '../server/errors.js';
+import type { Handler } from '../server/command-table.js';
 import { BLOCKED } from '../server/blocking.js';
 
 /**

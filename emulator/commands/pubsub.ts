@@ -3,7 +3,7 @@ import { errorReply, FramesReply, type Reply } from '../resp/reply.js';
 import { PROPAGATE, type Client } from '../server/client.js';
 import { GLOBAL, SHARD, type ChannelKind } from '../server/pubsub.js';
 import { helpReply, subcommandSyntaxError } from './command-help.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The pub/sub commands (src/pubsub.c). Every subscription change is

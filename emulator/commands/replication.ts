@@ -1,6 +1,4 @@
-import { errorReply, OK, StatusReply, type Reply } from '../resp/reply.js';
-import { asciiLower } from '../resp/bytes.js';
-import { clientInfoLine } from './client.js';
+import { errorReply, OK, type Reply } from '../resp/reply.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { splitArgs } from '../resp/split-args.js';
 import type { Client } from '../server/client.js';
@@ -8,8 +6,8 @@ import { NO_REPLY } from '../replication/primary.js';
 import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_EXCLUDE_FUNCTIONS, cText } from '../replication/primary-replica-link.js';
 import { roleReply } from '../replication/info.js';
 import { opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
-import type { Handler } from './table.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * SYNC, PSYNC, REPLCONF and ROLE (src/replication.c): the commands a
@@ -20,14 +18,6 @@ import type { Handler } from './table.js';
 
 /** NET_HOST_STR_LEN: an announced address must be shorter. */
 const HOST_STR_LEN = 256;
-
-function sync(c: Client, argv: string[]): Reply {
-  return c.server.replication.primary.sync(c, argv, false);
-}
-
-function psync(c: Client, argv: string[]): Reply {
-  return c.server.replication.primary.sync(c, argv, true);
-}
 
 /**
  * REPLCONF <option> <value> ...: options apply one by one, so those before
@@ -87,42 +77,13 @@ function role(c: Client): Reply {
   return roleReply(c.server.replication);
 }
 
-/**
- * REPLICAOF host port | NO ONE (replicaofCommand): follow a primary, or
- * become one. Asking for the primary already followed changes nothing.
- */
-function replicaof(c: Client, argv: string[]): Reply {
-  const replication = c.server.replication;
-  if (replication.primary.failover.state !== 'no-failover') return errorReply('REPLICAOF not allowed while failing over.');
-  if (asciiLower(argv[1]!) === 'no' && asciiLower(argv[2]!) === 'one') {
-    if (replication.masterHost !== null) {
-      replication.replica.unsetMaster();
-      replication.log(`MASTER MODE enabled (user request from '${clientInfoLine(c, c, argv)}')`);
-    }
-    return OK;
-  }
-  // It would flush every replica, this client among them.
-  if (c.role === 'replica') return errorReply('Command is not valid when client is a replica.');
-  const port = parseInt64(argv[2]!);
-  if (port === null || port < 0n || port > 65535n) return errorReply('Invalid master port');
-  const host = argv[1]!;
-  if (replication.masterHost !== null && asciiLower(replication.masterHost) === asciiLower(host) && replication.masterPort === Number(port)) {
-    replication.log('REPLICAOF would result into synchronization with the master we are already connected with. No operation performed.');
-    return new StatusReply('OK Already connected to specified master');
-  }
-  replication.replica.setMaster(host, Number(port));
-  replication.log(`REPLICAOF ${host}:${port} enabled (user request from '${clientInfoLine(c, c, argv)}')`);
-  return OK;
-}
-
 /** WAIT numreplicas timeout. */
 function wait(c: Client, argv: string[]): Reply {
   return c.server.replication.primary.waiting.command(c, argv);
 }
 
-/** FAILOVER [TO host port [FORCE]] [TIMEOUT ms] | ABORT. */
-function failover(c: Client, argv: string[]): Reply {
-  return c.server.replication.primary.failover.command(argv);
-}
-
-export const replicationCommands: Record<string, Handler> = { sync, psync, replconf, role, replicaof, slaveof: replicaof, wait, failover };
+/**
+ * SYNC, PSYNC, REPLICAOF, SLAVEOF and FAILOVER are in replication-links.ts,
+ * kept apart with the code that serves and follows a primary (on-demand.ts).
+ */
+export const replicationCommands: Record<string, Handler> = { replconf, role, wait };

@@ -8,7 +8,7 @@ import { createFunctionsPayload, readFunctionsPayload, verifyDumpPayload } from 
 import { opt } from './args.js';
 import { helpReply, subcommandSyntaxError } from './command-help.js';
 import { debugSettings } from '../server/debug-settings.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The scripting group's functions (src/functions.c). Libraries are kept

@@ -6,10 +6,10 @@ import { lastSaveUnixS } from '../server/info.js';
 import { opt } from './args.js';
 import { commandCommands } from './command.js';
 import { configCommands } from './config.js';
-import { SYNTAX_ERROR } from './errors.js';
+import { SYNTAX_ERROR } from '../server/errors.js';
 import { infoCommands } from './info.js';
 import { parseInt64 } from '../numbers/int64.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The server commands (src/server.c, src/db.c, src/config.c, src/debug.c):

@@ -3,7 +3,7 @@ import { parseInt64 } from '../numbers/int64.js';
 import { EMPTY_ARRAY, ErrorReply, SetReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
 import { unionOf } from './set-algebra.js';
 import { EMPTY_SET, createSetFor, maxIntsetEntries, membersInOrder, randomMember, setAdd, setRemove } from './set-type.js';

@@ -4,7 +4,7 @@ import { parseInt64 } from '../numbers/int64.js';
 import { EMPTY_ARRAY, ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import { readTyped } from './lookup.js';
 import { membersInOrder } from './set-type.js';
 

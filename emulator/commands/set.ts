@@ -2,13 +2,13 @@ import type { SetValue, Value } from '../keyspace/values.js';
 import { ErrorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
-import { WRONGTYPE } from './errors.js';
+import { WRONGTYPE } from '../server/errors.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
 import { sdiff, sdiffstore, sinter, sintercard, sinterstore, smembers, sunion, sunionstore } from './set-algebra.js';
 import { spop, srandmember } from './set-random.js';
 import { sscan } from './set-scan.js';
 import { createSetFor, maxIntsetEntries, setAdd, setRemove } from './set-type.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The set commands (src/t_set.c). The set algebra (SINTER, SUNION, SDIFF and

@@ -2,8 +2,8 @@ import { errorReply, OK, type Reply } from '../resp/reply.js';
 import { BLOCKED } from '../server/blocking.js';
 import type { Client } from '../server/client.js';
 import { opt } from './args.js';
-import { SYNTAX_ERROR } from './errors.js';
-import type { Handler } from './table.js';
+import { SYNTAX_ERROR } from '../server/errors.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT] (src/db.c). The server

@@ -2,7 +2,7 @@ import { OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { int64Arg } from './args.js';
 import { helpReply, subcommandSyntaxError } from './command-help.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * SLOWLOG GET, LEN, RESET and HELP (src/slowlog.c). The log itself, and

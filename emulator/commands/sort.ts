@@ -4,10 +4,10 @@ import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { intArg, opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from '../server/errors.js';
 import { partialQuickSort } from './generic-partial-sort.js';
 import { modified } from './lookup.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * SORT and SORT_RO (src/sort.c):

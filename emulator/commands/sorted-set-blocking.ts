@@ -2,9 +2,9 @@ import { ErrorReply, NULL_ARRAY, type Reply } from '../resp/reply.js';
 import { BLOCKED, type ServeBlocked } from '../server/blocking.js';
 import type { Client } from '../server/client.js';
 import { parseBlockTimeout } from './blocking-timeout.js';
-import { WRONGTYPE } from './errors.js';
+import { WRONGTYPE } from '../server/errors.js';
 import { zpop } from './sorted-set-pop.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 import { isMpopArgs, parseMpopArgs, zsetEnd } from './mpop-args.js';
 
 /**

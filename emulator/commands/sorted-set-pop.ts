@@ -3,8 +3,8 @@ import { DoubleReply, EMPTY_ARRAY, NULL_ARRAY, errorReply, type Reply } from '..
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg } from './args.js';
-import { SYNTAX_ERROR, WRONGTYPE } from './errors.js';
-import type { Handler } from './table.js';
+import { SYNTAX_ERROR, WRONGTYPE } from '../server/errors.js';
+import type { Handler } from '../server/command-table.js';
 import { isMpopArgs, parseMpopArgs, zsetEnd } from './mpop-args.js';
 
 /**

@@ -3,9 +3,9 @@ import type { ZSetValue } from '../keyspace/values.js';
 import { DoubleReply, EMPTY_ARRAY, ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { int64Arg, opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import { readTyped } from './lookup.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * ZRANDMEMBER (zrandmemberCommand, zrandmemberWithCountCommand). Random

@@ -4,10 +4,10 @@ import { DoubleReply, EMPTY_ARRAY, errorReply, type Reply } from '../resp/reply.
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { intArg, opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from '../server/errors.js';
 import { zsetAdd } from './sorted-set-object.js';
 import { NOT_FLOAT_RANGE, NOT_LEX_RANGE, firstInLexRange, lastInLexRange, parseLexRange, parseScoreRange } from './sorted-set-ranges.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * ZRANGE and ZRANGESTORE with every form, and the older ZREVRANGE,

@@ -4,9 +4,9 @@ import { DoubleReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, intArg, opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from '../server/errors.js';
 import { convertToListpackIfNeeded } from './sorted-set-object.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * ZUNION, ZINTER, ZDIFF, their STORE forms and ZINTERCARD

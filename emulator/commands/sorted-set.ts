@@ -7,7 +7,7 @@ import { DoubleReply, EMPTY_ARRAY, ErrorReply, errorReply, type Reply } from '..
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { intArg, opt } from './args.js';
-import { NOT_FLOAT, NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
+import { NOT_FLOAT, NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
 import {
   ZADD_ADDED,
@@ -29,7 +29,7 @@ import { sortedSetRandomCommands } from './sorted-set-random.js';
 import { NOT_FLOAT_RANGE, NOT_LEX_RANGE, firstInLexRange, lastInLexRange, parseLexRange, parseScoreRange } from './sorted-set-ranges.js';
 import { sortedSetRangeCommands } from './sorted-set-range.js';
 import { sortedSetSetOpCommands } from './sorted-set-setops.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The sorted-set commands (src/t_zset.c): adding, removing, scores, ranks,

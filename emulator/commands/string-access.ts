@@ -1,7 +1,7 @@
 import { StringObject, isIntEncodable, type Value } from '../keyspace/values.js';
 import type { ErrorReply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
-import { STRING_TOO_LONG, WRONGTYPE } from './errors.js';
+import { STRING_TOO_LONG, WRONGTYPE } from '../server/errors.js';
 
 /**
  * What the string command files share: typed lookups of string values, the

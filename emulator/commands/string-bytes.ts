@@ -4,10 +4,10 @@ import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg } from './args.js';
-import { NOT_INTEGER } from './errors.js';
+import { NOT_INTEGER } from '../server/errors.js';
 import { modified } from './lookup.js';
 import { checkStringLength, readStringValue, writeString } from './string-access.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The commands that treat a string as an array of bytes: APPEND, STRLEN,

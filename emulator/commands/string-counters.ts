@@ -5,10 +5,10 @@ import { ErrorReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg } from './args.js';
-import { NOT_FLOAT, NOT_INTEGER, OVERFLOW } from './errors.js';
+import { NOT_FLOAT, NOT_INTEGER, OVERFLOW } from '../server/errors.js';
 import { modified } from './lookup.js';
 import { embstrOrRaw, writeString } from './string-access.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The string counters: INCR, DECR, INCRBY, DECRBY (int64) and INCRBYFLOAT

@@ -4,7 +4,7 @@ import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import { MapReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { int64Arg, opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import { isStringValue } from './string-access.js';
 
 /**

@@ -4,13 +4,13 @@ import { ErrorReply, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, opt } from './args.js';
-import { NOT_INTEGER, SYNTAX_ERROR, invalidExpireTime } from './errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR, invalidExpireTime } from '../server/errors.js';
 import { setExpireExact } from '../keyspace/expire-exact.js';
 import { deleteKey, modified } from './lookup.js';
 import { isStringValue, readString } from './string-access.js';
 import { stringByteCommands } from './string-bytes.js';
 import { stringCounterCommands } from './string-counters.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * The string commands (src/t_string.c): GET and the SET family here, the

@@ -1,7 +1,7 @@
 import { isWatchedKeyExpired, unwatchAll, watchKey } from '../keyspace/watch.js';
 import { ErrorReply, NULL_ARRAY, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
-import type { Handler } from './table.js';
+import type { Handler } from '../server/command-table.js';
 
 /**
  * MULTI, EXEC, DISCARD, WATCH, UNWATCH (src/multi.c). Queueing itself is the

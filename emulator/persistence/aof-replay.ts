@@ -1,4 +1,4 @@
-import type { CommandDef } from '../commands/table.js';
+import type { CommandDef } from '../server/command-table.js';
 import { asciiLower } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';

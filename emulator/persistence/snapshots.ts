@@ -44,6 +44,17 @@ const PAGE_BYTES = 4096;
 const BGSAVE_RETRY_DELAY_S = 5;
 
 /** The child that writes a BGSAVE's file, or streams the RDB to replicas (redis-rdb-to-slaves). */
+/**
+ * rdb-key-save-delay: the child sleeps that many microseconds after each key
+ * it writes (rdbSaveKeyValuePair calls debugDelay), which tests use to keep a
+ * save running; a negative -N sleeps one microsecond for one key in N
+ * (debugDelay draws it at random, here it is every Nth key).
+ */
+function keySaveDelayUs(keys: number, delayUs: number): number {
+  if (delayUs >= 0) return keys * delayUs;
+  return Math.floor(keys / -delayUs);
+}
+
 class RdbChild extends SimProcess {
   constructor(host: Host, port: number, title = 'redis-rdb-bgsave') {
     super(host, title, [title, `*:${port}`]);
@@ -260,11 +271,14 @@ export class Snapshots implements ProcessModule {
     const { file } = this.paths();
     const tmp = join(server.config.get('dir'), `temp-${child.pid}.rdb`);
     const cpuSpeed = this.p.host.profile.cpuSpeed;
+    // The child has the configuration as it was at the fork.
+    const keyDelayUs = server.config.getNumber('rdb-key-save-delay');
     let fd = -1;
     // The child serializes a piece, writes it, and goes on after the CPU
     // time that piece took; the parent serves clients meanwhile.
     const step = (): void => {
       if (!child.alive) return;
+      const keysBefore = writer.keysWritten;
       const piece = writer.step(CHILD_STEP_BYTES);
       if (piece === null) {
         this.syncAndInstall(child, fd, tmp, file);
@@ -279,7 +293,8 @@ export class Snapshots implements ProcessModule {
         child.exit(1);
         return;
       }
-      kernel.after(Math.max(1, Math.round(((piece.length / 1024) * SAVE_US_PER_KB) / cpuSpeed)), step);
+      const cpuUs = Math.max(1, Math.round(((piece.length / 1024) * SAVE_US_PER_KB) / cpuSpeed));
+      kernel.after(cpuUs + keySaveDelayUs(writer.keysWritten - keysBefore, keyDelayUs), step);
     };
     kernel.at(Math.max(kernel.now, this.forkStartedUs), step);
     return 'started';
@@ -327,6 +342,7 @@ export class Snapshots implements ProcessModule {
     });
     const kernel = this.p.kernel;
     const cpuSpeed = this.p.host.profile.cpuSpeed;
+    const keyDelayUs = server.config.getNumber('rdb-key-save-delay');
     let head: string | null = `$EOF:${mark}\r\n`;
     let ended = false;
     const step = (): void => {
@@ -339,6 +355,7 @@ export class Snapshots implements ProcessModule {
       }
       let piece = head ?? '';
       head = null;
+      const keysBefore = writer?.keysWritten ?? 0;
       const bytes = writer !== null ? writer.step(CHILD_STEP_BYTES) : null;
       if (bytes !== null) {
         piece += bytesFromArray(bytes);
@@ -349,7 +366,7 @@ export class Snapshots implements ProcessModule {
         ended = true;
       }
       const cpuUs = Math.max(1, Math.round(((piece.length / 1024) * SAVE_US_PER_KB) / cpuSpeed));
-      kernel.after(cpuUs, () => {
+      kernel.after(cpuUs + keySaveDelayUs((writer?.keysWritten ?? 0) - keysBefore, keyDelayUs), () => {
         if (child.alive) pipe.write(piece, step);
       });
     };

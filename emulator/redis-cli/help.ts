@@ -1,5 +1,5 @@
 import facts from '../commands/data/commands-7.0.json' with { type: 'json' };
-import type { CommandFacts, FactTree } from '../commands/table.js';
+import type { CommandFacts, FactTree } from '../server/command-table.js';
 import { docFacts } from '../commands/docs-data.js';
 import { COMMAND_SUMMARIES } from '../commands/summaries.js';
 import { asciiUpper } from '../resp/bytes.js';

@@ -258,12 +258,26 @@ export class ReplicationBuffer {
     this.advance(cursor, false);
   }
 
+  /**
+   * The last piece of a block read as a string: replicas at the same place
+   * in the stream are sent the same bytes, which are made once.
+   */
+  private lastRead: { block: BufferBlock; from: number; to: number; bytes: string } | null = null;
+
+  private bytesOf(block: BufferBlock, from: number): string {
+    const r = this.lastRead;
+    if (r !== null && r.block === block && r.from === from && r.to === block.used) return r.bytes;
+    const bytes = block.bytesFrom(from);
+    this.lastRead = { block, from, to: block.used, bytes };
+    return bytes;
+  }
+
   private advance(cursor: BufferCursor, collect: boolean): string {
     if (cursor.block === null) return '';
     let block: BufferBlock = cursor.block;
     let out = '';
     for (;;) {
-      if (collect && block.used > cursor.pos) out += block.bytesFrom(cursor.pos);
+      if (collect && block.used > cursor.pos) out += this.bytesOf(block, cursor.pos);
       cursor.pos = block.used;
       if (block === this.tail) return out;
       const next: BufferBlock = this.blocks[this.indexOf(block) + 1]!;
@@ -354,6 +368,7 @@ export class ReplicationBuffer {
     this.memoryBytes = 0;
     this.readers.clear();
     this.unplaced = 0;
+    this.lastRead = null;
   }
 
   private indexOf(block: BufferBlock): number {

@@ -36,7 +36,7 @@ export class ReplicationCron {
     const cfg = server.config;
     const nowS = s.nowS;
     s.primary.failover.update();
-    s.replica.cron();
+    if (s.hasReplicaPart) s.replica.cron();
     if (this.replicationCronLoops % cfg.getNumber('repl-ping-replica-period') === 0 && p.replicas.length !== 0) {
       p.feedCommand(p.slaveSelDb, PING_COMMAND);
     }
@@ -107,6 +107,8 @@ export class ReplicationCron {
     const s = this.s;
     const p = s.primary;
     const cfg = p.server.config;
+    // A server that never served a replica made no RDB for one.
+    if (!p.hasSynchronization) return;
     if (!cfg.getBool('rdb-del-sync-files')) {
       p.synchronization.rdbGeneratedByReplication = false;
       return;

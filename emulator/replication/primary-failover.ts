@@ -1,7 +1,7 @@
 import { errorReply, OK, type Reply } from '../resp/reply.js';
 import { asciiLower } from '../resp/bytes.js';
 import { parseInt64 } from '../numbers/int64.js';
-import { NOT_INTEGER, SYNTAX_ERROR } from '../commands/errors.js';
+import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import type { ReplicaLink } from './primary-replica-link.js';
 import type { ReplicationState } from './state.js';
 

@@ -1,7 +1,7 @@
 import { errorReply, type Reply } from '../resp/reply.js';
 import { asciiLower, bytesFromArray } from '../resp/bytes.js';
 import { parseInt64 } from '../numbers/int64.js';
-import { NOT_INTEGER } from '../commands/errors.js';
+import { NOT_INTEGER } from '../server/errors.js';
 import type { Client } from '../server/client.js';
 import type { RdbPipe } from './server-runtime.js';
 import { NO_REPLY, type ReplicationPrimary } from './primary.js';
@@ -104,6 +104,7 @@ export class Synchronization {
     if (other !== null && (r.capa & other.capa) === other.capa && r.req === other.req) {
       if (!r.rdbOnly && this.p.buffer !== null) this.p.buffer.copyCursor(other.cursor, r.cursor);
       this.setupFullResync(r, other.initialOffset);
+      this.p.step(`step 2: ${r.name} shares the BGSAVE already running for ${other.name}`);
       this.p.log('Waiting for end of BGSAVE for SYNC');
     } else {
       this.p.log("Can't attach the replica to the current BGSAVE. Waiting for next BGSAVE for SYNC");
@@ -205,13 +206,22 @@ export class Synchronization {
       return false;
     }
     if (!socket) {
+      const sharing: string[] = [];
       for (const c of this.p.replicas) {
         const r = this.p.link(c);
-        if (r.state === 'wait_bgsave_start' && r.req === req) this.setupFullResync(r, this.p.masterReplOffset);
+        if (r.state !== 'wait_bgsave_start' || r.req !== req) continue;
+        this.setupFullResync(r, this.p.masterReplOffset);
+        sharing.push(r.name);
       }
+      this.stepShared(sharing);
     }
     if (this.p.state.process.immediate) this.bgsaveDone(true, socket ? 'socket' : 'disk');
     return true;
+  }
+
+  /** Several replicas that waited together share the one snapshot made for them all. */
+  private stepShared(names: readonly string[]): void {
+    if (names.length > 1) this.p.step(`step 2: one BGSAVE for ${names.join(' and ')}`);
   }
 
   /**
@@ -228,6 +238,7 @@ export class Synchronization {
         this.setupFullResync(r, this.p.masterReplOffset);
       }
     }
+    this.stepShared(targets.map((r) => r.name));
     for (const r of targets) this.p.step(`step 3: the snapshot streams to ${r.name} as the child writes it`);
     const transfer = new DisklessTransfer(targets, (n) => (this.p.server.stats.netReplOutputBytes += n));
     this.transfer = transfer;

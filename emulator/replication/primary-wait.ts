@@ -1,6 +1,6 @@
 import { errorReply, type Reply } from '../resp/reply.js';
 import { parseInt64 } from '../numbers/int64.js';
-import { NOT_INTEGER } from '../commands/errors.js';
+import { NOT_INTEGER } from '../server/errors.js';
 import { BLOCKED } from '../server/blocking.js';
 import type { Client } from '../server/client.js';
 import { GETACK_COMMAND } from './stream.js';

@@ -232,12 +232,14 @@ export class ReplicationReplica {
   private readFromLink(bytes: string): void {
     this.inbuf += bytes;
     while (this.link !== null) {
+      // While the file loads the thread reads nothing: what follows the
+      // file waits for the primary's client, which takes it first.
+      if (this.loading) return;
       const before = this.state;
       if (this.state === 'transfer') {
         this.readSyncBulkPayload();
         return;
       }
-      if (this.loading) return;
       const line = this.readLine();
       if (line === null) return;
       this.handshakeStep(line);

@@ -4,7 +4,7 @@ import { setInfoSection } from '../server/info.js';
 import { MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
 import { InMemoryReplicationRuntime, type ReplicationRuntime } from './server-runtime.js';
 import { ReplicationPrimary } from './primary.js';
-import { ReplicationReplica } from './replica.js';
+import type { ReplicationReplica } from './replica.js';
 import { replicationInfo } from './info.js';
 import { ReplicationCron } from './cron.js';
 
@@ -17,6 +17,20 @@ import { ReplicationCron } from './cron.js';
  * PSYNC, the stream's feed, their ACKs; a replica with replicas of its own
  * has one too. The replica part (replica.ts) follows a primary.
  */
+
+/**
+ * The replica part's code is kept apart from what a first session loads
+ * (emulator/commands/on-demand.ts): on-demand-handlers.ts registers it, and
+ * every way a server can come to follow a primary (REPLICAOF, SLAVEOF,
+ * FAILOVER, `replicaof` in a lesson's or a shell's configuration, a replay)
+ * loads that code first.
+ */
+let makeReplicaPart: ((s: ReplicationState) => ReplicationReplica) | null = null;
+
+/** Called by on-demand-handlers.ts when it loads. */
+export function registerReplicaPart(make: (s: ReplicationState) => ReplicationReplica): void {
+  makeReplicaPart = make;
+}
 
 /** An unset replication ID (replid2 after clearReplicationId2). */
 export const ZERO_REPL_ID = '0'.repeat(40);
@@ -45,8 +59,8 @@ export class ReplicationState {
   process: ReplicationRuntime;
   /** The part that serves replicas. */
   readonly primary: ReplicationPrimary;
-  /** The part that follows a primary. */
-  readonly replica: ReplicationReplica;
+  /** The part that follows a primary, made the first time it is needed. */
+  private replicaPart: ReplicationReplica | null = null;
   /** replicationCron. */
   readonly cronJobs: ReplicationCron;
   /** master_repl_offset while there is no backlog to hold it. */
@@ -56,7 +70,6 @@ export class ReplicationState {
     this.replId = server.randomHex(40);
     this.process = new InMemoryReplicationRuntime(server);
     this.primary = new ReplicationPrimary(this);
-    this.replica = new ReplicationReplica(this);
     // replicaof in the configuration: the first replicationCron connects,
     // after the local files are loaded (setConfigReplicaOfOption).
     const replicaof = server.config.get('replicaof');
@@ -74,6 +87,20 @@ export class ReplicationState {
       this.buffer?.trim();
       return null;
     });
+  }
+
+  /** The part that follows a primary. */
+  get replica(): ReplicationReplica {
+    if (this.replicaPart === null) {
+      if (makeReplicaPart === null) throw new Error("the replica side's code is not loaded (import emulator/commands/on-demand-handlers.js)");
+      this.replicaPart = makeReplicaPart(this);
+    }
+    return this.replicaPart;
+  }
+
+  /** Whether this server has ever had the replica part (a server that never followed a primary has nothing for it to do). */
+  get hasReplicaPart(): boolean {
+    return this.replicaPart !== null;
   }
 
   /** A replica restarted on its RDB takes its offset from it; the backlog, if any, starts there. */

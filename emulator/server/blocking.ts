@@ -3,7 +3,7 @@ import type { Value } from '../keyspace/values.js';
 import { ErrorReply, NULL_ARRAY, type Reply } from '../resp/reply.js';
 import type { Client } from './client.js';
 import type { RedisServer } from './server.js';
-import type { CommandDef } from '../commands/table.js';
+import type { CommandDef } from './command-table.js';
 
 /**
  * Clients parked in a blocking command (BLPOP, BLMOVE, BZPOPMIN, ...), after

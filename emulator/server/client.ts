@@ -1,6 +1,6 @@
 import type { Database } from '../keyspace/database.js';
 import type { WatchedKey, Watcher } from '../keyspace/watch.js';
-import type { CommandDef } from '../commands/table.js';
+import type { CommandDef } from './command-table.js';
 import type { Protocol } from '../resp/encode.js';
 import type { RedisServer } from './server.js';
 import type { BlockState } from './blocking.js';

@@ -214,7 +214,10 @@ export class ServerConnection {
   /** Up to `max` bytes of output for the socket, as pieces; they count as written. */
   takeOutput(max: number): string[] {
     const pieces = this.client.output.take(max);
-    if (pieces.length !== 0) {
+    // A replica's bytes (the file, the stream) are counted as replication
+    // output where replication makes them (sendBulkToSlave writes the file
+    // without writeToClient), so they are not counted twice here.
+    if (pieces.length !== 0 && this.client.role !== 'replica') {
       const stats = this.server.stats;
       for (const p of pieces) stats.netOutputBytes += p.length;
       stats.totalWritesProcessed++;

@@ -1,6 +1,6 @@
 import { Database, type KeyspaceHost } from '../keyspace/database.js';
 import { touchWatchedKey } from '../keyspace/watch.js';
-import { CMD, CommandTable, type CommandDef, type Handler } from '../commands/table.js';
+import { CMD, CommandTable, type CommandDef, type Handler } from './command-table.js';
 import { ErrorReply, FramesReply, PushReply, QUEUED, type Reply } from '../resp/reply.js';
 import type { Clock } from '../sim/clock.js';
 import { Random } from '../sim/random.js';

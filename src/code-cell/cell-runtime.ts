@@ -1,37 +1,33 @@
 import { CellRedis, type ConnectOptions, type RequestBody } from './cell-client.js';
-import { compileCell, type AsyncFunctionConstructor } from './cell-source.js';
-import { MAX_PRINT_LINES, MAX_TEXT } from './cell-messages.js';
+import { compileCell, type CompileFunction } from './cell-source.js';
+import { MAX_PRINT_LINES, MAX_TEXT, plainData } from './cell-messages.js';
 import { formatArgs } from './format-value.js';
 import type { CellError, CellMessage, CellRequest, PageMessage, StartMessage } from './protocol.js';
 import { fromWireError, fromWireValue } from './wire-values.js';
 
-/** What the cell's side needs from where it runs (a Web Worker, or the test process). */
+/** What the cell's side needs from where it runs: the cell's engine (engine/inside.ts). */
 export interface RuntimeHost {
   post(msg: CellMessage): void;
   /** Runs `fn` as a new task, once every pending promise reaction has run. */
   afterMicrotasks(fn: () => void): void;
-  readonly AsyncFunction: AsyncFunctionConstructor;
+  readonly compile: CompileFunction;
   /** The wall clock, ms: printed lines go to the page at most every PRINT_INTERVAL_MS of it while the code runs. */
   wallNowMs?(): number;
-  /** Global names the cell sees as undefined (by default NETWORK_NAMES and SHADOWED_NAMES). */
-  readonly shadowed?: readonly string[];
 }
 
 /**
- * The ways to the network a cell's code could try. In the page's worker
- * they are left in place, and the sandbox's policy refuses every request
- * they make (src/web/code-cell/cell-sandbox.ts); a cell run in this process
- * (a test, a lesson's replay) has no such policy around it, so there they
- * are shadowed: the cell sees them as undefined.
+ * The ways to the network a cell's code could try. The cell's engine has
+ * none of them, and the worker around it runs under a policy that refuses
+ * every request (src/web/code-cell/cell-sandbox.ts); the cell sees them as
+ * undefined all the same.
  */
 export const NETWORK_NAMES = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'WebTransport', 'EventSource', 'importScripts'] as const;
 
 /**
- * Names a cell sees as undefined wherever it runs: ways out of the
- * simulated world that no request policy covers (storage and messages
- * shared with the page, other workers, the host process). In the worker
- * they are also removed from the global scope itself
- * (src/web/code-cell/lockdown.ts).
+ * Names a cell sees as undefined: ways out of the simulated world that no
+ * request policy covers (storage and messages shared with the page, other
+ * workers, the host process). The worker around the engine also removes
+ * them from its own global scope (lockdown.ts).
  */
 export const SHADOWED_NAMES = [
   'indexedDB',
@@ -103,10 +99,10 @@ export class CellRuntime {
   /** Compiles and starts the cell. */
   run(): void {
     const api = this.api();
-    const shadowed = this.host.shadowed ?? [...NETWORK_NAMES, ...SHADOWED_NAMES];
+    const shadowed = [...NETWORK_NAMES, ...SHADOWED_NAMES];
     const names = [...Object.keys(api), ...shadowed];
     const values = [...Object.values(api), ...shadowed.map(() => undefined)];
-    const compiled = compileCell(this.host.AsyncFunction, names, this.start.source, `cell-${this.start.cellId.replace(/[^\w-]/g, '_')}.js`);
+    const compiled = compileCell(this.host.compile, names, this.start.source, `cell-${this.start.cellId.replace(/[^\w-]/g, '_')}.js`);
     if (!('run' in compiled)) {
       this.finish(compiled);
       return;
@@ -224,7 +220,7 @@ export class CellRuntime {
       print,
       report: (name: unknown, value: unknown) => {
         if (typeof name !== 'string' || name === '') throw new TypeError('report(name, value): the name is a non-empty string');
-        if (!this.finished) this.host.post({ type: 'report', name, value: structuredCloneable(value) });
+        if (!this.finished) this.host.post({ type: 'report', name, value: plainData(value) });
       },
       sleep,
       time: () => this.nowUs / 1e6,
@@ -283,13 +279,4 @@ function virtualDate(nowMs: () => number): DateConstructor {
     }
   }
   return VirtualDate as unknown as DateConstructor;
-}
-
-/** A report's value as data that can cross to the page (functions and the like dropped). */
-function structuredCloneable(v: unknown): unknown {
-  try {
-    return structuredClone(v);
-  } catch {
-    return JSON.parse(JSON.stringify(v) ?? 'null') as unknown;
-  }
 }

@@ -1,7 +1,11 @@
 import type { CellError } from './protocol.js';
 
-/** The constructor of async functions, captured before anything can hide it. */
-export type AsyncFunctionConstructor = new (...argsAndBody: string[]) => (...args: unknown[]) => Promise<unknown>;
+/**
+ * Makes an async function of `params` from `body`, its code named `url`
+ * in stacks; throws a SyntaxError when the body does not parse. The cell's
+ * engine provides it (engine/quickjs-cell.ts).
+ */
+export type CompileFunction = (params: readonly string[], body: string, url: string) => (...args: unknown[]) => Promise<unknown>;
 
 export interface CompiledCell {
   readonly run: (...args: unknown[]) => Promise<unknown>;
@@ -14,20 +18,20 @@ export interface CompiledCell {
  * (the cell's API), in strict mode, so `await` works at the top of a cell
  * and names it did not declare are errors. A syntax error comes back as a
  * CellError with its line instead. Nothing here judges what the code
- * does: in the page, the worker's policy refuses every request
- * (src/web/code-cell/cell-sandbox.ts).
+ * does: the engine it runs in has nothing but the cell's API to reach
+ * (engine/quickjs-cell.ts).
  *
- *   const c = compileCell(AsyncFunction, ['print'], 'print(1 + 1)', 'cell-a.js');
+ *   const c = compileCell(compile, ['print'], 'print(1 + 1)', 'cell-a.js');
  *   if (!('run' in c)) show(c); else await c.run(print);
  */
-export function compileCell(AsyncFunction: AsyncFunctionConstructor, params: readonly string[], source: string, url: string): CompiledCell | CellError {
+export function compileCell(compile: CompileFunction, params: readonly string[], source: string, url: string): CompiledCell | CellError {
   let run: (...args: unknown[]) => Promise<unknown>;
   try {
-    run = new AsyncFunction(...params, wrap(source, url));
+    run = compile(params, `"use strict";\n${source}`, url);
   } catch (e) {
-    return syntaxError(AsyncFunction, params, source, e instanceof Error ? e : new Error(String(e)));
+    return syntaxError(compile, params, source, url, e instanceof Error ? e : new Error(String(e)));
   }
-  const firstLine = probeFirstLine(AsyncFunction, params, url);
+  const firstLine = probeFirstLine(compile, params, url);
   const lines = source.split('\n').length;
   return {
     run,
@@ -39,10 +43,6 @@ export function compileCell(AsyncFunction: AsyncFunctionConstructor, params: rea
   };
 }
 
-function wrap(source: string, url: string): string {
-  return `"use strict";\n${source}\n//# sourceURL=${url}`;
-}
-
 /**
  * The line a stack reports for the first line of a cell's source, learned
  * from a probe compiled the same way: engines number the lines of the
@@ -50,11 +50,11 @@ function wrap(source: string, url: string): string {
  * down. An async function runs synchronously up to its first await, so the
  * probe hands its error back at once.
  */
-function probeFirstLine(AsyncFunction: AsyncFunctionConstructor, params: readonly string[], url: string): number | null {
+function probeFirstLine(compile: CompileFunction, params: readonly string[], url: string): number | null {
   const probeUrl = url + '-probe';
   let stack = '';
   try {
-    const probe = new AsyncFunction(...params, `"use strict";\narguments[0](new Error('probe'));\n//# sourceURL=${probeUrl}`);
+    const probe = compile(params, `"use strict";\narguments[0](new Error('probe'));`, probeUrl);
     void probe((e: Error) => {
       stack = e.stack ?? '';
     });
@@ -88,10 +88,10 @@ function locate(stack: string, url: string, firstLine: number, lines: number): {
  * comment: the first prefix that does holds it) or ended with something
  * left open.
  */
-function syntaxError(AsyncFunction: AsyncFunctionConstructor, params: readonly string[], source: string, error: Error): CellError {
+function syntaxError(compile: CompileFunction, params: readonly string[], source: string, url: string, error: Error): CellError {
   const failure = (body: string): string | null => {
     try {
-      new AsyncFunction(...params, `"use strict";\n${body}`);
+      compile(params, `"use strict";\n${body}`, url);
       return null;
     } catch (e) {
       return e instanceof Error ? e.message : String(e);

@@ -2,10 +2,9 @@ import type { World } from '../../emulator/world/world.js';
 import type { ClientCpuName } from '../../emulator/sim/cpu.js';
 import { MAX_PRINT_LINES } from './cell-messages.js';
 import { CellExecutor } from './executor.js';
-import { CellRuntime } from './cell-runtime.js';
-import type { AsyncFunctionConstructor } from './cell-source.js';
+import { QuickJsCell } from './engine/quickjs-cell.js';
 import { macrotaskQueue } from './macrotask.js';
-import type { CellError, PageMessage, StartMessage } from './protocol.js';
+import type { CellError, PageMessage } from './protocol.js';
 
 export interface InProcessOptions {
   readonly source: string;
@@ -36,27 +35,26 @@ export interface CellOutcome {
   readonly endUs: number;
 }
 
-const AsyncFunction = (async () => {}).constructor as AsyncFunctionConstructor;
-
 /**
  * Runs a code cell against a world in this process, with the same
- * protocol, executor and cell runtime as the page's Web Worker (every
- * message cloned as postMessage would): for Node tests and for replaying
- * a lesson's reference solution without a browser. The source runs in
- * this process, so it must be trusted: a cell that loops without awaiting
- * cannot be stopped here, only in the worker.
+ * protocol, executor, cell runtime and engine (QuickJS, with its memory
+ * ceiling) as the page's Web Worker, every message cloned as postMessage
+ * would: for Node tests and for replaying a lesson's reference solution
+ * without a browser. The engine runs on this thread, so a cell that loops
+ * without awaiting holds it: only the page's worker can be ended then.
  *
  *   const out = await runCellInProcess(world, { source: 'print(await redis.ping())', from: 'app' });
  *   out.output   // ['PONG']
  */
-export function runCellInProcess(world: World, opts: InProcessOptions): Promise<CellOutcome> {
+export async function runCellInProcess(world: World, opts: InProcessOptions): Promise<CellOutcome> {
   const later = macrotaskQueue();
   const output: string[] = [];
   let dropped = 0;
   const reports: Record<string, unknown> = {};
   const startUs = world.kernel.now;
+  let toPage: (msg: unknown) => void = () => undefined;
+  const cell = await QuickJsCell.create({ post: (m) => toPage(structuredClone(m)), wallNowMs: () => performance.now() });
   return new Promise<CellOutcome>((resolve) => {
-    let runtime: CellRuntime | null = null;
     const executor = new CellExecutor(world, {
       cellId: opts.cellId ?? 'cell',
       source: opts.source,
@@ -68,15 +66,7 @@ export function runCellInProcess(world: World, opts: InProcessOptions): Promise<
       later,
       post: (msg: PageMessage) => {
         const copy = structuredClone(msg);
-        later(() => {
-          if (copy.type === 'start') {
-            runtime = new CellRuntime(
-              { post: (m) => later(() => executor.receive(structuredClone(m))), afterMicrotasks: later, AsyncFunction, wallNowMs: () => performance.now() },
-              copy as StartMessage,
-            );
-            runtime.run();
-          } else runtime?.receive(copy);
-        });
+        later(() => cell.receive(copy));
       },
       onDropped: (n) => {
         dropped += n;
@@ -92,10 +82,12 @@ export function runCellInProcess(world: World, opts: InProcessOptions): Promise<
       },
       onEnd: (end) => {
         opts.signal?.removeEventListener('abort', abort);
+        cell.dispose();
         if (output.length > MAX_PRINT_LINES) dropped += output.splice(0, output.length - MAX_PRINT_LINES).length;
         resolve({ output, dropped, reports, error: end.error, stopped: end.stopped, startUs, endUs: world.kernel.now });
       },
     });
+    toPage = (m) => later(() => executor.receive(m));
     const abort = () => executor.stop();
     if (opts.signal?.aborted) {
       executor.stop();

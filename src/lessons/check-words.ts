@@ -77,6 +77,7 @@ function keyLabel(c: KeyCheck): string {
     else if (c.type !== undefined) head += ` is ${c.type === 'zset' ? 'a sorted set' : `a ${c.type}`}`;
     else head += ' exists';
     head += ` ${on}`;
+    if (c['same-as'] !== undefined) head = `${name} ${on} is the same as on ${serverName(c['same-as'].on)}`;
     if (c.written) head = `${head}, written in this step`;
     parts.push(head);
     if (c.equals !== undefined && c.type !== undefined) parts.push(c.type === 'zset' ? 'a sorted set' : `a ${c.type}`);

@@ -279,6 +279,24 @@ function timesText(n: number): string {
 
 type KeyCheck = Extract<Check, { kind: 'key' }>;
 
+/** The key holds the same string on the other server as here (`v`, read `on` this one). */
+function sameKeyAs(c: KeyCheck, otherRef: string, ctx: CheckContext, proc: RedisProcess | null, v: NonNullable<ReturnType<typeof peekKey>>, on: string): Found {
+  const name = repr(c.key);
+  const other = parseServerRef(otherRef);
+  const q = serverOf(ctx, other.host, other.port, proc);
+  if (q === null) return fail(notRunning(ctx.world, other.host, other.port));
+  const db = q.server.dbs[c.db];
+  const w = db === undefined ? undefined : peekKey(ctx.world, db, c.key);
+  const there = `on ${serverName(otherRef)}`;
+  const text = (x: typeof v) => (typeof x === 'string' ? x : x.type === 'string' ? (x as { s: string }).s : null);
+  const mine = text(v);
+  if (mine === null) return fail(`${name} is ${typeWords(typeOf(v))} ${on}, not a string`);
+  if (w === undefined) return fail(`${name} is ${repr(mine)} ${on}, and does not exist ${there}`);
+  const theirs = text(w);
+  if (theirs !== mine) return fail(`${name} is ${repr(mine)} ${on}, and ${theirs === null ? typeWords(typeOf(w)) : repr(theirs)} ${there}`);
+  return pass(`${name} is ${repr(mine)} ${on} and ${there}`);
+}
+
 function keyCheck(c: KeyCheck, ctx: CheckContext, index: number, proc: RedisProcess | null): Found {
   const { host, port } = parseServerRef(c.on);
   const name = repr(c.key);
@@ -305,6 +323,10 @@ function keyCheck(c: KeyCheck, ctx: CheckContext, index: number, proc: RedisProc
       const r = numberFound(n, c.number, (x) => `${name} is ${x} ${on}`);
       if (!r.ok) return r;
     }
+  }
+  if (c['same-as'] !== undefined) {
+    const r = sameKeyAs(c, c['same-as'].on, ctx, proc, v, on);
+    if (!r.ok) return r;
   }
   if (c.length !== undefined) {
     const n = valueLength(v);

@@ -19,8 +19,10 @@ export const HAPPENINGS = [
   'torn-write',
   'flip-byte',
   'full-resync',
+  'shared-snapshot',
   'replica-synced',
   'partial-resync',
+  'link-timeout',
   'promoted',
 ] as const;
 

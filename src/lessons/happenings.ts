@@ -113,6 +113,13 @@ const HAPPENING_WORDS: Record<Happening, HappeningWords> = {
     notYet: (h) => `no replica has asked ${h} for a full copy of its data in this step`,
     noun: 'full resync',
   },
+  'shared-snapshot': {
+    // Table 4.3: a replica that asks while a snapshot for another is being made gets the same one.
+    matches: (e) => e.kind === 'repl' && /^step 2: (\S+ shares the BGSAVE|one BGSAVE for )/.test(e.text),
+    done: (h) => `${h} sent several replicas the same snapshot`,
+    notYet: (h) => `${h} has not sent one snapshot to several replicas in this step`,
+    noun: 'shared snapshot',
+  },
   'replica-synced': {
     matches: log(/^MASTER <-> REPLICA sync: Finished with success$/),
     done: (h) => `The replica on ${h} loaded a full copy of its primary's data`,
@@ -124,6 +131,13 @@ const HAPPENING_WORDS: Record<Happening, HappeningWords> = {
     done: (h) => `The replica on ${h} caught up with its primary without a full copy`,
     notYet: (h) => `the replica on ${h} has not caught up with a partial resynchronization in this step`,
     noun: 'partial resynchronization',
+  },
+  'link-timeout': {
+    // replicationCron: nothing from the primary for repl-timeout seconds, so the replica drops the link.
+    matches: log(/^MASTER timeout: no data nor PING received\.\.\.$/),
+    done: (h) => `The replica on ${h} gave up on its silent primary and dropped the link`,
+    notYet: (h) => `the replica on ${h} has not given up on a silent primary in this step`,
+    noun: 'dropped link',
   },
   promoted: {
     matches: (e) => e.kind === 'repl' && e.text.startsWith('promoted to primary'),

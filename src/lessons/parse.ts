@@ -338,7 +338,7 @@ class Parser {
         const looks = [c.kept, c.lost, c.at].filter((x) => x !== undefined).length;
         if (looks > 1) return 'a key check looks back to one moment at most: kept, lost or at';
         if (c.written === true && c.after !== undefined) return 'a key check counts its writes or waits for something to happen, not both: written or after';
-        return host(parseServerRef(c.on).host);
+        return host(parseServerRef(c.on).host) ?? (c['same-as'] ? host(parseServerRef(c['same-as'].on).host) : null);
       }
       case 'config':
       case 'happened':

@@ -136,6 +136,8 @@ const keyCheck = z.strictObject({
   exists: z.boolean().optional(),
   /** A string's value. */
   equals: z.string().optional(),
+  /** A string with the same value as the key on this other server ("the replica has the vote"). */
+  'same-as': z.strictObject({ on: serverRef }).optional(),
   type: z.enum(['string', 'list', 'hash', 'set', 'zset']).optional(),
   /** Seconds to live (TTL): -1 means no expiry. */
   ttl: z.strictObject(numberExpect).optional(),

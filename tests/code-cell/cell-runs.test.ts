@@ -1,18 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { CellRuntime } from '../../src/code-cell/cell-runtime.js';
-import type { AsyncFunctionConstructor } from '../../src/code-cell/cell-source.js';
-import type { PageMessage, StartMessage } from '../../src/code-cell/protocol.js';
+import { QuickJsCell } from '../../src/code-cell/engine/quickjs-cell.js';
+import type { PageMessage } from '../../src/code-cell/protocol.js';
 import { CodeCells, runCellToEnd } from '../../src/web/code-cell/cell-runs.js';
 import { storeHarness } from '../web/store-harness.js';
 
-const AsyncFunction = (async () => {}).constructor as AsyncFunctionConstructor;
-
 /**
- * A stand-in for the cell's Web Worker: the same runtime, in this process,
+ * A stand-in for the cell's Web Worker: the same engine, in this process,
  * with messages cloned and delivered as tasks, and terminate() cutting it off.
  */
 class FakeWorker {
-  private runtime: CellRuntime | null = null;
+  private readonly cell = QuickJsCell.create({
+    post: (m) => {
+      const out = structuredClone(m);
+      setImmediate(() => {
+        if (!this.terminated) for (const l of this.listeners) l({ data: out });
+      });
+    },
+    wallNowMs: () => performance.now(),
+  });
   private readonly listeners: Array<(e: { data: unknown }) => void> = [];
   terminated = false;
 
@@ -20,22 +25,7 @@ class FakeWorker {
     const copy = structuredClone(msg);
     setImmediate(() => {
       if (this.terminated) return;
-      if (copy.type === 'start') {
-        this.runtime = new CellRuntime(
-          {
-            post: (m) => {
-              const out = structuredClone(m);
-              setImmediate(() => {
-                if (!this.terminated) for (const l of this.listeners) l({ data: out });
-              });
-            },
-            afterMicrotasks: (fn) => setImmediate(fn),
-            AsyncFunction,
-          },
-          copy as StartMessage,
-        );
-        this.runtime.run();
-      } else this.runtime?.receive(copy);
+      void this.cell.then((cell) => cell.receive(copy));
     });
   }
 
@@ -45,6 +35,7 @@ class FakeWorker {
 
   terminate(): void {
     this.terminated = true;
+    void this.cell.then((cell) => cell.dispose());
   }
 }
 

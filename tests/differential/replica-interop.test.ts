@@ -60,8 +60,8 @@ async function command(port: number, argv: string[]): Promise<unknown> {
   }
 }
 
-async function info(port: number): Promise<Map<string, string>> {
-  const text = String(await command(port, ['INFO', 'replication']));
+async function info(port: number, section = 'replication'): Promise<Map<string, string>> {
+  const text = String(await command(port, ['INFO', section]));
   const out = new Map<string, string>();
   for (const line of text.split('\r\n')) {
     const i = line.indexOf(':');
@@ -247,6 +247,13 @@ describe.skipIf(!HAVE_REAL_REDIS)('a replica\'s log beside a real replica\'s', (
       const starts = sides.map((s) => s.log().length);
       for (const s of sides) await command(s.port, ['REPLICAOF', '127.0.0.1', String(primary.port)]);
       await until(async () => (await info(real.port)).get('master_link_status') === 'up' && (await info(emu.port)).get('master_link_status') === 'up');
+      // A replica with an AOF rewrites it after the sync; let both finish that before the link is cut, so the
+      // two logs do not differ only by which of the two came first on a busy machine.
+      const rewriting = async (port: number) => {
+        const p = await info(port, 'persistence');
+        return p.get('aof_rewrite_in_progress') !== '0' || p.get('aof_rewrite_scheduled') !== '0';
+      };
+      await until(async () => !(await rewriting(real.port)) && !(await rewriting(emu.port)));
       for (const s of sides) await command(s.port, ['CLIENT', 'KILL', 'TYPE', 'master']);
       await until(async () => (await info(real.port)).get('master_link_status') === 'up' && (await info(emu.port)).get('master_link_status') === 'up');
       for (const s of sides) await command(s.port, ['REPLICAOF', 'NO', 'ONE']);

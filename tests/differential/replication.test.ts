@@ -648,7 +648,9 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
         [startReal, startEmulator].map(async (start) => {
           const s = await start();
           try {
-            await command(s.port, ['SET', 'k', 'v']);
+            // A tenth of a second per key keeps the BGSAVE running until SYNC has come, however loaded the machine.
+            await command(s.port, ['MSET', 'k1', 'v', 'k2', 'v', 'k3', 'v', 'k4', 'v', 'k5', 'v']);
+            await command(s.port, ['CONFIG', 'SET', 'rdb-key-save-delay', '100000']);
             const logged = s.log().length;
             const c = await RawConnection.open(s.port);
             const p = await Peer.open(s.port);

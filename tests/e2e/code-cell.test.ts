@@ -3,7 +3,8 @@
  * Chromium. A cell of lesson 16 runs in its Web Worker against the page's
  * world and prints what it measured; a cell that spins forever, prints
  * without end or prints huge strings leaves the page responsive and is
- * stopped; every request a cell tries is refused by its sandbox's own
+ * stopped; a cell that fills its engine's memory is stopped with a clear
+ * message, and the page and the next cell go on; every request a cell tries is refused by its sandbox's own
  * policy, in the build and under the dev server, while the page keeps its
  * policy without unsafe-eval; the benchmark draws its chart. Screenshots go to .tmp/e2e/
  * (with UPDATE_SCREENSHOTS=1, the cell's also to docs/screenshots/).
@@ -118,6 +119,38 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
     await page.context().close();
   });
 
+  it('loads its engine only when a cell first runs, stops a cell that fills its memory with a clear message, and the page and the next cell go on', async () => {
+    const { page, problems } = await openLesson16(1);
+    const engineFiles: string[] = [];
+    page.on('request', (r) => {
+      if (/\.wasm$|cell-worker/.test(r.url())) engineFiles.push(new URL(r.url()).pathname.split('/').pop()!);
+    });
+    // The page has loaded, lesson and all: nothing of the engine yet.
+    await cell(page, 'round-trips').waitFor();
+    expect(engineFiles).toEqual([]);
+    const bombs = ["print('filling');\nconst a = [];\nfor (;;) a.push('x'.repeat(1e6) + a.length);", 'const m = new Map();\nlet i = 0;\nfor (;;) m.set(i++, { i });'];
+    for (const [n, code] of bombs.entries()) {
+      await setCode(page, 'round-trips', code);
+      expect(await runAndWait(page, 'round-trips')).toBe('failed');
+      expect(await cell(page, 'round-trips').getByRole('alert').innerText()).toBe('Out of memory: the cell used all of its 64 MB and was stopped');
+      // Every terminal still takes keys.
+      await page.locator('.terminal-screen:not([hidden])').click();
+      await page.keyboard.type(`after${n}`);
+      await expect.poll(() => terminalText(page)).toContain(`redis:6379> after${n}`);
+      await page.keyboard.press('Control+U');
+    }
+    await cell(page, 'round-trips').getByRole('alert').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'cell-out-of-memory.png') });
+    expect(engineFiles.filter((f) => f.endsWith('.wasm'))).toHaveLength(1);
+    await setCode(page, 'round-trips', 'print(await redis.ping());');
+    expect(await runAndWait(page, 'round-trips')).toBe('done');
+    expect(await cell(page, 'round-trips').getByRole('log').innerText()).toBe('PONG');
+    // The engine came once from the app's own files, and every run since reused it.
+    expect(engineFiles.filter((f) => f.endsWith('.wasm'))).toHaveLength(1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("reaches nothing outside the world: the sandbox's own policy refuses every request a cell tries, and the page goes on", async () => {
     const { page, problems } = await openLesson16(1);
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
@@ -186,7 +219,7 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
     // The page goes on: a new run, and an error reply with its line.
     await setCode(page, 'round-trips', "await redis.set('a', 1);\nawait redis.hget('a', 'f');");
     expect(await runAndWait(page, 'round-trips')).toBe('failed');
-    expect(await cell(page, 'round-trips').getByRole('alert').innerText()).toBe('ReplyError: WRONGTYPE Operation against a key holding the wrong kind of value (line 2, column 13)');
+    expect(await cell(page, 'round-trips').getByRole('alert').innerText()).toBe('ReplyError: WRONGTYPE Operation against a key holding the wrong kind of value (line 2, column 17)');
     await page.context().close();
   });
 
@@ -199,14 +232,14 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
     try {
       const page = await context.newPage();
       const frame = await (await page.request.get(url + 'cell-sandbox.html')).text();
-      expect(frame).toMatch(/content="default-src 'none'; script-src 'self' 'unsafe-eval'; worker-src blob: 'self';/);
+      expect(frame).toMatch(/content="default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src blob: 'self';/);
       expect(frame).not.toContain('@vite/client');
       await page.goto(url);
       await page.getByRole('button', { name: `Lesson 16: ${TITLES[16]}` }).click();
       await setCode(
         page,
         'round-trips',
-        "let how;\nfetch('http://127.0.0.1:9/x').then(() => (how = 'reached'), () => (how = 'refused'));\nfor (let i = 0; i < 5000 && how === undefined; i++) await sleep(1);\nprint('fetch: ' + how);\nprint(await redis.ping());",
+        "let how;\nPromise.resolve().then(() => fetch('http://127.0.0.1:9/x')).then(() => (how = 'reached'), () => (how = 'refused'));\nfor (let i = 0; i < 5000 && how === undefined; i++) await sleep(1);\nprint('fetch: ' + how);\nprint(await redis.ping());",
       );
       expect(await runAndWait(page, 'round-trips')).toBe('done');
       expect(await cell(page, 'round-trips').getByRole('log').innerText()).toBe('fetch: refused\nPONG');

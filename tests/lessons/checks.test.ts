@@ -185,6 +185,12 @@ describe('a failing check', () => {
     expect(r).toMatchObject({ ok: false, detail: 'db0.keys is 3 on A, and db0.keys is missing on B' });
   });
 
+  it('compares a key with the same key on another server', async () => {
+    const [missing, other] = await results(['- { key: votes, on: A, same-as: { on: B } }', '- { key: q, on: A, same-as: { on: B } }'].join('\n'));
+    expect(missing).toMatchObject({ ok: false, label: '"votes" on A is the same as on B', detail: '"votes" is "528" on A, and does not exist on B' });
+    expect(other).toMatchObject({ ok: false, detail: '"q" is a list on A, not a string' });
+  });
+
   it("reads a redis-cli terminal's last reply in this step as redis-cli printed it", async () => {
     const lesson = parseLesson(
       `---\nid: reply\nnumber: 95\ntitle: Reply\nsummary: Replies.\n${world}\n---\n\n## Step: One\n\n\`\`\`check\n- { reply: cli, equals: "(integer) 3" }\n\`\`\`\n\n\`\`\`solution\ncli> LLEN q\n\`\`\`\n\n## Step: Two\n\n\`\`\`check\n- { reply: cli, equals: "(integer) 3" }\n\`\`\`\n\n\`\`\`solution\ncli> LLEN q\n\`\`\`\n`,

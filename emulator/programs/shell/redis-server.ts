@@ -1,7 +1,7 @@
 import { bytesFromArray } from '../../resp/bytes.js';
 import { splitArgs } from '../../resp/split-args.js';
 import { asciiLower } from '../../resp/bytes.js';
-import { commandFacts } from '../../commands/table.js';
+import { commandFacts } from '../../server/command-table.js';
 import { CONF } from '../../server/config-params.js';
 import { lookupParam } from '../../server/config.js';
 import { normalizePath } from '../../sim/disk-path.js';

@@ -1,4 +1,11 @@
+import engineWasmUrl from '@jitl/quickjs-wasmfile-release-sync/wasm?url';
 import workerUrl from './cell-worker.ts?worker&url';
+
+/** The first message a cell's worker gets: its engine's WebAssembly code (cell-worker.ts). */
+export interface EngineCode {
+  readonly type: 'engine';
+  readonly wasm: ArrayBuffer;
+}
 
 /**
  * Where code cells run: a Web Worker that no request can leave. A worker
@@ -14,10 +21,15 @@ import workerUrl from './cell-worker.ts?worker&url';
  * in the static build and under the dev server, which serves public/ as
  * it is.
  *
- *   const worker = await sandboxWorker();   // a Worker under the frame's policy
+ * The worker runs the cell in an engine compiled to WebAssembly, which the
+ * worker cannot fetch: the page fetches it from its own files the first
+ * time a cell runs, keeps it, and gives each new worker a copy as its
+ * first message.
+ *
+ *   const worker = await sandboxWorker();   // a Worker under the frame's policy, its engine on the way
  */
 export async function sandboxWorker(): Promise<Worker> {
-  const frame = await sandboxFrame();
+  const [frame, wasm] = await Promise.all([sandboxFrame(), engineCode()]);
   const realm = frame.contentWindow as (Window & typeof globalThis) | null;
   if (realm === null) throw new Error('the sandbox frame has no window');
   const script = new URL(workerUrl, document.baseURI).href;
@@ -26,11 +38,29 @@ export async function sandboxWorker(): Promise<Worker> {
   const boot = module ? `import ${JSON.stringify(script)};` : `importScripts(${JSON.stringify(script)});`;
   const url = realm.URL.createObjectURL(new realm.Blob([boot], { type: 'text/javascript' }));
   try {
-    return new realm.Worker(url, { type: module ? 'module' : 'classic', name: 'code-cell' });
+    const worker = new realm.Worker(url, { type: module ? 'module' : 'classic', name: 'code-cell' });
+    worker.postMessage({ type: 'engine', wasm: wasm.slice(0) } satisfies EngineCode);
+    return worker;
   } finally {
     // The worker has its script's URL already; nothing else may use it.
     setTimeout(() => realm.URL.revokeObjectURL(url), 60_000);
   }
+}
+
+let enginePromise: Promise<ArrayBuffer> | null = null;
+
+/** The engine's WebAssembly code, fetched on first use and kept for the page's life (a failed fetch is tried again next time). */
+function engineCode(): Promise<ArrayBuffer> {
+  enginePromise ??= fetch(new URL(engineWasmUrl, document.baseURI).href)
+    .then((r) => {
+      if (!r.ok) throw new Error(`the cells' engine could not be loaded (${r.status})`);
+      return r.arrayBuffer();
+    })
+    .catch((e: unknown) => {
+      enginePromise = null;
+      throw e instanceof Error ? e : new Error(String(e));
+    });
+  return enginePromise;
 }
 
 let framePromise: Promise<HTMLIFrameElement> | null = null;

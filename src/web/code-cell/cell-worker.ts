@@ -1,42 +1,57 @@
 /**
  * The Web Worker a code cell runs in: one per run, made under the sandbox
  * frame's policy (cell-sandbox.ts), ended by the page when the cell ends
- * or is stopped. It keeps what the cell runtime needs
- * (posting to the page, a way to queue a task, the AsyncFunction
- * constructor), locks its global scope down, then waits for the page's
- * start message. Everything else is the runtime's (src/code-cell).
+ * or is stopped. The cell's code runs in an engine inside it, QuickJS
+ * compiled to WebAssembly, whose memory has a hard maximum
+ * (src/code-cell/engine/quickjs-cell.ts): a cell that fills it is stopped
+ * with a clear error, and the worker, the page and its other parts go on.
+ *
+ * The page's first message is the engine's WebAssembly code (the worker
+ * can fetch nothing itself); messages that come while the engine starts
+ * wait for it. Once it has started, the worker locks its own global scope
+ * down too, then hands each message to the engine.
  */
-import { CellRuntime, SHADOWED_NAMES } from '../../code-cell/cell-runtime.js';
-import type { AsyncFunctionConstructor } from '../../code-cell/cell-source.js';
-import { macrotaskQueue } from '../../code-cell/macrotask.js';
+import { QuickJsCell } from '../../code-cell/engine/quickjs-cell.js';
+import { lockDown } from '../../code-cell/lockdown.js';
 import type { CellMessage, PageMessage } from '../../code-cell/protocol.js';
-import { lockDown } from './lockdown.js';
+import type { EngineCode } from './cell-sandbox.js';
 
 interface WorkerScope {
   postMessage(msg: unknown): void;
-  addEventListener(type: 'message', listener: (e: MessageEvent<PageMessage>) => void): void;
+  addEventListener(type: 'message', listener: (e: MessageEvent<EngineCode | PageMessage>) => void): void;
 }
 
 const scope = self as unknown as WorkerScope;
 const post = scope.postMessage.bind(scope) as (msg: CellMessage) => void;
-const later = macrotaskQueue();
-const AsyncFunction = (async () => {}).constructor as AsyncFunctionConstructor;
 // The real clock, for pacing output: the cell itself sees virtual time.
 const wallNowMs = performance.now.bind(performance);
-let runtime: CellRuntime | null = null;
-// Only what was kept above survives this.
-const left = lockDown();
+let cell: QuickJsCell | Promise<QuickJsCell | null> | null = null;
+const waiting: PageMessage[] = [];
+
+function refuse(message: string): void {
+  post({ type: 'done', requests: [], error: { name: 'Error', message, line: null, column: null } });
+}
 
 scope.addEventListener('message', (e) => {
   const msg = e.data;
-  if (msg.type === 'start') {
-    if (runtime !== null) return;
-    if (left.length !== 0) {
-      post({ type: 'done', requests: [], error: { name: 'Error', message: `This browser keeps ${left.join(', ')} in reach of a cell, so cells do not run here.`, line: null, column: null } });
-      return;
-    }
-    // The network stays in reach of the cell's code: the sandbox's policy refuses every request.
-    runtime = new CellRuntime({ post, afterMicrotasks: later, AsyncFunction, shadowed: SHADOWED_NAMES, wallNowMs }, msg);
-    runtime.run();
-  } else runtime?.receive(msg);
+  if (msg.type === 'engine') {
+    if (cell !== null) return;
+    cell = QuickJsCell.create({ wasm: msg.wasm, post, wallNowMs }).then(
+      (made) => {
+        const left = lockDown();
+        if (left.length !== 0) {
+          refuse(`This browser keeps ${left.join(', ')} in reach of a cell, so cells do not run here.`);
+          return null;
+        }
+        cell = made;
+        for (const m of waiting.splice(0)) made.receive(m);
+        return made;
+      },
+      (err: unknown) => {
+        refuse(`The cell's engine could not start: ${err instanceof Error ? err.message : String(err)}`);
+        return null;
+      },
+    );
+  } else if (cell instanceof QuickJsCell) cell.receive(msg);
+  else waiting.push(msg);
 });

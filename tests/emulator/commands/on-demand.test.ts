@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_HANDLERS } from '../../../emulator/commands/index.js';
 import { isOnDemandCommand, ON_DEMAND_COMMANDS, onDemandHandlersLoaded } from '../../../emulator/commands/on-demand.js';
-import { commandFacts } from '../../../emulator/commands/table.js';
+import { commandFacts } from '../../../emulator/server/command-table.js';
+import { World } from '../../../emulator/world/world.js';
 
 describe('the commands whose code loads on demand', () => {
   it('are commands Redis has, in every server table, and their code is loaded in the tests', () => {
@@ -18,9 +19,38 @@ describe('the commands whose code loads on demand', () => {
     expect(isOnDemandCommand(['COMMAND', 'DOCS', 'get'])).toBe(true);
     expect(isOnDemandCommand(['memory', 'USAGE', 'k'])).toBe(true);
     expect(isOnDemandCommand(['object', 'encoding', 'k'])).toBe(true);
+    expect(isOnDemandCommand(['REPLICAOF', 'no', 'one'])).toBe(true);
+    expect(isOnDemandCommand(['slaveof', 'a', '6379'])).toBe(true);
+    expect(isOnDemandCommand(['FAILOVER'])).toBe(true);
+    expect(isOnDemandCommand(['PSYNC', '?', '-1'])).toBe(true);
+    expect(isOnDemandCommand(['sync'])).toBe(true);
     expect(isOnDemandCommand(['COMMAND', 'INFO', 'get'])).toBe(false);
     expect(isOnDemandCommand(['COMMAND'])).toBe(false);
     expect(isOnDemandCommand(['set', 'a', '1'])).toBe(false);
     expect(isOnDemandCommand([])).toBe(false);
+  });
+
+  it('include both sides of replication, which a server that never follows a primary nor serves a replica never makes', async () => {
+    const world = new World({ seed: 3 });
+    world.addHost('A', 'metal');
+    world.addHost('B', 'metal');
+    world.link('A', 'B', 'lan');
+    const a = world.startRedis('A');
+    const b = world.startRedis('B');
+    const r = world.connect({ from: 'B', to: 'B:6379' });
+    await world.settle(r.set('k', 'v'));
+    expect(await world.settle(r.call('REPLICAOF', 'NO', 'ONE'))).toBe('OK');
+    expect(await world.settle(r.call('BGSAVE'))).toBe('Background saving started');
+    await world.advanceAsync(3_000);
+    expect(b.server.replication.hasReplicaPart).toBe(false);
+    expect(a.server.replication.primary.hasSynchronization).toBe(false);
+    expect(await world.settle(r.call('REPLICAOF', 'A', '6379'))).toBe('OK');
+    // A diskless primary waits five seconds for more replicas.
+    await world.advanceAsync(8_000);
+    expect(b.server.replication.hasReplicaPart).toBe(true);
+    expect(b.server.replication.replica.linkUp()).toBe(true);
+    expect(a.server.replication.hasReplicaPart).toBe(false);
+    expect(a.server.replication.primary.hasSynchronization).toBe(true);
+    expect(b.server.replication.primary.hasSynchronization).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { RedisServer } from '../../../emulator/server/server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { ErrorReply, MapReply, SetReply, StatusReply, VerbatimReply, type Reply } from '../../../emulator/resp/reply.js';
 import { COMMAND_SUMMARIES } from '../../../emulator/commands/summaries.js';
-import { commandFacts } from '../../../emulator/commands/table.js';
+import { commandFacts } from '../../../emulator/server/command-table.js';
 import { sha1 } from '../../../emulator/commands/debug-digest.js';
 import facts from '../../../emulator/commands/data/commands-7.0.json' with { type: 'json' };
 

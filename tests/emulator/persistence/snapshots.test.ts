@@ -80,6 +80,23 @@ describe('BGSAVE', () => {
     expect(log).toContain('Background saving terminated with success');
   });
 
+  it('sleeps rdb-key-save-delay microseconds per key in the child, as configured at the fork', async () => {
+    const { world, r } = setup({ save: '' });
+    await world.settle(r.call('MSET', 'a', '1', 'b', '2', 'c', '3'));
+    await world.settle(r.call('CONFIG', 'SET', 'rdb-key-save-delay', '2000000'));
+    const t0 = world.kernel.now;
+    expect(await world.settle(r.bgsave())).toBe('Background saving started');
+    // A change after the fork does not reach the child.
+    await world.settle(r.call('CONFIG', 'SET', 'rdb-key-save-delay', '0'));
+    const running = async () => /rdb_bgsave_in_progress:1/.test((await world.settle(r.info('persistence'))) as string);
+    await world.advanceAsync(5_500);
+    expect(await running()).toBe(true);
+    await world.advanceAsync(1_000);
+    expect(await running()).toBe(false);
+    // Three keys at two seconds each, and the disk's part.
+    expect(world.kernel.now - t0).toBeGreaterThan(6_000_000);
+  });
+
   it('the fork stalls the parent by the host profile: Xen is much slower than KVM', async () => {
     const forkUs = async (profile: 'xen' | 'kvm') => {
       const world = new World({ seed: 1 });

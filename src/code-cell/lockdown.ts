@@ -1,4 +1,4 @@
-import { SHADOWED_NAMES } from '../../code-cell/cell-runtime.js';
+import { SHADOWED_NAMES } from './cell-runtime.js';
 
 /**
  * What a cell's worker removes from its global scope before any cell code

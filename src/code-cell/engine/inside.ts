@@ -1,0 +1,73 @@
+/**
+ * The cell's side of a run, as it runs inside the cell's engine (QuickJS
+ * compiled to WebAssembly, engine/quickjs-cell.ts): the same CellRuntime
+ * as anywhere, its messages carried out as JSON text (json-wire.ts).
+ * Everything the cell's code can make lives in the engine's memory, whose
+ * size has a hard maximum.
+ *
+ * This file is bundled into one script (scripts/cell-engine-plugin.ts)
+ * that the engine evaluates, wrapped in a function so that it leaves no
+ * global behind; the script's value is the object below, which only the
+ * host keeps. The host gives it its few functions in `__cellHost`, which
+ * this script takes and removes before any cell code can see it.
+ */
+import { CellRuntime } from '../cell-runtime.js';
+import type { CompileFunction } from '../cell-source.js';
+import { lockDown } from '../lockdown.js';
+import type { CellMessage, PageMessage, StartMessage } from '../protocol.js';
+import { decodeWire, encodeWire } from './json-wire.js';
+
+/** What the host gives the engine (see quickjs-cell.ts). */
+export interface EngineHost {
+  /** A message for the page, as JSON text with its bytes beside it. */
+  post(json: string, ...buffers: ArrayBuffer[]): void;
+  compile: CompileFunction;
+  wallNowMs(): number;
+}
+
+/** What the host calls in the engine. */
+export interface EngineEntry {
+  /** A message from the page. */
+  receive(json: string, ...buffers: ArrayBuffer[]): void;
+  /** Runs the oldest queued task; says whether there was one. */
+  runTask(): boolean;
+}
+
+const g = globalThis as unknown as { __cellHost?: EngineHost };
+const host = g.__cellHost!;
+delete g.__cellHost;
+
+const tasks: Array<() => void> = [];
+let runtime: CellRuntime | null = null;
+
+const post = (msg: CellMessage): void => {
+  const { json, buffers } = encodeWire(msg);
+  host.post(json, ...buffers);
+};
+
+const entry: EngineEntry = {
+  receive(json, ...buffers) {
+    const msg = decodeWire(json, buffers) as PageMessage;
+    if (msg.type !== 'start') {
+      runtime?.receive(msg);
+      return;
+    }
+    if (runtime !== null) return;
+    // The engine holds nothing that reaches out of it; this takes away what would make code from text once the cell is compiled.
+    const left = lockDown();
+    if (left.length !== 0) {
+      post({ type: 'done', requests: [], error: { name: 'Error', message: `The cell's engine keeps ${left.join(', ')} in reach of a cell, so cells do not run here.`, line: null, column: null } });
+      return;
+    }
+    runtime = new CellRuntime({ post, afterMicrotasks: (fn) => tasks.push(fn), compile: host.compile, wallNowMs: host.wallNowMs }, msg as StartMessage);
+    runtime.run();
+  },
+  runTask() {
+    const task = tasks.shift();
+    if (task === undefined) return false;
+    task();
+    return true;
+  },
+};
+
+export default entry;

@@ -1,0 +1,54 @@
+/**
+ * Messages across the edge of the cell's engine (QuickJS in WebAssembly)
+ * as text, the one kind of value both sides copy cheaply: JSON, with the
+ * two kinds of value JSON lacks carried beside it. A bigint becomes
+ * `{"\u0000n": "123"}`; bytes become `{"\u0000b": i}`, the i-th of a list
+ * of ArrayBuffers passed with the text. A plain object's own key that
+ * begins with "\u0000" gets one more in front, and loses it on the way
+ * back, so no value a cell reports can pass for either.
+ *
+ *   const { json, buffers } = encodeWire({ argv: ['SET', 'k', new Uint8Array([1])] });
+ *   decodeWire(json, buffers)   // the same value
+ */
+
+const BIGINT = '\u0000n';
+const BYTES = '\u0000b';
+
+export interface WireText {
+  readonly json: string;
+  readonly buffers: ArrayBuffer[];
+}
+
+export function encodeWire(value: unknown): WireText {
+  const buffers: ArrayBuffer[] = [];
+  const json = JSON.stringify(value, function (this: unknown, _key: string, v: unknown) {
+    if (typeof v === 'bigint') return { [BIGINT]: v.toString() };
+    if (v instanceof Uint8Array) {
+      buffers.push(v.slice().buffer);
+      return { [BYTES]: buffers.length - 1 };
+    }
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).some((k) => k.startsWith('\u0000'))) {
+      const escaped: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) escaped[k.startsWith('\u0000') ? '\u0000' + k : k] = x;
+      return escaped;
+    }
+    return v;
+  });
+  return { json: json ?? 'null', buffers };
+}
+
+export function decodeWire(json: string, buffers: readonly ArrayBuffer[]): unknown {
+  return JSON.parse(json, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const keys = Object.keys(v);
+    if (keys.length === 1 && keys[0] === BIGINT) return BigInt((v as Record<string, string>)[BIGINT]!);
+    if (keys.length === 1 && keys[0] === BYTES) {
+      const buffer = buffers[(v as Record<string, number>)[BYTES]!];
+      return buffer === undefined ? null : new Uint8Array(buffer);
+    }
+    if (!keys.some((k) => k.startsWith('\u0000'))) return v;
+    const out: Record<string, unknown> = {};
+    for (const k of keys) out[k.startsWith('\u0000') ? k.slice(1) : k] = (v as Record<string, unknown>)[k];
+    return out;
+  });
+}

@@ -1,0 +1,286 @@
+import variant from '@jitl/quickjs-wasmfile-release-sync';
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core';
+import engineSource from 'virtual:cell-engine';
+import type { CellError, CellMessage, PageMessage } from '../protocol.js';
+import type { EngineEntry, EngineHost } from './inside.js';
+import { decodeWire, encodeWire } from './json-wire.js';
+
+/**
+ * The most memory a cell's engine has, in all: its WebAssembly memory
+ * cannot grow past it, whatever the cell's code does. The engine's own
+ * code and structures take about 2 MB of it.
+ */
+export const CELL_MEMORY_BYTES = 64 * 1024 * 1024;
+const WASM_PAGE_BYTES = 65536;
+/** The memory the engine starts with, as its build expects. */
+const INITIAL_MEMORY_BYTES = 16 * 1024 * 1024;
+/** A failure with at least this much of the memory in use is the cell's memory running out. */
+const NEARLY_FULL_BYTES = CELL_MEMORY_BYTES - 4 * 1024 * 1024;
+/**
+ * How deep the engine's own stack may grow, kept well below what a
+ * browser's worker thread allows the WebAssembly frames under it, so deep
+ * recursion in a cell is the engine's RangeError, not the worker's.
+ */
+const ENGINE_STACK_BYTES = 200 * 1024;
+
+/** The error a cell ends with when its memory runs out. */
+export const OUT_OF_MEMORY: CellError = {
+  name: 'Out of memory',
+  message: `the cell used all of its ${CELL_MEMORY_BYTES / 1024 / 1024} MB and was stopped`,
+  line: null,
+  column: null,
+};
+
+export interface QuickJsCellOptions {
+  /** The engine's WebAssembly code; where absent, its package finds it (Node reads the file beside it). */
+  readonly wasm?: ArrayBuffer;
+  /** A message for the page. */
+  post(msg: CellMessage): void;
+  wallNowMs(): number;
+}
+
+/** What quickjs-emscripten keeps of the Emscripten module: its allocator, to see that a copy in will fit. */
+interface Allocator {
+  _malloc(bytes: number): number;
+  _free(pointer: number): void;
+}
+
+/**
+ * A code cell's side of a run, in an engine of its own: QuickJS compiled to
+ * WebAssembly, with a memory that has a hard maximum (CELL_MEMORY_BYTES).
+ * The cell's runtime (engine/inside.ts, bundled as `virtual:cell-engine`)
+ * runs inside it; this host carries messages in and out as JSON text,
+ * gives it its compiler, and runs its promise jobs and tasks until it waits
+ * for the page. A cell that fills its memory gets QuickJS's out-of-memory
+ * error; whatever way that shows (the cell's own error, a failed copy in,
+ * a turn that ends without a word), the run ends with OUT_OF_MEMORY and
+ * the engine is dropped. The page's Web Worker runs one per run
+ * (src/web/code-cell/cell-worker.ts); tests and lesson replays run one in
+ * their own process (run-in-process.ts).
+ *
+ *   const cell = await QuickJsCell.create({ post: (m) => executor.receive(m), wallNowMs: () => performance.now() });
+ *   cell.receive(startMessage);   // then each deliver
+ */
+export class QuickJsCell {
+  /** The run has ended: the cell posted its done, or failed; nothing more goes in or out. */
+  private ended = false;
+  private disposed = false;
+  /** Steps and dones posted: every turn of the cell ends with one. */
+  private turnsEnded = 0;
+
+  private constructor(
+    private readonly opts: QuickJsCellOptions,
+    private readonly runtime: QuickJSRuntime,
+    private readonly vm: QuickJSContext,
+    private readonly memory: WebAssembly.Memory,
+    private readonly allocator: Allocator | null,
+    private readonly entry: QuickJSHandle,
+    private readonly receiveFn: QuickJSHandle,
+    private readonly runTaskFn: QuickJSHandle,
+  ) {}
+
+  static async create(opts: QuickJsCellOptions): Promise<QuickJsCell> {
+    const memory = new WebAssembly.Memory({ initial: INITIAL_MEMORY_BYTES / WASM_PAGE_BYTES, maximum: CELL_MEMORY_BYTES / WASM_PAGE_BYTES });
+    // Given its code, the engine must not work out where its file is: in a worker made from a blob: URL it cannot.
+    const given = opts.wasm === undefined ? {} : { wasmBinary: opts.wasm, locateFile: (name: string) => name };
+    const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory: memory, ...given }));
+    const runtime = module.newRuntime();
+    runtime.setMaxStackSize(ENGINE_STACK_BYTES);
+    const vm = runtime.newContext();
+    const found = (module as unknown as { module?: Partial<Allocator> }).module;
+    const allocator = typeof found?._malloc === 'function' && typeof found._free === 'function' ? (found as Allocator) : null;
+    let cell: QuickJsCell | null = null;
+    const host = vm.newObject();
+    const hostFunctions: Record<keyof EngineHost, QuickJSHandle> = {
+      post: vm.newFunction('post', (json, ...buffers) => cell?.fromEngine(json, buffers)),
+      compile: vm.newFunction('compile', (params, body, url) => compileIn(vm, params, body, url)),
+      wallNowMs: vm.newFunction('wallNowMs', () => vm.newNumber(opts.wallNowMs())),
+    };
+    for (const [name, fn] of Object.entries(hostFunctions)) {
+      vm.setProp(host, name, fn);
+      fn.dispose();
+    }
+    vm.setProp(vm.global, '__cellHost', host);
+    host.dispose();
+    // The bundle's value is its entry object; wrapped in a function, its one variable stays out of the global scope.
+    const entry = vm.unwrapResult(vm.evalCode(`(function () {\n${engineSource}\nreturn cellEngine.default;\n})()`, 'cell-engine.js'));
+    cell = new QuickJsCell(opts, runtime, vm, memory, allocator, entry, vm.getProp(entry, 'receive' satisfies keyof EngineEntry), vm.getProp(entry, 'runTask' satisfies keyof EngineEntry));
+    return cell;
+  }
+
+  /** A message from the page: the start, then each deliver. */
+  receive(msg: PageMessage): void {
+    if (this.ended) return;
+    const turnsBefore = this.turnsEnded;
+    try {
+      const { json, buffers } = encodeWire(msg);
+      const args = [this.newString(json), ...buffers.map((b) => this.newArrayBuffer(b))];
+      try {
+        this.check(this.vm.callFunction(this.receiveFn, this.entry, ...args));
+      } finally {
+        for (const a of args) a.dispose();
+      }
+      this.runUntilWaiting();
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    // A turn ends with a step or a done; one that ended with neither lost its way out, as when its memory ran out.
+    if (!this.ended && this.turnsEnded === turnsBefore) this.fail(new Error('the cell stopped without a word'));
+    if (this.ended) this.dispose();
+  }
+
+  /** Ends the run now and frees the engine. */
+  dispose(): void {
+    this.ended = true;
+    if (this.disposed) return;
+    this.disposed = true;
+    try {
+      for (const h of [this.receiveFn, this.runTaskFn, this.entry]) h.dispose();
+      this.vm.dispose();
+      this.runtime.dispose();
+    } catch {
+      // An engine that failed may not free cleanly; it is dropped all the same.
+    }
+  }
+
+  /** Promise jobs, then queued tasks one by one, until the cell has nothing left to do. */
+  private runUntilWaiting(): void {
+    for (;;) {
+      const jobs = this.runtime.executePendingJobs(-1);
+      if (jobs.error !== undefined) {
+        const error = jobs.error;
+        jobs.dispose();
+        this.check({ error });
+      }
+      if (this.ended) return;
+      const ran = this.check(this.vm.callFunction(this.runTaskFn, this.entry));
+      if (this.ended || !ran) return;
+    }
+  }
+
+  /** A call's value (true when it is true), or its error thrown. */
+  private check(result: { value: QuickJSHandle; error?: undefined } | { error: QuickJSHandle; value?: undefined }): boolean {
+    if (result.error !== undefined) {
+      let error: unknown;
+      try {
+        error = this.vm.dump(result.error);
+      } catch {
+        error = null;
+      }
+      result.error.dispose();
+      throw new EngineError(error);
+    }
+    const value = this.vm.typeof(result.value) === 'boolean' && this.vm.dump(result.value) === true;
+    result.value.dispose();
+    return value;
+  }
+
+  /** A message the cell's runtime posts. */
+  private fromEngine(json: QuickJSHandle | undefined, buffers: QuickJSHandle[]): void {
+    if (this.ended || json === undefined) return;
+    const bytes = buffers.map((h) => this.vm.getArrayBuffer(h).consume((view) => view.value.slice().buffer));
+    let msg = decodeWire(this.vm.getString(json), bytes) as CellMessage;
+    if (msg.type === 'step' || msg.type === 'done') this.turnsEnded++;
+    if (msg.type === 'done' && msg.error !== null && (isOutOfMemory(msg.error) || (this.nearlyFull() && msg.error.message === 'Uncaught null'))) msg = { ...msg, error: OUT_OF_MEMORY };
+    if (msg.type === 'done') this.ended = true;
+    this.opts.post(msg);
+  }
+
+  /** Ends the run on a failure of the engine: out of memory when that is what it was, else what failed. */
+  private fail(e: unknown): void {
+    if (this.ended) return;
+    const error = e instanceof EngineError ? e.error : e;
+    const described = describe(error);
+    const outOfMemory = this.nearlyFull() || e instanceof OutOfEngineMemory || (described !== null && isOutOfMemory(described));
+    this.opts.post({
+      type: 'done',
+      requests: [],
+      error: outOfMemory ? OUT_OF_MEMORY : { name: 'Error', message: `The cell's engine failed: ${described?.message ?? 'no reason given'}`, line: null, column: null },
+    });
+    this.dispose();
+  }
+
+  /**
+   * Whether the engine's memory has grown to within a few MB of its
+   * maximum. QuickJS's out-of-memory error is an InternalError, or, when
+   * even that cannot be made, null: a cell that ends on null with its
+   * memory this full ran out of it.
+   */
+  private nearlyFull(): boolean {
+    return this.memory.buffer.byteLength >= NEARLY_FULL_BYTES;
+  }
+
+  /**
+   * A string copied into the engine. quickjs-emscripten does not check
+   * that its allocations succeed, so room for the copy and for the
+   * engine's own string is made first and given back: a copy that cannot
+   * fit is the cell's memory running out, never a write to nowhere.
+   */
+  private newString(s: string): QuickJSHandle {
+    const utf8 = utf8Length(s);
+    // The copy as UTF-8, then the engine's string: one byte a character when every one fits in a byte, else two.
+    this.makeRoom(utf8 + (utf8 === s.length ? s.length : 2 * s.length) + 4096);
+    return this.vm.newString(s);
+  }
+
+  private newArrayBuffer(b: ArrayBuffer): QuickJSHandle {
+    this.makeRoom(b.byteLength * 2 + 4096);
+    return this.vm.newArrayBuffer(b);
+  }
+
+  private makeRoom(bytes: number): void {
+    if (bytes > CELL_MEMORY_BYTES) throw new OutOfEngineMemory();
+    if (this.allocator === null) return;
+    const p = this.allocator._malloc(bytes);
+    if (p === 0) throw new OutOfEngineMemory();
+    this.allocator._free(p);
+  }
+}
+
+/** What the engine threw, as it dumped. */
+class EngineError extends Error {
+  constructor(readonly error: unknown) {
+    super('the cell engine threw');
+  }
+}
+
+/** A copy into the engine that its memory has no room for. */
+class OutOfEngineMemory extends Error {}
+
+/**
+ * The cell's compiler: an async function of `params` whose body is the
+ * cell's, its code named `url` in stacks. Like QuickJS's own Function
+ * constructor, it puts the body between the function's braces, so a body
+ * can close them early: what runs then is the cell's own code in the
+ * cell's own engine, which is what a cell does anyway.
+ */
+function compileIn(vm: QuickJSContext, params: QuickJSHandle, body: QuickJSHandle, url: QuickJSHandle) {
+  const names = vm.dump(params) as unknown;
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string' && /^[A-Za-z_$][\w$]*$/.test(n))) {
+    return { error: vm.newError({ name: 'TypeError', message: 'compile: the parameters are names' }) };
+  }
+  return vm.evalCode(`(async function anonymous(${names.join(',')}\n) {\n${vm.getString(body)}\n})`, vm.getString(url));
+}
+
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) n += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  return n;
+}
+
+function describe(e: unknown): { name: string; message: string } | null {
+  if (e instanceof Error) return { name: e.name, message: e.message };
+  if (e !== null && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') {
+    const name = (e as { name?: unknown }).name;
+    return { name: typeof name === 'string' ? name : 'Error', message: (e as { message: string }).message };
+  }
+  return e === null || e === undefined ? null : { name: 'Error', message: String(e) };
+}
+
+function isOutOfMemory(e: { name: string; message: string }): boolean {
+  return e.name === 'InternalError' && e.message === 'out of memory';
+}

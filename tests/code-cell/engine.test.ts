@@ -1,0 +1,65 @@
+/**
+ * The cells' engine (QuickJS in WebAssembly, src/code-cell/engine): a
+ * memory with a hard maximum, however a cell fills it, and nothing of the
+ * host's within a cell's reach. Run in process, as lesson replays run
+ * cells; the page's worker runs the same engine (tests/e2e/code-cell.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { OUT_OF_MEMORY } from '../../src/code-cell/engine/quickjs-cell.js';
+import { decodeWire, encodeWire } from '../../src/code-cell/engine/json-wire.js';
+import { runCellInProcess } from '../../src/code-cell/run-in-process.js';
+import { buildSandboxWorld } from '../../src/web/world-setup.js';
+
+describe("a cell's engine", () => {
+  it('stops a cell that fills its memory, whatever fills it, and the next cell runs', async () => {
+    const world = buildSandboxWorld(1);
+    const bombs = [
+      "print('filling'); const a = []; for (;;) a.push('x'.repeat(1e6) + a.length);",
+      'const m = new Map(); let i = 0; for (;;) m.set(i++, { i, s: String(i) });',
+      // Replies the page copies in: the copy that does not fit is the cell's memory running out.
+      "await redis.set('big', 'x'.repeat(5e6)); const a = []; for (;;) { a.push(await redis.get('big')); print(a.length); }",
+    ];
+    for (const source of bombs) {
+      const out = await runCellInProcess(world, { from: 'app', source });
+      expect(out.error, source).toEqual(OUT_OF_MEMORY);
+      expect(out.stopped).toBe(false);
+      // What it printed before is kept.
+      expect(out.output[0], source).toBe(source.includes('filling') ? 'filling' : source.includes('print(a.length)') ? '1' : undefined);
+    }
+    expect(OUT_OF_MEMORY.message).toBe('the cell used all of its 64 MB and was stopped');
+    const next = await runCellInProcess(world, { from: 'app', source: "print(await redis.ping(), (await redis.get('big')).length);" });
+    expect(next.error).toBeNull();
+    expect(next.output).toEqual(['PONG 5000000']);
+  });
+
+  it('lets a cell that catches the error go on, within the ceiling', async () => {
+    const world = buildSandboxWorld(1);
+    const caught = await runCellInProcess(world, { from: 'app', source: "const keep = []; try { for (;;) keep.push('y'.repeat(1e5)); } catch (e) { print(e.name, e.message, keep.length < 700); }" });
+    expect(caught.error).toBeNull();
+    expect(caught.output).toEqual(['InternalError out of memory true']);
+  });
+
+  it("turns deep recursion into the engine's own error", async () => {
+    const out = await runCellInProcess(buildSandboxWorld(1), { from: 'app', source: 'let d = 0; function f() { d++; f(); }\ntry { f(); } catch (e) { print(e.message, d > 500); }' });
+    expect(out.output).toEqual(['stack overflow true']);
+  });
+
+  it("leaves nothing of the host's in reach: no way in or out but the cell's API, no code from text", async () => {
+    const out = await runCellInProcess(buildSandboxWorld(1), {
+      from: 'app',
+      source: [
+        'print(typeof __cellHost, typeof cellEngine, typeof eval, typeof Function, typeof fetch, typeof postMessage);',
+        "try { (async () => {}).constructor('return 1'); print('made code'); } catch { print('code from text: refused'); }",
+        "try { (function () {}).constructor('return 1'); print('made code'); } catch { print('code from text: refused'); }",
+      ].join('\n'),
+    });
+    expect(out.output).toEqual(['undefined undefined undefined undefined undefined undefined', 'code from text: refused', 'code from text: refused']);
+  });
+
+  it('carries bigints, bytes and keys that look like its own marks across the edge', () => {
+    const value = { n: 12345678901234567890n, b: new Uint8Array([0, 255, 7]), '\u0000n': 'not a bigint', '\u0000b': 0, list: [1n, new Uint8Array([1])] };
+    const { json, buffers } = encodeWire(value);
+    expect(buffers).toHaveLength(2);
+    expect(decodeWire(json, buffers)).toEqual(value);
+  });
+});
