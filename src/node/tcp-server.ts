@@ -1,3 +1,4 @@
+import { getSystemErrorName } from 'node:util';
 import { createServer, Socket, type Server, type SocketConstructorOpts } from 'node:net';
 import type { RedisServer } from '../../emulator/index.js';
 import type { ExternalConnection, RedisProcess } from '../../emulator/process/redis-process.js';
@@ -111,6 +112,35 @@ function bindFailure(err: NodeJS.ErrnoException): string {
   return `${err.syscall ?? 'listen'}: ${err.message}`;
 }
 
+/** Node's TCP handle, which binds and listens when called (no name lookup in between). */
+interface TcpHandle {
+  bind(addr: string, port: number): number;
+  bind6(addr: string, port: number, flags: number): number;
+  listen(backlog: number): number;
+  close(): void;
+}
+interface TcpWrap {
+  TCP: new (type: number) => TcpHandle;
+  constants: { SERVER: number; UV_TCP_IPV6ONLY: number };
+}
+
+/**
+ * Binds and listens on addr:port before returning, as Redis's bind() and
+ * listen() do: net.Server.listen with a host resolves it first and binds
+ * on a later tick, too late for a command that answers now. Returns the
+ * listening handle, for net.Server.listen(handle), or the error's code.
+ */
+function bindNow(addr: string, port: number): TcpHandle | string {
+  const wrap = (process as unknown as { binding(name: string): TcpWrap }).binding('tcp_wrap');
+  const handle = new wrap.TCP(wrap.constants.SERVER);
+  const v6 = addr.includes(':');
+  let rc = v6 ? handle.bind6(addr, port, wrap.constants.UV_TCP_IPV6ONLY) : handle.bind(addr, port);
+  if (rc === 0) rc = handle.listen(511);
+  if (rc === 0) return handle;
+  handle.close();
+  return getSystemErrorName(rc);
+}
+
 /** How long a client counts as busy after it sent something. */
 const ACTIVITY_WINDOW_MS = 100;
 
@@ -187,11 +217,9 @@ export class RedisTcpServer {
   /**
    * CONFIG SET port (changeListenPort): the listeners move to the new
    * port, every bind address of them; port 0 closes them. When the new
-   * port cannot be listened on, the old listeners stay and CONFIG SET
-   * fails, rolling back. Node binds and listens synchronously for an
-   * address given as an IP (the socket is listening when listen()
-   * returns); only the reason for a failure arrives later, and is logged
-   * then, as listenToPort logs it.
+   * port cannot be listened on, the old listeners stay, the failure is
+   * logged as listenToPort logs it, and CONFIG SET fails, rolling back.
+   * CONFIG SET answers at once, so each bind happens now (bindNow).
    */
   private moveTo(port: number): string | null {
     if (port === this.listenPort || this.stopped) return null;
@@ -200,19 +228,17 @@ export class RedisTcpServer {
       for (const raw of this.opts.bind) {
         const optional = raw.startsWith('-');
         const addr = optional ? raw.slice(1) : raw;
-        const srv = createServer({ noDelay: true, pauseOnConnect: true }, (socket) => this.accept(socket));
-        srv.once('error', (e: NodeJS.ErrnoException) => {
-          if (srv.listening) return;
-          this.opts.log?.warning(`Warning: Could not create server TCP listening socket ${addr}:${port}: ${bindFailure(e)}`);
-        });
-        srv.listen({ port, host: listenHost(addr), ipv6Only: addr.includes(':'), backlog: 511 });
-        if (srv.listening) {
+        const bound = bindNow(listenHost(addr), port);
+        if (typeof bound !== 'string') {
+          const srv = createServer({ noDelay: true, pauseOnConnect: true }, (socket) => this.accept(socket));
           srv.on('error', (e) => this.opts.log?.warning(`Listening socket error: ${e.message}`));
+          srv.listen(bound);
           fresh.push(srv);
           continue;
         }
+        this.opts.log?.warning(`Warning: Could not create server TCP listening socket ${addr}:${port}: ${bindFailure({ code: bound, syscall: 'bind' } as NodeJS.ErrnoException)}`);
         // An optional address that is not there is skipped, as Redis skips it.
-        if (optional) continue;
+        if (optional && bound === 'EADDRNOTAVAIL') continue;
         for (const f of fresh) f.close();
         return 'Unable to listen on this port. Check server logs.';
       }
