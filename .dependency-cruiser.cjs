@@ -33,8 +33,6 @@ const KNOWN_UPWARD = [
   // handler table, the replication state and MULTI/MONITOR's hooks. Splitting
   // the struct from its assembly removes these.
   ['^emulator/server/server\\.ts$', '^emulator/(commands|replication)/'],
-  // The command table's facts are data generated from redis-server 7.0.15.
-  ['^emulator/server/command-table\\.ts$', '^emulator/commands/data/'],
   // INFO's memory section reads the backlog's size.
   ['^emulator/server/info\\.ts$', '^emulator/replication/info\\.ts$'],
   // The memory model sizes listpacks and quicklists as their encoders lay them out.

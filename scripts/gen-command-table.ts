@@ -1,5 +1,5 @@
 /**
- * Generates the command facts of emulator/commands/data from a real
+ * Generates the command facts of emulator/server/data from a real
  * redis-server 7.0, in two files: commands-7.0.json, what every server
  * needs (arity, flags, key positions and specs, ACL categories, tips,
  * subcommands, and each command's group), and command-docs-7.0.json, the
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
       .map((info) => buildRecord(info as Reply[], mapGet(docs, (info as Reply[])[0] as string) as MapReply))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
     const ver = /redis_version:(\S+)/.exec(String(version.text ?? version))?.[1] ?? 'unknown';
-    const dir = join(dirname(fileURLToPath(import.meta.url)), '../emulator/commands/data');
+    const dir = join(dirname(fileURLToPath(import.meta.url)), '../emulator/server/data');
     mkdirSync(dir, { recursive: true });
     const docsByName: { [name: string]: Omit<Record['docs'], 'group'> } = {};
     const split = (r: Record): CoreRecord => {

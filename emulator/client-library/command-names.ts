@@ -1,7 +1,7 @@
 /**
  * Every top-level command name of Redis 7.0.15, lower case: the client
  * library has a method for each, like ioredis. Generated from
- * emulator/commands/data/commands-7.0.json.
+ * emulator/server/data/commands-7.0.json.
  */
 export const COMMAND_NAMES = [
   'acl',

@@ -1,4 +1,4 @@
-import docs from './data/command-docs-7.0.json' with { type: 'json' };
+import docs from '../server/data/command-docs-7.0.json' with { type: 'json' };
 import type { CommandFacts, FactTree } from '../server/command-table.js';
 
 /**

@@ -1,4 +1,4 @@
-import facts from '../commands/data/commands-7.0.json' with { type: 'json' };
+import facts from '../server/data/commands-7.0.json' with { type: 'json' };
 import type { CommandFacts, FactTree } from '../server/command-table.js';
 import { docFacts } from '../commands/docs-data.js';
 import { COMMAND_SUMMARIES } from '../commands/summaries.js';

@@ -1,7 +1,7 @@
 import type { Reply } from '../resp/reply.js';
 import { asciiLower } from '../resp/bytes.js';
 import type { Client } from './client.js';
-import facts from '../commands/data/commands-7.0.json' with { type: 'json' };
+import facts from './data/commands-7.0.json' with { type: 'json' };
 import { LatencyHistogram } from '../numbers/latency-histogram.js';
 
 /**

@@ -5,7 +5,7 @@ import { ErrorReply, MapReply, SetReply, StatusReply, VerbatimReply, type Reply 
 import { COMMAND_SUMMARIES } from '../../../emulator/commands/summaries.js';
 import { commandFacts } from '../../../emulator/server/command-table.js';
 import { sha1 } from '../../../emulator/commands/debug-digest.js';
-import facts from '../../../emulator/commands/data/commands-7.0.json' with { type: 'json' };
+import facts from '../../../emulator/server/data/commands-7.0.json' with { type: 'json' };
 
 const START_MS = 1_767_225_600_123;
 
