@@ -8,7 +8,7 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.tmp/'] },
+  { ignores: ['node_modules/', 'dist/', 'dist-node/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

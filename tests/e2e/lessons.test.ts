@@ -99,4 +99,22 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   }, 240_000);
+
+  it('shows a fault notice only with the world that made it: another lesson or the sandbox does not inherit it', async () => {
+    const { page, problems } = await open('light');
+    const status = page.locator('.cluster-pane .fault-status');
+    await page.getByRole('button', { name: /^Kill redis-server \(pid \d+\) on redis with SIGKILL/ }).click();
+    await expect.poll(() => status.innerText()).toMatch(/^redis: redis-server \(pid \d+\) killed/);
+    await page.getByRole('button', { name: 'Lesson 0: The workbook and the keyspace', exact: true }).click();
+    await page.locator('section.lesson-step').waitFor();
+    await expect.poll(() => status.innerText()).toBe('');
+    await page.getByRole('button', { name: /^Cut the power of / }).first().click();
+    await expect.poll(() => status.innerText()).toMatch(/^\w+: power cut/);
+    await page.getByRole('button', { name: 'All lessons' }).click();
+    await page.getByRole('button', { name: 'Sandbox: no lesson' }).click();
+    await page.getByRole('button', { name: /^Kill redis-server \(pid \d+\) on redis with SIGKILL/ }).waitFor();
+    await expect.poll(() => status.innerText()).toBe('');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 120_000);
 });
