@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.{ts,mjs,js}', 'bench/**/*.ts', '*.config.ts', '*.config.js'],
+    files: ['src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.{ts,mjs,js}', 'bench/**/*.ts', '*.config.ts', '*.config.js', '.dependency-cruiser.cjs'],
     languageOptions: { globals: { ...globals.node } },
   },
   {
