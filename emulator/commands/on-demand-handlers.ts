@@ -13,7 +13,8 @@ import { replicationLinkCommands } from './replication-links.js';
 import { ReplicationReplica } from '../replication/replica.js';
 import { registerReplicaPart } from '../replication/state.js';
 import { Synchronization } from '../replication/primary-sync.js';
-import { registerSynchronization } from '../replication/primary.js';
+import { registerFailover, registerSynchronization } from '../replication/primary.js';
+import { Failover } from '../replication/primary-failover.js';
 import { lcs } from './string-lcs.js';
 import type { Handler } from '../server/command-table.js';
 
@@ -45,3 +46,4 @@ registerOnDemandHandlers(handlers);
 registerRdbCheck(checkRdb);
 registerReplicaPart((s) => new ReplicationReplica(s));
 registerSynchronization((p) => new Synchronization(p));
+registerFailover((s) => new Failover(s));

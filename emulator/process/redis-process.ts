@@ -492,14 +492,14 @@ export class RedisProcess extends SimProcess implements ProcessServices {
    * for it; with a `logfile` configured, appended to that file on the
    * host's disk as well, as redis-server writes it (loglevel applies).
    */
-  log(text: string, level: ServerLogLevel = 'notice'): void {
+  log(text: string, level: ServerLogLevel = 'notice', childPid?: number): void {
     this.kernel.trace.add(this.host.name, 'log', text);
-    for (const l of this.logListeners) l(level, text);
+    for (const l of this.logListeners) l(level, text, childPid);
     const logfile = this.server.config.get('logfile');
     if (logfile !== '' && LOG_SEVERITY[level] >= LOG_SEVERITY[this.server.config.get('loglevel') as ServerLogLevel]) {
       const path = logfile.startsWith('/') ? logfile : `${this.server.config.get('dir')}/${logfile}`;
       try {
-        this.host.disk.appendFile(path, bytesToArray(serverLogLineAs(this.pid, this.server.replication.masterHost !== null ? 'S' : 'M', this.kernel.now / 1000, level, text)));
+        this.host.disk.appendFile(path, bytesToArray(serverLogLineAs(childPid ?? this.pid, childPid !== undefined ? 'C' : this.server.replication.masterHost !== null ? 'S' : 'M', this.kernel.now / 1000, level, text)));
       } catch {
         // Redis drops a line it cannot write.
       }
@@ -516,7 +516,8 @@ export class RedisProcess extends SimProcess implements ProcessServices {
   readonly stdoutListeners: Array<(text: string) => void> = [];
 
   /** Who else prints the log (the Node server's log file or terminal). */
-  readonly logListeners: Array<(level: ServerLogLevel, text: string) => void> = [];
+  /** `childPid` is set for the lines the fork child writes. */
+  readonly logListeners: Array<(level: ServerLogLevel, text: string, childPid?: number) => void> = [];
 
   /** Makes sure a pass of the loop is scheduled for when the thread is free. */
   private wake(): void {
