@@ -1,4 +1,5 @@
 import type { ProcessModule, ProcessServices } from '../process/services.js';
+import type { OutboundConnection } from '../process/outbound.js';
 import type { RedisServer } from '../server/server.js';
 import { GLOBAL } from '../server/pubsub.js';
 import type { ServerLogLevel } from '../server/log-line.js';
@@ -21,7 +22,18 @@ export interface MonitoredMaster {
   runId: string;
   /** When the instance was created (the times SENTINEL MASTER reports count from it until a reply arrives), ms. */
   createdMs: number;
+  /** The command link (instanceLink.cc); null while disconnected. */
+  link: OutboundConnection | null;
+  /** act_ping_time: when the PING still unanswered was sent, 0 when none is. */
+  actPingMs: number;
+  /** last_ping_time: when the last PING was sent. */
+  lastPingMs: number;
+  /** last_avail_time: the last valid reply to PING (+PONG, -LOADING, -MASTERDOWN). */
+  lastAvailMs: number;
 }
+
+/** SENTINEL_PING_PERIOD of src/sentinel.c. */
+const PING_PERIOD_MS = 1000;
 
 /**
  * The sentinel state of a redis-sentinel process (struct sentinelState in
@@ -43,7 +55,8 @@ export class Sentinel implements ProcessModule {
   }
 
   private instance(config: MonitoredMasterConfig): MonitoredMaster {
-    return { config, sdown: false, odown: false, runId: '', createdMs: this.nowMs() };
+    const now = this.nowMs();
+    return { config, sdown: false, odown: false, runId: '', createdMs: now, link: null, actPingMs: now, lastPingMs: 0, lastAvailMs: now };
   }
 
   nowMs(): number {
@@ -68,6 +81,52 @@ export class Sentinel implements ProcessModule {
     this.p.log(`Sentinel ID is ${this.myid}`, 'warning');
     for (const m of this.masters.values()) this.event('warning', '+monitor', m, `quorum ${m.config.quorum}`);
     return null;
+  }
+
+  /**
+   * sentinelTimer, run from serverCron: keep a link to each master, PING
+   * it every second, and judge it subjectively down when no valid reply
+   * came for down-after-milliseconds (sentinelCheckSubjectivelyDown).
+   */
+  cron(): void {
+    const now = this.nowMs();
+    for (const m of this.masters.values()) {
+      if (m.link === null) this.reconnect(m);
+      if (m.link !== null && now - m.lastPingMs >= PING_PERIOD_MS) {
+        m.link.write('*1\r\n$4\r\nPING\r\n');
+        m.lastPingMs = now;
+        if (m.actPingMs === 0) m.actPingMs = now;
+      }
+      const elapsed = m.actPingMs !== 0 ? now - m.actPingMs : now - m.lastAvailMs;
+      if (elapsed > m.config.downAfterMs) {
+        if (!m.sdown) {
+          m.sdown = true;
+          this.event('warning', '+sdown', m, '');
+        }
+      } else if (m.sdown) {
+        m.sdown = false;
+        this.event('warning', '-sdown', m, '');
+      }
+    }
+  }
+
+  private reconnect(m: MonitoredMaster): void {
+    const link = this.p.connect(m.config.ip, m.config.port, {
+      connected: () => {},
+      data: (bytes) => {
+        // Each reply to PING is one line; a valid one makes the instance available (sentinelPingReplyCallback).
+        for (const line of bytesFromArray(bytes).split('\r\n')) {
+          if (line === '+PONG' || line.startsWith('-LOADING') || line.startsWith('-MASTERDOWN')) {
+            m.lastAvailMs = this.nowMs();
+            m.actPingMs = 0;
+          }
+        }
+      },
+      closed: () => {
+        if (m.link === link) m.link = null;
+      },
+    });
+    if (typeof link !== 'string') m.link = link;
   }
 
   /** sentinelEvent: "<type> master <name> <ip> <port> <text>" in the log and on channel <type>. */
