@@ -1,5 +1,8 @@
 import { checkRdb } from '../persistence/check/rdb/check.js';
 import { registerRdbCheck } from '../persistence/snapshots.js';
+import { loadAofAtStart } from '../persistence/aof-replay.js';
+import { loadRdbIntoServer } from '../persistence/rdb-load.js';
+import { registerStartLoaders } from '../persistence/start-loading.js';
 import { bitmapCommands } from './bitmap.js';
 import { commandDocsCommands } from './command-docs.js';
 import { debugCommands } from './debug.js';
@@ -13,6 +16,15 @@ import { replicaofCommands } from './replicaof.js';
 import { ReplicationReplica } from '../replication/replica.js';
 import { registerReplicaPart } from '../replication/state.js';
 import { lcs } from './string-lcs.js';
+import { copyCommands } from './generic-copy.js';
+import { spop, srandmember } from './set-random.js';
+import { sscan } from './set-scan.js';
+import { hrandfield } from './hash-random.js';
+import { hscan } from './hash-scan.js';
+import { sortedSetRandomCommands } from './sorted-set-random.js';
+import { sortedSetSetOpCommands } from './sorted-set-setops.js';
+import { scriptingCommands } from './scripting.js';
+import { commandCommands } from './command.js';
 import type { Handler } from '../server/command-table.js';
 
 /**
@@ -32,7 +44,17 @@ const handlers: Record<string, Handler> = {
   ...objectCommands,
   ...sortCommands,
   ...replicaofCommands,
+  ...copyCommands,
+  ...sortedSetRandomCommands,
+  ...sortedSetSetOpCommands,
+  ...scriptingCommands,
+  ...commandCommands,
   lcs,
+  spop,
+  srandmember,
+  sscan,
+  hrandfield,
+  hscan,
 };
 
 for (const name of ON_DEMAND_COMMANDS) if (handlers[name] === undefined) throw new Error(`no handler for on-demand command ${name}`);
@@ -40,4 +62,5 @@ for (const name of Object.keys(handlers)) if (!(ON_DEMAND_COMMANDS as readonly s
 
 registerOnDemandHandlers(handlers);
 registerRdbCheck(checkRdb);
+registerStartLoaders({ loadRdbIntoServer, loadAofAtStart });
 registerReplicaPart((s) => new ReplicationReplica(s));
