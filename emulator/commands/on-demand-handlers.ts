@@ -12,9 +12,11 @@ import { memoryCommands } from './memory.js';
 import { objectCommands } from './object.js';
 import { ON_DEMAND_COMMANDS, registerOnDemandHandlers } from './on-demand.js';
 import { sortCommands } from './sort.js';
-import { replicaofCommands } from './replicaof.js';
+import { replicationLinkCommands } from './replication-links.js';
 import { ReplicationReplica } from '../replication/replica.js';
 import { registerReplicaPart } from '../replication/state.js';
+import { Synchronization } from '../replication/primary-sync.js';
+import { registerSynchronization } from '../replication/primary.js';
 import { lcs } from './string-lcs.js';
 import { copyCommands } from './generic-copy.js';
 import { spop, srandmember } from './set-random.js';
@@ -30,7 +32,8 @@ import type { Handler } from '../server/command-table.js';
 /**
  * The code kept apart (see on-demand.ts): the handlers of the commands a
  * first session seldom types, redis-check-rdb's check that a server
- * runs on a dump.rdb it cannot load, and the replica side of replication.
+ * runs on a dump.rdb it cannot load, the replica side of replication and
+ * the primary's synchronization of replicas.
  * Importing this module registers them for every server, present and
  * future.
  */
@@ -43,7 +46,7 @@ const handlers: Record<string, Handler> = {
   ...memoryCommands,
   ...objectCommands,
   ...sortCommands,
-  ...replicaofCommands,
+  ...replicationLinkCommands,
   ...copyCommands,
   ...sortedSetRandomCommands,
   ...sortedSetSetOpCommands,
@@ -64,3 +67,4 @@ registerOnDemandHandlers(handlers);
 registerRdbCheck(checkRdb);
 registerStartLoaders({ loadRdbIntoServer, loadAofAtStart });
 registerReplicaPart((s) => new ReplicationReplica(s));
+registerSynchronization((p) => new Synchronization(p));

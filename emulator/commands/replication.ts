@@ -19,14 +19,6 @@ import type { Handler } from '../server/command-table.js';
 /** NET_HOST_STR_LEN: an announced address must be shorter. */
 const HOST_STR_LEN = 256;
 
-function sync(c: Client, argv: string[]): Reply {
-  return c.server.replication.primary.sync(c, argv, false);
-}
-
-function psync(c: Client, argv: string[]): Reply {
-  return c.server.replication.primary.sync(c, argv, true);
-}
-
 /**
  * REPLCONF <option> <value> ...: options apply one by one, so those before
  * an error stay applied. ACK and GETACK answer nothing at all, whatever
@@ -90,5 +82,8 @@ function wait(c: Client, argv: string[]): Reply {
   return c.server.replication.primary.waiting.command(c, argv);
 }
 
-/** REPLICAOF, SLAVEOF and FAILOVER are in replicaof.ts, with the replica side's code kept apart (on-demand.ts). */
-export const replicationCommands: Record<string, Handler> = { sync, psync, replconf, role, wait };
+/**
+ * SYNC, PSYNC, REPLICAOF, SLAVEOF and FAILOVER are in replication-links.ts,
+ * kept apart with the code that serves and follows a primary (on-demand.ts).
+ */
+export const replicationCommands: Record<string, Handler> = { replconf, role, wait };

@@ -107,6 +107,8 @@ export class ReplicationCron {
     const s = this.s;
     const p = s.primary;
     const cfg = p.server.config;
+    // A server that never served a replica made no RDB for one.
+    if (!p.hasSynchronization) return;
     if (!cfg.getBool('rdb-del-sync-files')) {
       p.synchronization.rdbGeneratedByReplication = false;
       return;

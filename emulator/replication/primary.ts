@@ -7,7 +7,7 @@ import type { ReplicationBuffer } from './backlog.js';
 import { ReplicaLink } from './primary-replica-link.js';
 import { GETACK_COMMAND, selectCommand, streamCommand } from './stream.js';
 import { stateText } from './info.js';
-import { Synchronization } from './primary-sync.js';
+import type { Synchronization } from './primary-sync.js';
 import { noSaveRules } from './cron.js';
 import { Failover } from './primary-failover.js';
 import { WaitingForReplicas } from './primary-wait.js';
@@ -21,6 +21,17 @@ import type { ReplicationState } from './state.js';
  * with replicas of its own serves them through this part too.
  */
 
+/**
+ * SYNC and PSYNC's code is kept apart from what a first session loads
+ * (emulator/commands/on-demand.ts); on-demand-handlers.ts registers it.
+ */
+let makeSynchronization: ((p: ReplicationPrimary) => Synchronization) | null = null;
+
+/** Called by on-demand-handlers.ts when it loads. */
+export function registerSynchronization(make: (p: ReplicationPrimary) => Synchronization): void {
+  makeSynchronization = make;
+}
+
 /** A command that answers nothing at all (SYNC, REPLCONF ACK). */
 export const NO_REPLY = new FramesReply([]);
 
@@ -33,8 +44,8 @@ export class ReplicationPrimary {
   noReplicasSinceS: number;
   /** Online replicas within min-replicas-max-lag (repl_good_slaves_count). */
   goodReplicas = 0;
-  /** SYNC and PSYNC, and the BGSAVEs for them. */
-  readonly synchronization: Synchronization = new Synchronization(this);
+  /** SYNC and PSYNC, and the BGSAVEs for them: made when the first replica asks. */
+  private syncPart: Synchronization | null = null;
   /** FAILOVER. */
   readonly failover: Failover;
   /** WAIT. */
@@ -50,6 +61,20 @@ export class ReplicationPrimary {
     this.server = state.server;
     this.noReplicasSinceS = Math.floor(this.server.nowMs / 1000);
     this.failover = new Failover(state);
+  }
+
+  /** SYNC and PSYNC, and the BGSAVEs for them. */
+  get synchronization(): Synchronization {
+    if (this.syncPart === null) {
+      if (makeSynchronization === null) throw new Error("the primary's serving side is not loaded (import emulator/commands/on-demand-handlers.js)");
+      this.syncPart = makeSynchronization(this);
+    }
+    return this.syncPart;
+  }
+
+  /** Whether a replica (or redis-cli --rdb) ever asked this server for its data. */
+  get hasSynchronization(): boolean {
+    return this.syncPart !== null;
   }
 
   /** disconnectSlaves: every replica is dropped (they resync, often partially). */
@@ -211,7 +236,7 @@ export class ReplicationPrimary {
 
   /** An RDB child ended (updateSlavesWaitingBgsave). */
   bgsaveDone(ok: boolean, type: 'disk' | 'socket'): void {
-    this.synchronization.bgsaveDone(ok, type);
+    this.syncPart?.bgsaveDone(ok, type);
   }
 
   // ---- REPLCONF ----
@@ -272,7 +297,7 @@ export class ReplicationPrimary {
   /** Takes a replica out of the list and the buffer. */
   forget(c: Client, r: ReplicaLink): void {
     this.buffer?.detach(r.cursor);
-    this.synchronization.dropFromTransfer(r);
+    this.syncPart?.dropFromTransfer(r);
     r.streaming = false;
     r.state = null;
     const i = this.replicas.indexOf(c);

@@ -4,6 +4,8 @@ import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import { App } from './app.js';
 import { loadCommandCode } from './command-code.js';
+import { lessonKeeping } from './lesson/lesson-keeping.js';
+import { LessonShelf } from './lesson/lesson-shelf.js';
 import { indexedDbStore } from './session/kv-store.js';
 import { SessionContext } from './session/session-context.js';
 import { WorkbookSession } from './session/workbook-session.js';
@@ -12,6 +14,11 @@ import { WorldStore } from './world-store.js';
 
 const store = new WorldStore({ seed: 1 });
 const session = new WorkbookSession(store, { kv: indexedDbStore() });
+// Lessons left for another are kept apart, each with its whole session, to reopen where they were.
+const shelf = new LessonShelf(indexedDbStore('redis-workbook-lessons', 'lessons'));
+lessonKeeping.session = session;
+lessonKeeping.shelf = shelf;
+void shelf.load().catch(() => undefined);
 store.start();
 // The learner's last session comes back if there is one; otherwise the sandbox opens with a redis-cli.
 void session.load().then((restored) => {

@@ -4,6 +4,7 @@
  * Screenshots of the lesson pane go to .tmp/e2e/.
  */
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, newWatchedPage, useBrowser, type Opened } from './browser.js';
 
@@ -16,6 +17,20 @@ async function open(colorScheme: 'light' | 'dark'): Promise<Opened> {
   await opened.page.goto(suite.app.url);
   await opened.page.getByRole('list', { name: 'Lessons' }).waitFor();
   return opened;
+}
+
+/** Finishes the step shown with its solution, as "Do it for me" plays it, and goes on. */
+async function doStepForMe(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Show the solution' }).click();
+  await page.getByRole('button', { name: 'Show it' }).click();
+  await page.getByRole('button', { name: 'Do it for me' }).click();
+  await page.locator('.lesson-checks.done').waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: /^(Next step|Finish the lesson)/ }).click();
+}
+
+/** What the lesson list says of lesson `number`. */
+function stateInList(page: Page, number: number, title: string) {
+  return page.getByRole('list', { name: 'Lessons' }).getByRole('button', { name: `Lesson ${number}: ${title}`, exact: true }).locator('.lesson-entry-progress');
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
@@ -42,4 +57,64 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   }, 60_000);
+
+  it('keeps every lesson where it was left: the list says not started, step k of n or finished, and a finished lesson reopens finished, with Start again', async () => {
+    const { page, problems } = await open('light');
+    const zero = 'The workbook and the keyspace';
+    const two = 'Snapshots';
+    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('Not started');
+    await page.getByRole('button', { name: `Lesson 0: ${zero}`, exact: true }).click();
+    await page.getByRole('slider', { name: 'Speed' }).fill('7');
+    for (let i = 0; i < 6; i++) await doStepForMe(page);
+    await page.getByText('Lesson complete').waitFor();
+    await page.getByRole('button', { name: 'All lessons' }).click();
+    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('✓ Finished');
+
+    // Another lesson, one step in: lesson 0 stays finished, lesson 2 shows where it is.
+    await page.getByRole('button', { name: `Lesson 2: ${two}`, exact: true }).click();
+    await page.locator('section.lesson-step').waitFor();
+    await doStepForMe(page);
+    await page.getByRole('button', { name: 'All lessons' }).click();
+    await expect.poll(() => stateInList(page, 2, two).innerText()).toMatch(/^Step 2 of \d+/);
+    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('✓ Finished');
+
+    // Lesson 0 reopens finished, its world as it was left; lesson 2 reopens at its second step.
+    await page.getByRole('button', { name: `Lesson 0: ${zero}`, exact: true }).click();
+    await page.getByText('Lesson complete').waitFor({ timeout: 60_000 });
+    await expect(page.getByRole('button', { name: 'Start again' }).count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'All lessons' }).click();
+    await page.getByRole('button', { name: `Lesson 2: ${two}`, exact: true }).click();
+    await expect.poll(() => page.locator('.step-title').innerText(), { timeout: 60_000 }).toMatch(/^Step 2 of /);
+
+    // A reload keeps the list, and Start again forgets where the lesson was.
+    await page.reload();
+    await page.getByRole('button', { name: 'All lessons' }).click();
+    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('✓ Finished');
+    await page.screenshot({ path: join(SHOTS, 'lesson-list-progress.png') });
+    await page.getByRole('button', { name: 'Start lesson 0 again' }).click();
+    await page.getByRole('group', { name: /^Start “The workbook and the keyspace” again/ }).getByRole('button', { name: 'Start again' }).click();
+    await expect.poll(() => page.locator('.step-title').innerText(), { timeout: 60_000 }).toMatch(/^Step 1 of 6/);
+    await page.getByRole('button', { name: 'All lessons' }).click();
+    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('Step 1 of 6 · open now');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 240_000);
+
+  it('shows a fault notice only with the world that made it: another lesson or the sandbox does not inherit it', async () => {
+    const { page, problems } = await open('light');
+    const status = page.locator('.cluster-pane .fault-status');
+    await page.getByRole('button', { name: /^Kill redis-server \(pid \d+\) on redis with SIGKILL/ }).click();
+    await expect.poll(() => status.innerText()).toMatch(/^redis: redis-server \(pid \d+\) killed/);
+    await page.getByRole('button', { name: 'Lesson 0: The workbook and the keyspace', exact: true }).click();
+    await page.locator('section.lesson-step').waitFor();
+    await expect.poll(() => status.innerText()).toBe('');
+    await page.getByRole('button', { name: /^Cut the power of / }).first().click();
+    await expect.poll(() => status.innerText()).toMatch(/^\w+: power cut/);
+    await page.getByRole('button', { name: 'All lessons' }).click();
+    await page.getByRole('button', { name: 'Sandbox: no lesson' }).click();
+    await page.getByRole('button', { name: /^Kill redis-server \(pid \d+\) on redis with SIGKILL/ }).waitFor();
+    await expect.poll(() => status.innerText()).toBe('');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { lazy, useCallback, useState } from 'react';
+import { lazy, useCallback, useEffect, useState } from 'react';
 import { LaterPart } from '../layout/later-part.js';
 import { useStore, useWorkbook } from '../store-context.js';
 import './cluster.css';
@@ -35,8 +35,17 @@ export function ClusterPanel() {
   const cluster = useWorkbook((s) => s.cluster);
   const [tab, setTab] = useState<PaneTab>('cluster');
   const [outcome, setOutcome] = useState<FaultOutcome | null>(null);
+  // A fault's outcome speaks of the world it happened in: it goes with that
+  // world (another lesson, the sandbox, a rewind), and one that arrives after
+  // its world was replaced is not shown at all.
+  useEffect(() => store.onWorldChange(() => setOutcome(null)), [store]);
   const onFault = useCallback((f: Fault) => {
-    void import('./faults.js').then(({ applyFaultWhenReady }) => applyFaultWhenReady(store, f)).then(setOutcome);
+    const world = store.world;
+    void import('./faults.js')
+      .then(({ applyFaultWhenReady }) => applyFaultWhenReady(store, f))
+      .then((o) => {
+        if (store.world === world) setOutcome(o);
+      });
   }, [store]);
   const nowS = cluster.nowUs / 1e6;
 

@@ -7,6 +7,8 @@ import { installWorkbookPrograms } from '../world-programs.js';
 import { buildSandboxWorld } from '../world-setup.js';
 import type { WorkbookSnapshot, WorldStore } from '../world-store.js';
 import { loadCatalogue } from './lesson-files.js';
+import { lessonKeeping } from './lesson-keeping.js';
+import type { LessonRecord, LessonShelf } from './lesson-shelf.js';
 import { StoreLessonHost } from './store-host.js';
 
 /** What the lesson pane shows, as one immutable value per change. */
@@ -26,6 +28,10 @@ export interface LessonPaneState {
   readonly busy: string | null;
   /** A failure to report (a lesson that would not load, an event that threw). */
   readonly error: string | null;
+  /** How far each lesson opened before has come, by id (the one open now as it goes). */
+  readonly records: Readonly<Record<string, LessonRecord>>;
+  /** A lesson being opened where it was left: its title. */
+  readonly reopening: string | null;
 }
 
 /** The session's name for the lesson state. */
@@ -69,6 +75,8 @@ export class LessonController {
     eventOutput: {},
     busy: null,
     error: null,
+    records: {},
+    reopening: null,
   };
   private readonly listeners = new Set<() => void>();
   private runner: LessonRunner | null = null;
@@ -76,9 +84,17 @@ export class LessonController {
   private readonly host: StoreLessonHost;
   private lastCluster: WorkbookSnapshot['cluster'] | null = null;
   private loading: Promise<void> | null = null;
+  /** The record last noted on the shelf ("id:step:done"), so it is written only when it changes. */
+  private lastNoted = '';
 
   constructor(private readonly store: WorldStore) {
     this.host = new StoreLessonHost(store);
+    const shelf = lessonKeeping.shelf;
+    if (shelf !== null) {
+      const read = () => this.set({ records: Object.fromEntries(shelf.all().map((r) => [r.id, r])) });
+      shelf.subscribe(read);
+      read();
+    }
     store.subscribe(() => this.worldMoved());
     // The lesson being followed and the learner's progress are saved with the session.
     stateProviders.register({
@@ -165,6 +181,60 @@ export class LessonController {
     if (this.runner !== null) this.set({ view: 'lesson' });
   }
 
+  private get shelf(): LessonShelf | null {
+    return lessonKeeping.shelf;
+  }
+
+  /**
+   * Opens a lesson from the list: where it was left (its kept session,
+   * world and progress come back) when it was opened before, else from its
+   * beginning. The lesson open now is kept first.
+   */
+  async choose(lesson: Lesson): Promise<void> {
+    if (this.current.busy !== null || this.current.reopening !== null) return;
+    if (this.runner?.lesson.meta.id === lesson.meta.id) {
+      this.showLesson();
+      return;
+    }
+    await this.stowCurrent();
+    const shelf = this.shelf;
+    const session = lessonKeeping.session;
+    const kept = shelf === null || session === null ? null : await shelf.session(lesson.meta.id).catch(() => null);
+    if (kept !== null && session !== null) {
+      this.set({ reopening: lesson.meta.title, error: null });
+      const ok = await session.openKept(kept, `Opening “${lesson.meta.title}” where you left it`);
+      this.set({ reopening: null });
+      if (ok) {
+        // The session's lesson state has come back with it; it takes the lesson up.
+        this.set({ view: 'lesson' });
+        return;
+      }
+      this.set({ error: `“${lesson.meta.title}” could not be opened where you left it; it starts again from the beginning.` });
+    }
+    this.open(lesson);
+  }
+
+  /** Starts a lesson again from its beginning, forgetting where it was left. */
+  async startAgain(lesson: Lesson): Promise<void> {
+    if (this.current.busy !== null || this.current.reopening !== null) return;
+    if (this.runner?.lesson.meta.id !== lesson.meta.id) await this.stowCurrent();
+    await this.shelf?.forget(lesson.meta.id).catch(() => undefined);
+    this.open(lesson);
+  }
+
+  /** Keeps the lesson open now on the shelf, with its whole session, before the page leaves it. */
+  private async stowCurrent(): Promise<void> {
+    const r = this.runner;
+    const shelf = this.shelf;
+    const session = lessonKeeping.session;
+    if (r === null || shelf === null || session === null) return;
+    try {
+      await shelf.stow(recordOf(r.lesson, r.progress()), session.exportSession());
+    } catch (e) {
+      this.set({ error: `“${r.lesson.meta.title}” could not be kept to come back to: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+
   /** Starts a lesson from its beginning: its world replaces the page's, its terminals open. */
   open(lesson: Lesson): void {
     const runner = this.attach(lesson);
@@ -190,8 +260,9 @@ export class LessonController {
     this.sync();
   }
 
-  /** Leaves the lesson for a fresh sandbox world. */
-  openSandbox(): void {
+  /** Leaves the lesson (kept on the shelf) for a fresh sandbox world. */
+  async openSandbox(): Promise<void> {
+    await this.stowCurrent();
     this.detach();
     this.store.replaceWorld(buildSandboxWorld());
     this.store.openTerminal();
@@ -288,6 +359,20 @@ export class LessonController {
     const progress = r.progress();
     const changed = JSON.stringify(progress) !== JSON.stringify(this.current.progress);
     this.set({ progress, status: r.stepStatus });
-    if (changed) stateProviders.changed();
+    if (changed) {
+      stateProviders.changed();
+      const record = recordOf(r.lesson, progress);
+      const key = `${record.id}:${record.step}:${record.done}`;
+      if (key !== this.lastNoted) {
+        this.lastNoted = key;
+        void this.shelf?.note(record).catch(() => undefined);
+      }
+    }
   }
+}
+
+/** How far a lesson has come, for the list. */
+export function recordOf(lesson: Lesson, p: LessonProgress): LessonRecord {
+  const steps = lesson.steps.length;
+  return { id: lesson.meta.id, step: p.step, steps, done: p.done.filter(Boolean).length, finished: p.step >= steps, savedAt: new Date().toISOString() };
 }

@@ -41,27 +41,40 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
           <p className="muted">Loading the lessons…</p>
         ) : (
           <ul className="lesson-list" aria-label="Lessons">
-            {state.catalogue.map((l) => (
-              <li key={l.meta.id}>
-                <button type="button" className="lesson-entry" aria-label={`Lesson ${l.meta.number}: ${l.meta.title}`} onClick={() => lessons.open(l)}>
-                  <span className="lesson-number" aria-hidden="true">
-                    {l.meta.number}
-                  </span>
-                  <span className="lesson-entry-text">
-                    <span className="lesson-entry-title">
-                      {l.meta.title}
-                      {l.meta.section !== '' && <span className="muted small"> · §{l.meta.section}</span>}
+            {state.catalogue.map((l) => {
+              const where = lessonState(state, l);
+              return (
+                <li key={l.meta.id} className="lesson-list-item">
+                  <button type="button" className="lesson-entry" aria-label={`Lesson ${l.meta.number}: ${l.meta.title}`} aria-describedby={`lesson-state-${l.meta.id}`} onClick={() => void lessons.choose(l)} disabled={state.reopening !== null}>
+                    <span className="lesson-number" aria-hidden="true">
+                      {l.meta.number}
                     </span>
-                    <span className="muted small">{l.meta.summary}</span>
-                    {current?.meta.id === l.meta.id && state.progress !== null && (
-                      <span className="lesson-entry-progress small">{progressText(state, l)}</span>
-                    )}
-                  </span>
-                </button>
-              </li>
-            ))}
+                    <span className="lesson-entry-text">
+                      <span className="lesson-entry-title">
+                        {l.meta.title}
+                        {l.meta.section !== '' && <span className="muted small"> · §{l.meta.section}</span>}
+                      </span>
+                      <span className="muted small">{l.meta.summary}</span>
+                      <span id={`lesson-state-${l.meta.id}`} className={`lesson-entry-progress small ${where.kind}`}>
+                        {where.text}
+                      </span>
+                    </span>
+                  </button>
+                  {where.kind !== 'not-started' && (
+                    <ConfirmButton
+                      label="Start again"
+                      className="lesson-start-again"
+                      ariaLabel={`Start lesson ${l.meta.number} again`}
+                      question={`Start “${l.meta.title}” again from a fresh world? Where you left it is forgotten.`}
+                      confirmLabel="Start again"
+                      onConfirm={() => void lessons.startAgain(l)}
+                    />
+                  )}
+                </li>
+              );
+            })}
             <li>
-              <button type="button" className="lesson-entry" aria-label="Sandbox: no lesson" onClick={() => lessons.openSandbox()}>
+              <button type="button" className="lesson-entry" aria-label="Sandbox: no lesson" onClick={() => void lessons.openSandbox()}>
                 <span className="lesson-number" aria-hidden="true">
                   ◇
                 </span>
@@ -72,6 +85,11 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
               </button>
             </li>
           </ul>
+        )}
+        {state.reopening !== null && (
+          <p className="muted" role="status">
+            Opening “{state.reopening}” where you left it…
+          </p>
         )}
         {state.catalogueErrors.map((e) => (
           <p key={e} className="lesson-error" role="alert">
@@ -88,10 +106,15 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
   );
 }
 
-function progressText(state: LessonPaneState, lesson: Lesson): string {
-  const p = state.progress!;
-  const done = p.done.filter(Boolean).length;
-  return p.step >= lesson.steps.length ? 'finished' : `in progress: ${done} of ${lesson.steps.length} steps done`;
+/** Where the learner is in a lesson, for the list: not started, step k of n, or finished. */
+function lessonState(state: LessonPaneState, lesson: Lesson): { kind: 'not-started' | 'in-progress' | 'finished'; text: string } {
+  const n = lesson.steps.length;
+  const live = state.lesson?.meta.id === lesson.meta.id ? state.progress : null;
+  const record = state.records[lesson.meta.id];
+  const step = live?.step ?? record?.step;
+  if (step === undefined) return { kind: 'not-started', text: 'Not started' };
+  if (step >= n) return { kind: 'finished', text: '✓ Finished' };
+  return { kind: 'in-progress', text: `Step ${step + 1} of ${n}${live !== null ? ' · open now' : ''}` };
 }
 
 function LessonView({ lessons, state, lesson }: { lessons: LessonController; state: LessonPaneState; lesson: Lesson }) {
@@ -150,10 +173,16 @@ function LessonView({ lessons, state, lesson }: { lessons: LessonController; sta
           <section className="lesson-finished" aria-label="Lesson complete">
             <p className="step-done">✓ Lesson complete.</p>
             {lesson.outro !== '' && <MarkdownView text={lesson.outro} />}
-            <p>
+            <p className="lesson-finished-actions">
               <button type="button" onClick={() => lessons.showPicker()}>
                 Choose another lesson
               </button>
+              <ConfirmButton
+                label="Start again"
+                question={`Start “${lesson.meta.title}” again from a fresh world?`}
+                confirmLabel="Start again"
+                onConfirm={() => void lessons.startAgain(lesson)}
+              />
             </p>
           </section>
         )}

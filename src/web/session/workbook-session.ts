@@ -395,6 +395,24 @@ export class WorkbookSession {
   }
 
   /**
+   * Replaces the session with one kept earlier as data (a lesson left and
+   * opened again), saying `label` while it is rebuilt. Data that is not a
+   * sound session, or a world that cannot be rebuilt, changes nothing:
+   * resolves false.
+   */
+  async openKept(data: unknown, label: string): Promise<boolean> {
+    if (this.busy !== null) return false;
+    const parsed = (await sessionChecks()).checkSession(data);
+    if (!parsed.ok) return false;
+    const ok = await this.open(parsed.session, label);
+    if (ok) {
+      this.publish();
+      await this.save();
+    }
+    return ok;
+  }
+
+  /**
    * Restores the session saved in the store, if any. Resolves whether one
    * was restored; saving starts either way. A stored session that cannot
    * be read is kept aside (see savedUnreadable) and the sandbox stays.

@@ -22,6 +22,8 @@ describe('the commands whose code loads on demand', () => {
     expect(isOnDemandCommand(['REPLICAOF', 'no', 'one'])).toBe(true);
     expect(isOnDemandCommand(['slaveof', 'a', '6379'])).toBe(true);
     expect(isOnDemandCommand(['FAILOVER'])).toBe(true);
+    expect(isOnDemandCommand(['PSYNC', '?', '-1'])).toBe(true);
+    expect(isOnDemandCommand(['sync'])).toBe(true);
     expect(isOnDemandCommand(['COMMAND', 'INFO', 'get'])).toBe(true);
     expect(isOnDemandCommand(['COMMAND'])).toBe(true);
     expect(isOnDemandCommand(['FUNCTION', 'LIST'])).toBe(true);
@@ -31,7 +33,7 @@ describe('the commands whose code loads on demand', () => {
     expect(isOnDemandCommand([])).toBe(false);
   });
 
-  it('include the replica side of replication, which a server that never follows a primary never makes', async () => {
+  it('include both sides of replication, which a server that never follows a primary nor serves a replica never makes', async () => {
     const world = new World({ seed: 3 });
     world.addHost('A', 'metal');
     world.addHost('B', 'metal');
@@ -41,13 +43,17 @@ describe('the commands whose code loads on demand', () => {
     const r = world.connect({ from: 'B', to: 'B:6379' });
     await world.settle(r.set('k', 'v'));
     expect(await world.settle(r.call('REPLICAOF', 'NO', 'ONE'))).toBe('OK');
+    expect(await world.settle(r.call('BGSAVE'))).toBe('Background saving started');
     await world.advanceAsync(3_000);
     expect(b.server.replication.hasReplicaPart).toBe(false);
+    expect(a.server.replication.primary.hasSynchronization).toBe(false);
     expect(await world.settle(r.call('REPLICAOF', 'A', '6379'))).toBe('OK');
     // A diskless primary waits five seconds for more replicas.
     await world.advanceAsync(8_000);
     expect(b.server.replication.hasReplicaPart).toBe(true);
     expect(b.server.replication.replica.linkUp()).toBe(true);
     expect(a.server.replication.hasReplicaPart).toBe(false);
+    expect(a.server.replication.primary.hasSynchronization).toBe(true);
+    expect(b.server.replication.primary.hasSynchronization).toBe(false);
   });
 });

@@ -6,10 +6,19 @@ import type { Client } from '../server/client.js';
 import type { Handler } from '../server/command-table.js';
 
 /*
- * The commands that make a server follow a primary, or hand over to a
- * replica: kept apart with the replica side's code (on-demand.ts), which a
- * first session never runs.
+ * The commands that make a server follow a primary or hand over to a
+ * replica, and those a replica asks its primary for the data with: kept
+ * apart with the code that follows and serves (on-demand.ts), which a first
+ * session never runs.
  */
+
+function sync(c: Client, argv: string[]): Reply {
+  return c.server.replication.primary.sync(c, argv, false);
+}
+
+function psync(c: Client, argv: string[]): Reply {
+  return c.server.replication.primary.sync(c, argv, true);
+}
 
 /**
  * REPLICAOF host port | NO ONE (replicaofCommand): follow a primary, or
@@ -44,4 +53,4 @@ function failover(c: Client, argv: string[]): Reply {
   return c.server.replication.primary.failover.command(argv);
 }
 
-export const replicaofCommands: Record<string, Handler> = { replicaof, slaveof: replicaof, failover };
+export const replicationLinkCommands: Record<string, Handler> = { sync, psync, replicaof, slaveof: replicaof, failover };

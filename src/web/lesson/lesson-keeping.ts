@@ -1,0 +1,11 @@
+import type { WorkbookSession } from '../session/workbook-session.js';
+import type { LessonShelf } from './lesson-shelf.js';
+
+/**
+ * Where the page keeps lessons it leaves: its session (whose state is the
+ * lesson open now) and the shelf of the others. Set once by the page's
+ * entry point, read by the lesson pane when it loads, so the pane's code
+ * stays out of the page's first download. Tests leave it empty: lessons
+ * then start afresh each time they are opened.
+ */
+export const lessonKeeping: { session: WorkbookSession | null; shelf: LessonShelf | null } = { session: null, shelf: null };
