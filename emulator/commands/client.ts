@@ -1,11 +1,12 @@
 import { FramesReply, MapReply, NULL_ARRAY, OK, SetReply, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
-import { clientMemoryBytes } from '../server/info.js';
+import { clientInfoLine } from '../server/client-info.js';
 import { parseInt64 } from '../numbers/int64.js';
 import { opt } from './args.js';
 import { helpReply, subcommandSyntaxError } from './command-help.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import type { Handler } from '../server/command-table.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * CLIENT and its subcommands (src/networking.c): naming, describing and
@@ -69,11 +70,6 @@ function typeByName(name: string): ClientType | null {
   }
 }
 
-function cText(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
-}
-
 /**
  * clientSetNameOrReply: an empty name removes the name; names are limited
  * to printable ASCII without spaces so CLIENT LIST stays parseable.
@@ -85,50 +81,6 @@ export function setClientName(c: Client, name: string): Reply | null {
   }
   c.name = name;
   return null;
-}
-
-/** CLIENT LIST's flags field (catClientInfoString). */
-function flagsOf(c: Client): string {
-  let f = '';
-  if (c.role === 'monitor') f += 'O';
-  else if (c.role === 'replica') f += 'S';
-  if (c.role === 'master') f += 'M';
-  if (c.inPubSub) f += 'P';
-  if (c.inMulti) f += 'x';
-  if (c.blocked) f += 'b';
-  if (c.dirtyCas) f += 'd';
-  if (c.closeAfterReply) f += 'c';
-  if (c.closeAsap) f += 'A';
-  if (c.unixSocket !== null) f += 'U';
-  if (c.readonlyMode) f += 'r';
-  if (c.noEvict) f += 'e';
-  return f === '' ? 'N' : f;
-}
-
-/**
- * One line of CLIENT LIST / CLIENT INFO. `current` is the client running
- * the command, whose query buffer and arguments are still in use (null
- * outside any command: serverCron's log lines).
- */
-export function clientInfoLine(c: Client, current: Client | null, argv: readonly string[]): string {
-  const nowS = Math.floor(c.server.nowMs / 1000);
-  const isCurrent = c === current;
-  let argvMem = 0;
-  if (isCurrent) for (const a of argv) argvMem += a.length;
-  let multiMem = 0;
-  for (const q of c.queue) for (const a of q.argv) multiMem += a.length + 8;
-  const qb = c.queryBuffer;
-  const out = c.output;
-  const argvPointers = isCurrent ? 8 * argv.length : 0;
-  return (
-    `id=${c.id} addr=${c.address.addr} laddr=${c.address.laddr} fd=${c.address.fd} name=${c.name}` +
-    ` age=${nowS - Math.floor(c.createdMs / 1000)} idle=${nowS - Math.floor(c.lastInteractionMs / 1000)}` +
-    ` flags=${flagsOf(c)} db=${c.db.id} sub=${c.channels.size} psub=${c.patterns.size} ssub=${c.shardChannels.size}` +
-    ` multi=${c.inMulti ? c.queue.length : -1} qbuf=${qb?.len ?? 0} qbuf-free=${qb?.free ?? 0} argv-mem=${argvMem}` +
-    ` multi-mem=${multiMem} rbs=${out.bufSize} rbp=${out.bufPeak} obl=${out.bufPos} oll=${out.blocks} omem=${out.memoryBytes}` +
-    ` tot-mem=${clientMemoryBytes(c) + argvMem + argvPointers}` +
-    ` events=r${out.waitingForSocket ? 'w' : ''} cmd=${c.lastCommand} user=${c.user} redir=-1 resp=${c.resp}`
-  );
 }
 
 function clientId(c: Client): Reply {
@@ -144,7 +96,7 @@ function clientList(c: Client, argv: string[]): Reply {
   let out = '';
   if (argv.length === 4 && opt(argv[2]!) === 'type') {
     type = typeByName(argv[3]!);
-    if (type === null) return errorReply(`Unknown client type '${cText(argv[3]!)}'`);
+    if (type === null) return errorReply(`Unknown client type '${cString(argv[3]!)}'`);
   } else if (argv.length > 3 && opt(argv[2]!) === 'id') {
     for (let j = 3; j < argv.length; j++) {
       const id = parseInt64(argv[j]!);
@@ -202,13 +154,13 @@ function clientKill(c: Client, argv: string[]): Reply {
         id = Number(v);
       } else if (o === 'type') {
         type = typeByName(value);
-        if (type === null) return errorReply(`Unknown client type '${cText(value)}'`);
+        if (type === null) return errorReply(`Unknown client type '${cString(value)}'`);
       } else if (o === 'addr') {
         addr = value;
       } else if (o === 'laddr') {
         laddr = value;
       } else if (o === 'user') {
-        if (value !== 'default') return errorReply(`No such user '${cText(value)}'`);
+        if (value !== 'default') return errorReply(`No such user '${cString(value)}'`);
         user = value;
       } else if (o === 'skipme') {
         const yn = opt(value);
@@ -223,8 +175,8 @@ function clientKill(c: Client, argv: string[]): Reply {
   let killed = 0;
   let closeSelf = false;
   for (const other of [...c.server.clients.values()]) {
-    if (addr !== null && other.address.addr !== cText(addr)) continue;
-    if (laddr !== null && other.address.laddr !== cText(laddr)) continue;
+    if (addr !== null && other.address.addr !== cString(addr)) continue;
+    if (laddr !== null && other.address.laddr !== cString(laddr)) continue;
     if (type !== null && clientType(other) !== type) continue;
     if (id !== 0 && other.id !== id) continue;
     if (user !== null && other.user !== user) continue;

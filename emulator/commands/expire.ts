@@ -7,6 +7,7 @@ import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, invalidExpireTime } from '../server/errors.js';
 import { modified } from './lookup.js';
 import type { Handler } from '../server/command-table.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, EXPIRETIME, PEXPIRETIME
@@ -29,18 +30,13 @@ function parseExpireFlags(argv: string[]): number | Reply {
     else if (o === 'xx') flags |= EXPIRE_XX;
     else if (o === 'gt') flags |= EXPIRE_GT;
     else if (o === 'lt') flags |= EXPIRE_LT;
-    else return errorReply(`Unsupported option ${cutAtNul(argv[j]!)}`);
+    else return errorReply(`Unsupported option ${cString(argv[j]!)}`);
   }
   if (flags & EXPIRE_NX && flags & (EXPIRE_XX | EXPIRE_GT | EXPIRE_LT)) {
     return errorReply('NX and XX, GT or LT options at the same time are not compatible');
   }
   if (flags & EXPIRE_GT && flags & EXPIRE_LT) return errorReply('GT and LT options at the same time are not compatible');
   return flags;
-}
-
-function cutAtNul(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
 }
 
 /**

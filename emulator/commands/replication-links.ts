@@ -1,6 +1,6 @@
 import { errorReply, OK, StatusReply, type Reply } from '../resp/reply.js';
 import { asciiLower } from '../resp/bytes.js';
-import { clientInfoLine } from './client.js';
+import { clientInfoLine } from '../server/client-info.js';
 import { parseInt64 } from '../numbers/int64.js';
 import type { Client } from '../server/client.js';
 import type { Handler } from '../server/command-table.js';

@@ -3,7 +3,8 @@ import { parseInt64 } from '../numbers/int64.js';
 import { splitArgs } from '../resp/split-args.js';
 import type { Client } from '../server/client.js';
 import { NO_REPLY } from '../replication/primary.js';
-import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_EXCLUDE_FUNCTIONS, cText } from '../replication/primary-replica-link.js';
+import { cString } from '../numbers/c-string.js';
+import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_EXCLUDE_FUNCTIONS } from '../replication/primary-replica-link.js';
 import { roleReply } from '../replication/info.js';
 import { opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
@@ -64,10 +65,10 @@ function replconf(c: Client, argv: string[]): Reply {
       r.req |= REQ_EXCLUDE_DATA | REQ_EXCLUDE_FUNCTIONS;
       for (const f of filters) {
         if (opt(f) === 'functions') r.req &= ~REQ_EXCLUDE_FUNCTIONS;
-        else return errorReply(`Unsupported rdb-filter-only option: ${cText(f)}`);
+        else return errorReply(`Unsupported rdb-filter-only option: ${cString(f)}`);
       }
     } else {
-      return errorReply(`Unrecognized REPLCONF option: ${cText(argv[j]!)}`);
+      return errorReply(`Unrecognized REPLCONF option: ${cString(argv[j]!)}`);
     }
   }
   return OK;

@@ -9,6 +9,7 @@ import { opt } from './args.js';
 import { helpReply, subcommandSyntaxError } from './command-help.js';
 import { debugSettings } from '../server/debug-settings.js';
 import type { Handler } from '../server/command-table.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * The scripting group's functions (src/functions.c). Libraries are kept
@@ -32,7 +33,7 @@ function functionLoad(c: Client, argv: string[]): Reply {
       replace = true;
       continue;
     }
-    return errorReply(`Unknown option given: ${cText(argv[i]!)}`);
+    return errorReply(`Unknown option given: ${cString(argv[i]!)}`);
   }
   if (i >= argv.length) return errorReply('Function code is missing');
   const r = c.server.functions.create(argv[i]!, replace, false);
@@ -72,7 +73,7 @@ function functionList(c: Client, argv: string[]): Reply {
       pattern = argv[++i]!;
       continue;
     }
-    return errorReply(`Unknown argument ${cText(argv[i]!)}`);
+    return errorReply(`Unknown argument ${cString(argv[i]!)}`);
   }
   const out: Reply[] = [];
   for (const lib of c.server.functions.list()) {
@@ -165,11 +166,6 @@ function fcall(c: Client, argv: string[]): Reply {
   if (numkeys > argv.length - 3) return errorReply("Number of keys can't be greater than number of args");
   if (numkeys < 0) return errorReply("Number of keys can't be negative");
   return errorReply(cannotRunMessage(argv[1]!, lib.name));
-}
-
-function cText(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
 }
 
 export const scriptingCommands: Record<string, Handler> = {

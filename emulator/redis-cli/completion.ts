@@ -1,5 +1,6 @@
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
 import { splitArgs } from '../resp/split-args.js';
+import { isCSpace } from '../numbers/c-string.js';
 
 /** A configuration parameter as Tab offers it after CONFIG GET or CONFIG SET. */
 export interface ConfigName {
@@ -76,6 +77,3 @@ function configCompletions(line: string, config: readonly ConfigName[]): string[
   return words.filter((w) => w.startsWith(prefix)).map((w) => head + (upper ? asciiUpper(w) : w));
 }
 
-function isCSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-}

@@ -14,6 +14,7 @@ import {
   VerbatimReply,
   type Reply,
 } from '../resp/reply.js';
+import { cString } from '../numbers/c-string.js';
 
 /** sdscatrepr lives with the other byte-string helpers; the formatter's users import it from here. */
 export { repr };
@@ -60,12 +61,6 @@ export class AttributeNotSupportedError extends UnknownReplyTypeError {
 /** hiredis's REDIS_REPLY_BIGNUM. */
 const HIREDIS_BIGNUM = 13;
 
-
-/** A C string's view of a byte string: everything before the first NUL. */
-function cString(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
-}
 
 /** An aggregate's elements as hiredis lists them (a map's keys and values interleaved). */
 function aggregateItems(r: Reply): Reply[] | null {

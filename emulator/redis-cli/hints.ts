@@ -1,5 +1,6 @@
 import { asciiLower } from '../resp/bytes.js';
 import { splitArgs } from '../resp/split-args.js';
+import { isCSpace } from '../numbers/c-string.js';
 
 /** One command's words ("CONFIG", "GET") and its arguments as `help` shows them. */
 export interface CommandDoc {
@@ -54,7 +55,3 @@ function lowerWord(s: string): string {
   return asciiLower(nul < 0 ? s : s.slice(0, nul));
 }
 
-/** C's isspace: blank, tab, newline, vertical tab, form feed, carriage return. */
-function isCSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-}

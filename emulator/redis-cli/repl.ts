@@ -4,6 +4,7 @@ import { formatReply, UnknownReplyTypeError, type OutputMode } from './format.js
 import { isSensitiveCommand, parseRepeat, printsVerbatim } from './command-rules.js';
 import { CLOSED, type CliLink } from './link.js';
 import { asciiLower } from '../resp/bytes.js';
+import { cString } from '../numbers/c-string.js';
 
 export interface RedisCliReplOptions {
   /** Opens a new connection to the server. */
@@ -392,11 +393,6 @@ export class RedisCliRepl {
 /** strcasecmp's view of a word: up to its first NUL, ASCII lower case. */
 function lower(s: string): string {
   return asciiLower(cString(s));
-}
-
-function cString(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
 }
 
 /** C's atoi: leading blanks, a sign, digits; anything else ends it; 0 if none. */

@@ -1,6 +1,7 @@
 import type { Reply } from '../resp/reply.js';
 import type { ReplicationState } from './state.js';
-import { cText, type ReplicaState } from './primary-replica-link.js';
+import { cString } from '../numbers/c-string.js';
+import { type ReplicaState } from './primary-replica-link.js';
 
 /**
  * What replication shows of itself: INFO's Replication section and
@@ -41,7 +42,7 @@ export function replicationInfo(s: ReplicationState): string {
     const state = stateText(r.state);
     if (state === '') continue;
     const lag = r.state === 'online' ? nowS - r.ackTimeS : 0;
-    out += `slave${id}:ip=${cText(r.ip)},port=${r.listeningPort},state=${state},offset=${r.ackOffset},lag=${lag}\r\n`;
+    out += `slave${id}:ip=${cString(r.ip)},port=${r.listeningPort},state=${state},offset=${r.ackOffset},lag=${lag}\r\n`;
     id++;
   }
   const b = s.buffer;
@@ -133,7 +134,7 @@ export function roleReply(s: ReplicationState): Reply {
   for (const c of p.replicas) {
     const r = p.link(c);
     if (r.state !== 'online') continue;
-    replicas.push([cText(r.ip), String(r.listeningPort), String(r.ackOffset)]);
+    replicas.push([cString(r.ip), String(r.listeningPort), String(r.ackOffset)]);
   }
   return ['master', s.masterReplOffset, replicas];
 }

@@ -1,5 +1,6 @@
 import type { Client } from '../server/client.js';
 import type { BufferCursor } from './backlog.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * What a primary knows about one connection that is, or prepares to be, a
@@ -82,14 +83,9 @@ export class ReplicaLink {
    * brackets around an IPv6 address, or "ip:<unknown-replica-port>".
    */
   get name(): string {
-    const ip = cText(this.ip);
+    const ip = cString(this.ip);
     if (this.listeningPort === 0) return `${ip}:<unknown-replica-port>`;
     return ip.includes(':') ? `[${ip}]:${this.listeningPort}` : `${ip}:${this.listeningPort}`;
   }
 }
 
-/** A byte string as C's %s prints it: up to its first NUL. */
-export function cText(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
-}

@@ -6,7 +6,8 @@ import type { Client } from '../server/client.js';
 import type { RdbPipe } from './server-runtime.js';
 import { NO_REPLY, type ReplicationPrimary } from './primary.js';
 import type { RdbReplicationInfo } from './state.js';
-import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_RDB_MASK, cText, type ReplicaLink } from './primary-replica-link.js';
+import { cString } from '../numbers/c-string.js';
+import { CAPA_EOF, CAPA_PSYNC2, REQ_EXCLUDE_DATA, REQ_RDB_MASK, type ReplicaLink } from './primary-replica-link.js';
 import { BULK_PIECE_BYTES, DisklessTransfer, pump } from './primary-transfer.js';
 
 /**
@@ -29,8 +30,8 @@ export class Synchronization {
     const r = this.p.link(c);
     // A replica asking again, or a monitor (Redis flags both as slaves), gets nothing.
     if (r.state !== null || c.role === 'monitor') return NO_REPLY;
-    if (psync && argv.length > 3 && asciiLower(cText(argv[3]!)) === 'failover') {
-      this.p.log(`Failover request received for replid ${cText(argv[1]!)}.`, 'warning');
+    if (psync && argv.length > 3 && asciiLower(cString(argv[3]!)) === 'failover') {
+      this.p.log(`Failover request received for replid ${cString(argv[1]!)}.`, 'warning');
       if (this.p.state.masterHost === null) return errorReply("PSYNC FAILOVER can't be sent to a master.");
       const refused = this.p.state.replica.failoverRequest(c, argv);
       if (refused !== null) return refused;
@@ -43,7 +44,7 @@ export class Synchronization {
     if (c.repliesPending) return errorReply('SYNC and PSYNC are invalid with pending output');
     if (r.req & REQ_RDB_MASK && !(r.capa & CAPA_EOF)) return errorReply('Filtered replica requires EOF capability');
     this.p.log(`Replica ${r.name} asks for synchronization`);
-    this.p.step(`step 1: ${r.name} asks for the stream (${psync ? `PSYNC ${cText(argv[1]!)} ${cText(argv[2]!)}` : 'SYNC'})`);
+    this.p.step(`step 1: ${r.name} asks for the stream (${psync ? `PSYNC ${cString(argv[1]!)} ${cString(argv[2]!)}` : 'SYNC'})`);
     const stats = this.p.server.stats;
     if (psync) {
       const offset = parseInt64(argv[2]!);
@@ -117,7 +118,7 @@ export class Synchronization {
    * valid) and the backlog still holds that offset.
    */
   private tryPartialResync(r: ReplicaLink, askedId: string, offset: number): boolean {
-    const id = cText(askedId);
+    const id = cString(askedId);
     const isId1 = sameId(id, this.p.replId);
     const isId2 = sameId(id, this.p.state.replId2);
     if (!isId1 && (!isId2 || offset > this.p.state.secondReplOffset)) {

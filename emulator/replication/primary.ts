@@ -2,7 +2,7 @@ import { errorReply, FramesReply, type Reply } from '../resp/reply.js';
 import { PROPAGATE, type Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
 import { BLOCKED } from '../server/blocking.js';
-import { clientInfoLine } from '../commands/client.js';
+import { clientInfoLine } from '../server/client-info.js';
 import type { ReplicationBuffer } from './backlog.js';
 import { ReplicaLink } from './primary-replica-link.js';
 import { GETACK_COMMAND, selectCommand, streamCommand } from './stream.js';

@@ -1,5 +1,6 @@
 import { bytesToArray } from '../resp/bytes.js';
 import type { FileSystem } from '../sim/disk-api.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * The RDB a replica receives in a full synchronization (readSyncBulkPayload
@@ -83,7 +84,7 @@ export class SyncTransfer {
     if (nl < 0) return { kind: 'more' };
     const line = this.inbuf.slice(0, nl).replace(/\r$/, '');
     this.inbuf = this.inbuf.slice(nl + 1);
-    const text = cLine(line);
+    const text = cString(line);
     if (text.startsWith('-')) return { kind: 'error', log: `MASTER aborted replication with an error: ${text.slice(1)}` };
     if (text === '') return { kind: 'keepalive' };
     if (!text.startsWith('$')) {
@@ -119,12 +120,6 @@ export class SyncTransfer {
   get fileBytes(): number {
     return this.usemark ? this.read - EOF_MARK_BYTES : this.read;
   }
-}
-
-/** A line as C's string functions see it: up to its first NUL. */
-function cLine(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
 }
 
 /** strtol(s, NULL, 10): the leading integer, 0 when there is none. */

@@ -1,7 +1,7 @@
 import { ErrorReply, errorReply, FramesReply, type Reply } from '../resp/reply.js';
 import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
-import { clientInfoLine } from '../commands/client.js';
+import { clientInfoLine } from '../server/client-info.js';
 import type { PrimaryLink } from './replica-link.js';
 import { SyncTransfer } from './replica-transfer.js';
 import { emptyAllData, loadSyncedRdb, loadSyncedRdbBeside, type SyncedRdb } from './replica-load.js';

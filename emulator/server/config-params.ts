@@ -1,5 +1,6 @@
 import { parseInt64 } from '../numbers/int64.js';
 import { asciiLower } from '../resp/bytes.js';
+import { cString, isCSpace } from '../numbers/c-string.js';
 
 /**
  * The configuration parameters of Redis 7.0.15: every name CONFIG GET *
@@ -72,12 +73,6 @@ const ULLONG_MAX = 18446744073709551615n;
 const SSIZE_MAX = LONG_MAX;
 const TWO_64 = 1n << 64n;
 
-/** Cuts a string at its first NUL, as C string functions see it. */
-export function cstr(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
-}
-
 
 /**
  * Redis's memtoull (src/util.c): digits with an optional unit b, k, kb, m,
@@ -85,7 +80,7 @@ export function cstr(s: string): string {
  * wraps around 2^64, as the C code does. Returns null when invalid.
  */
 export function memtoull(input: string): bigint | null {
-  const s = cstr(input);
+  const s = cString(input);
   if (s.charCodeAt(0) === 45 /* - */) return null;
   let i = 0;
   while (i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++;
@@ -123,17 +118,13 @@ export function memtoull(input: string): bigint | null {
   return (v * mul) % TWO_64;
 }
 
-function isCSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13);
-}
-
 /**
  * C's strtoll in base 10: leading white space, an optional sign, digits;
  * saturates on overflow. Returns the value and whether the whole string
  * was consumed (Redis checks `*endptr == '\0'`).
  */
 export function strtoll(input: string): { value: bigint; complete: boolean } {
-  const s = cstr(input);
+  const s = cString(input);
   let i = 0;
   while (i < s.length && isCSpace(s.charCodeAt(i))) i++;
   let neg = false;
@@ -164,7 +155,7 @@ function asUnsigned64(v: bigint): bigint {
 
 /** Redis's yesnotoi. */
 function yesNo(s: string): 'yes' | 'no' | null {
-  const l = asciiLower(cstr(s));
+  const l = asciiLower(cString(s));
   return l === 'yes' || l === 'no' ? l : null;
 }
 
@@ -226,7 +217,7 @@ function parseNumericValue(value: string, numFlags: number): bigint | ConfigPars
     if (p !== null && BigInt(p) >= 0n) return -BigInt(p);
   }
   if (numFlags & NUM_OCTAL) {
-    const s = cstr(value);
+    const s = cString(value);
     if (/^\s*[+-]?[0-7]*$/.test(s)) {
       const m = /^\s*([+-]?)([0-7]*)$/.exec(s)!;
       let v = m[2] ? BigInt('0o' + m[2]) : 0n;
@@ -331,7 +322,7 @@ function enumeration(
       let ok = args.length !== 0 && (bitflags || args.length === 1);
       for (const a of args) {
         if (!ok) break;
-        const l = asciiLower(cstr(a));
+        const l = asciiLower(cString(a));
         let matched = false;
         for (const [n, v] of table) {
           if (n === l) {
@@ -394,7 +385,7 @@ function str(
     kind: 'string',
     default: def,
     parse(args) {
-      const v = more.sds ? args[0]! : cstr(args[0]!);
+      const v = more.sds ? args[0]! : cString(args[0]!);
       const invalid = more.validate?.(v);
       if (invalid) return { error: invalid };
       return v;
@@ -512,7 +503,7 @@ function parseClientOutputBufferLimit(args: string[], current: string): string |
 
 /** getClientTypeByName, minus "master", which buffer limits refuse. */
 function clientClass(name: string): (typeof CLIENT_CLASSES)[number] | null {
-  switch (asciiLower(cstr(name))) {
+  switch (asciiLower(cString(name))) {
     case 'normal':
       return 'normal';
     case 'slave':
@@ -548,7 +539,7 @@ const NOTIFY_ALL = (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 
 /** Parses notify-keyspace-events classes into flags; -1 when a character is unknown. */
 export function keyspaceEventFlags(classes: string): number {
   let flags = 0;
-  for (const ch of cstr(classes)) {
+  for (const ch of cString(classes)) {
     if (ch === 'A') flags |= NOTIFY_ALL;
     else if (ch in NOTIFY_CLASSES) flags |= NOTIFY_CLASSES[ch]!;
     else return -1;
@@ -573,7 +564,7 @@ function parseNotifyKeyspaceEvents(args: string[]): string | ConfigParseError {
 
 function parseBind(args: string[]): string | ConfigParseError {
   if (args.length > 16) return { error: 'Too many bind addresses specified.' };
-  return args.map(cstr).join(' ');
+  return args.map(cString).join(' ');
 }
 
 /**
@@ -591,10 +582,10 @@ function checkBind(value: string): string | null {
 
 function parseReplicaOf(args: string[]): string | ConfigParseError {
   if (args.length !== 2) return { error: 'wrong number of arguments' };
-  if (asciiLower(cstr(args[0]!)) === 'no' && asciiLower(cstr(args[1]!)) === 'one') return '';
+  if (asciiLower(cString(args[0]!)) === 'no' && asciiLower(cString(args[1]!)) === 'one') return '';
   const port = strtoll(args[1]!);
   if (port.value < 0n || port.value > 65535n || !port.complete) return { error: 'Invalid master port' };
-  return `${cstr(args[0]!)} ${port.value}`;
+  return `${cString(args[0]!)} ${port.value}`;
 }
 
 /** "%f" with trailing zeros (and a trailing dot) removed, as Redis's trimDoubleString. */
@@ -618,7 +609,7 @@ function parsePercentiles(args: string[]): string | ConfigParseError {
 
 function parseDir(args: string[]): string | ConfigParseError {
   if (args.length !== 1) return { error: 'wrong number of arguments' };
-  return cstr(args[0]!);
+  return cString(args[0]!);
 }
 
 const tlsNotConfigured = 'Unable to update TLS configuration. Check server logs.';

@@ -1,6 +1,7 @@
 import { globMatch } from '../keyspace/glob.js';
 import type { RedisServer } from './server.js';
-import { CONF, CONFIG_PARAMS, cstr, splitConfigArgs, type ConfigParam } from './config-params.js';
+import { cString } from '../numbers/c-string.js';
+import { CONF, CONFIG_PARAMS, splitConfigArgs, type ConfigParam } from './config-params.js';
 import { asciiLower } from '../resp/bytes.js';
 
 /**
@@ -51,7 +52,7 @@ export function lookupParam(name: string): ConfigParam | undefined {
 }
 
 function failed(name: string, why: string): string {
-  return `CONFIG SET failed (possibly related to argument '${cstr(name)}') - ${why}`;
+  return `CONFIG SET failed (possibly related to argument '${cString(name)}') - ${why}`;
 }
 
 /**
@@ -156,7 +157,7 @@ export class Config {
       }
       entries[i] = e;
     }
-    if (unknownName !== null) return `Unknown option or number of arguments for CONFIG SET - '${cstr(unknownName)}'`;
+    if (unknownName !== null) return `Unknown option or number of arguments for CONFIG SET - '${cString(unknownName)}'`;
     if (refusal !== null) return refusal;
 
     const old = entries.map((e) => this.values.get(e.param)!);
@@ -221,14 +222,14 @@ export class Config {
   match(patterns: readonly string[]): Array<[string, string]> {
     const found = new Map<string, [string, ConfigParam]>();
     for (const pattern of patterns) {
-      if (!/[[*?]/.test(cstr(pattern))) {
+      if (!/[[*?]/.test(cString(pattern))) {
         const key = asciiLower(pattern);
         if (found.has(key)) continue;
         const e = lookupEntry(pattern);
         if (e) found.set(key, [pattern, e.param]);
         continue;
       }
-      const glob = cstr(pattern);
+      const glob = cString(pattern);
       for (const e of ENTRIES) {
         if (e.param.flags & CONF.HIDDEN || found.has(e.name)) continue;
         if (globMatch(glob, e.name, true)) found.set(e.name, [e.name, e.param]);

@@ -5,7 +5,7 @@ import type { Client, ClientAddress } from './client.js';
 import { BLOCKED } from './blocking.js';
 import { closeOnOutputBufferLimit } from './output-limits.js';
 import { QueryBuffer } from './query-buffer.js';
-import { clientInfoLine } from '../commands/client.js';
+import { clientInfoLine } from './client-info.js';
 import { bytesFromArray, repr } from '../resp/bytes.js';
 import type { RedisServer } from './server.js';
 

@@ -1,5 +1,6 @@
 import { splitArgs } from '../resp/split-args.js';
 import { findRegisteredFunctions, type RegisteredFunction } from './lua-registrations.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * The function libraries of a server (src/functions.c): each library is
@@ -39,7 +40,7 @@ function parseMetadata(code: string): { engine: string; name: string } | string 
   if (!code.startsWith('#!')) return 'Missing library metadata';
   const nl = code.indexOf('\n');
   if (nl < 0) return 'Invalid library metadata';
-  const parts = splitArgs(cText(code.slice(0, nl)));
+  const parts = splitArgs(cString(code.slice(0, nl)));
   if (parts === null || parts.length === 0) return 'Invalid library metadata';
   const engine = parts[0]!.slice(2);
   let name: string | null = null;
@@ -49,16 +50,10 @@ function parseMetadata(code: string): { engine: string; name: string } | string 
       name = part.slice(5);
       continue;
     }
-    return `Invalid metadata value given: ${cText(part)}`;
+    return `Invalid metadata value given: ${cString(part)}`;
   }
   if (name === null) return 'Library name was not given';
   return { engine, name };
-}
-
-/** A C string's view of bytes: up to the first NUL. */
-function cText(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
 }
 
 export class FunctionLibraries {
@@ -109,7 +104,7 @@ export class FunctionLibraries {
     if (typeof md === 'string') return { error: md };
     if (!validFunctionName(md.name)) return { error: BAD_LIBRARY_NAME };
     const engine = ENGINES.find((e) => e === md.engine.toUpperCase());
-    if (engine === undefined) return { error: `Engine '${cText(md.engine)}' not found` };
+    if (engine === undefined) return { error: `Engine '${cString(md.engine)}' not found` };
     const old = this.libraries.get(md.name);
     if (old !== undefined && !replace) return { error: `Library '${md.name}' already exists` };
     const functions = findRegisteredFunctions(code.slice(code.indexOf('\n')));

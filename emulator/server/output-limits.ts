@@ -1,5 +1,5 @@
 import type { Client } from './client.js';
-import { clientInfoLine } from '../commands/client.js';
+import { clientInfoLine } from './client-info.js';
 
 /**
  * client-output-buffer-limit for normal and pubsub clients (src/

@@ -1,3 +1,4 @@
+import { isCSpace } from '../../numbers/c-string.js';
 /**
  * The few C library reads Redis's AOF code is built on, over a file's bytes
  * held in memory: fgets, fread, ftello, fseek and strtol. Redis reads AOF
@@ -75,11 +76,6 @@ export class CFile {
     this.pos = offset;
     this.eof = false;
   }
-}
-
-/** C's isspace in the "C" locale. */
-export function isCSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
 }
 
 export interface StrtolResult {

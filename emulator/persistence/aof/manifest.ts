@@ -1,6 +1,7 @@
 import { repr } from '../../resp/bytes.js';
 import { splitArgs } from '../../resp/split-args.js';
 import { strtol } from './c-stdio.js';
+import { cString } from '../../numbers/c-string.js';
 
 /**
  * The manifest of Redis 7.0's multi-part AOF, `<appenddirname>/<appendfilename>.manifest`
@@ -73,12 +74,6 @@ const MANIFEST_MAX_LINE = 1024;
 const KEY_FILE = 'file';
 const KEY_SEQ = 'seq';
 const KEY_TYPE = 'type';
-
-/** A C string's view of a byte string: everything before the first NUL. */
-function cString(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
-}
 
 /** sdstrim(s, " \t\r\n"). */
 function trimManifestLine(s: string): string {

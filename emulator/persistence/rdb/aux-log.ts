@@ -1,5 +1,6 @@
 import { strtol } from '../aof/c-stdio.js';
 import { asciiLower } from '../../resp/bytes.js';
+import { cString } from '../../numbers/c-string.js';
 
 /**
  * The notice Redis's loader logs for an aux field as it reads it (the aux
@@ -30,8 +31,3 @@ export function auxLogLine(key: string, value: string, nowS: number): string | n
   }
 }
 
-/** A value as %s prints it: up to its first NUL. */
-function cString(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
-}

@@ -1,7 +1,8 @@
 import { bytesFromArray } from '../../../resp/bytes.js';
 import { strtol } from '../../aof/c-stdio.js';
 import { moduleTypeName, checkModuleValue } from './module.js';
-import { CheckState, RdbCorruption, cStr } from './report.js';
+import { cString } from '../../../numbers/c-string.js';
+import { CheckState, RdbCorruption } from './report.js';
 import { LENERR, Rio } from './rio.js';
 import { checkObject } from './values.js';
 
@@ -56,7 +57,7 @@ function isObjectType(t: number): boolean {
 }
 
 function text(b: Uint8Array): string {
-  return cStr(bytesFromArray(b));
+  return cString(bytesFromArray(b));
 }
 
 /**
@@ -100,7 +101,7 @@ function walk(r: Rio, st: CheckState, nowMs: number): boolean {
     st.error('Wrong signature trying to load DB from file');
     return false;
   }
-  const version = Number(BigInt.asIntN(32, strtol(cStr(bytesFromArray(header, 5, 9))).value));
+  const version = Number(BigInt.asIntN(32, strtol(cString(bytesFromArray(header, 5, 9))).value));
   if (version < 1 || version > RDB_VERSION) {
     st.error(`Can't handle RDB format version ${version}`);
     return false;

@@ -1,3 +1,4 @@
+import { cString } from '../../../numbers/c-string.js';
 /**
  * What redis-check-rdb remembers while it reads (the `rdbstate` of
  * src/redis-check-rdb.c) and how it reports: info lines with the offset,
@@ -63,12 +64,6 @@ export function clip(s: string): string {
   return s.length > 1023 ? s.slice(0, 1023) : s;
 }
 
-/** A byte string as %s prints it: up to the first NUL. */
-export function cStr(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
-}
-
 export class CheckState {
   doing: CheckDoing = 'start';
   /** The key being read, once it has been read. */
@@ -99,7 +94,7 @@ export class CheckState {
     let text = '--- RDB ERROR DETECTED ---\n';
     text += `[offset ${this.offset()}] ${clip(message)}\n`;
     text += `[additional info] While doing: ${this.doing}\n`;
-    if (this.key !== null) text += `[additional info] Reading key '${cStr(this.key)}'\n`;
+    if (this.key !== null) text += `[additional info] Reading key '${cString(this.key)}'\n`;
     if (this.keyType !== -1) {
       const name = this.keyType >= 0 && this.keyType < TYPE_NAMES.length ? TYPE_NAMES[this.keyType] : 'unknown';
       text += `[additional info] Reading type ${this.keyType} (${name})\n`;

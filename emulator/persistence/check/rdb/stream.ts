@@ -3,6 +3,7 @@ import { decodeListpack } from '../../rdb/listpack.js';
 import { bytesFromArray } from '../../../resp/bytes.js';
 import { corrupt } from './report.js';
 import { LENERR, type Rio } from './rio.js';
+import { cString } from '../../../numbers/c-string.js';
 
 /**
  * Stream values under redis-check-rdb (the stream part of rdbLoadObject,
@@ -158,7 +159,7 @@ export function checkStream(r: Rio, v2: boolean): boolean {
       if (r.readError) corrupt(LINE.cgroupOffset, 'Stream cgroup offset loading failed.');
     }
     const groupName = key(name);
-    if (groupNames.has(groupName)) corrupt(LINE.cgroupDup, `Duplicated consumer group name ${cut(groupName)}`);
+    if (groupNames.has(groupName)) corrupt(LINE.cgroupDup, `Duplicated consumer group name ${cString(groupName)}`);
     groupNames.add(groupName);
 
     // The group's pending entries, each owned by a consumer read later.
@@ -206,7 +207,3 @@ export function checkStream(r: Rio, v2: boolean): boolean {
   return true;
 }
 
-function cut(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
-}

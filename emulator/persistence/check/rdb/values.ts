@@ -8,6 +8,7 @@ import { corrupt } from './report.js';
 import { LENERR, type Rio } from './rio.js';
 import { checkStream } from './stream.js';
 import { checkModuleValue, moduleTypeName } from './module.js';
+import { cString } from '../../../numbers/c-string.js';
 
 /**
  * One value read the way rdbLoadObject reads it under redis-check-rdb:
@@ -192,7 +193,7 @@ function checkZset(r: Rio, binaryScores: boolean): boolean {
       } else {
         const text = r.read(n);
         if (text === null) return false;
-        const parsed = textDoubleIsNan(cut(str(text)));
+        const parsed = textDoubleIsNan(cString(str(text)));
         if (parsed === null) return false;
         nan = parsed;
       }
@@ -203,11 +204,6 @@ function checkZset(r: Rio, binaryScores: boolean): boolean {
     members.add(m);
   }
   return true;
-}
-
-function cut(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
 }
 
 function checkHash(r: Rio): boolean {
