@@ -8,7 +8,7 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`]);
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.tmp/'] },
+  { ignores: ['node_modules/', 'dist/', 'dist-node/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.{ts,mjs,js}', 'bench/**/*.ts', '*.config.ts', '*.config.js'],
+    files: ['src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.{ts,mjs,js}', 'bench/**/*.ts', '*.config.ts', '*.config.js', '.dependency-cruiser.cjs'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

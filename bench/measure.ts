@@ -8,6 +8,13 @@ export interface Row {
   referenceName: string;
   /** For "lower is better" figures (memory). */
   lowerIsBetter?: boolean;
+  /**
+   * The ratio the row must reach: emulator/reference at least this much, or
+   * at most this much when lower is better.
+   */
+  goal?: number;
+  /** An absolute goal for the emulator's figure instead (a time: at most this much). */
+  goalValue?: number;
 }
 
 /**
@@ -33,15 +40,34 @@ function fmt(n: number, unit: string): string {
   return `${n.toFixed(0)} ${unit}`;
 }
 
-/** Prints rows as a table with the ratio emulator/reference (or reference/emulator when lower is better). */
+/**
+ * Where the row stands against its goal: "met", "SHORT by 23%" (how much
+ * faster or smaller the emulator must get to reach it), or "" with no goal.
+ */
+export function verdict(r: Row): string {
+  const ratio = r.emulator / r.reference;
+  if (r.goalValue !== undefined) {
+    const shortBy = r.emulator / r.goalValue - 1;
+    return `goal <= ${fmt(r.goalValue, r.unit)}: ${shortBy <= 0 ? 'met' : `SHORT, ${(shortBy * 100).toFixed(0)}% over`}`;
+  }
+  if (r.goal === undefined) return '';
+  if (r.lowerIsBetter) {
+    const over = ratio / r.goal - 1;
+    return `goal <= ${r.goal}x: ${over <= 0 ? 'met' : `SHORT, ${(over * 100).toFixed(0)}% over`}`;
+  }
+  const missing = r.goal / ratio - 1;
+  return `goal >= ${r.goal}x: ${missing <= 0 ? 'met' : `SHORT, needs ${(missing * 100).toFixed(0)}% more`}`;
+}
+
+/** Prints rows as a table with the ratio emulator/reference and where each stands against its goal. */
 export function printRows(title: string, rows: Row[]): void {
   console.log(`\n${title}`);
   const w = Math.max(...rows.map((r) => r.name.length), 10);
   for (const r of rows) {
-    const ratio = r.lowerIsBetter ? r.emulator / r.reference : r.emulator / r.reference;
+    const ratio = r.emulator / r.reference;
     const label = r.lowerIsBetter ? `${ratio.toFixed(2)}x the reference` : `${ratio.toFixed(2)}x`;
     console.log(
-      `  ${r.name.padEnd(w)}  emulator ${fmt(r.emulator, r.unit).padStart(14)}   ${r.referenceName} ${fmt(r.reference, r.unit).padStart(14)}   ratio ${label}`,
+      `  ${r.name.padEnd(w)}  emulator ${fmt(r.emulator, r.unit).padStart(14)}   ${r.referenceName} ${fmt(r.reference, r.unit).padStart(14)}   ratio ${label.padEnd(20)} ${verdict(r)}`.trimEnd(),
     );
   }
 }

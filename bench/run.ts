@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- inprocess|tcp|sim|memory|persistence|replication|web ...]
+ * npm run bench [-- inprocess|start|tcp|sim|memory|persistence|replication|web ...]
  *
  * `web` (the page's budgets in Chromium, bench/web.ts) runs only when asked for.
  *
@@ -14,6 +14,10 @@ const all = which.size === 0;
 
 if (all || which.has('inprocess')) {
   printRows('In-process, one awaited call per command (emulator vs ioredis-mock)', await benchInProcess(3));
+}
+if (all || which.has('start')) {
+  const { benchStart } = await import('./start.js');
+  printRows('Start, process spawned to first PONG (wall-clock ms, lower is better)', await benchStart());
 }
 if (all || which.has('tcp')) {
   const { benchTcp } = await import('./tcp.js');
@@ -34,7 +38,7 @@ if (all || which.has('memory')) {
 if (all || which.has('persistence')) {
   const { benchPersistence } = await import('./persistence.js');
   const { rows, notes } = await benchPersistence();
-  printRows('Persistence, npm run server vs redis-server, files on this disk (wall-clock ms, lower is better; goal: within 3x)', rows);
+  printRows('Persistence, npm run server vs redis-server, files on this disk (wall-clock ms, lower is better; goals: within 3x, the RDB load within 1.5x)', rows);
   for (const n of notes) console.log(`  ${n}`);
 }
 if (which.has('web')) {

@@ -85,7 +85,8 @@ export interface ExternalConnection {
  */
 export class RedisProcess extends SimProcess implements ProcessServices {
   readonly server: RedisServer;
-  readonly port: number;
+  /** The TCP port it listens on (0: none); CONFIG SET port moves it. */
+  port: number;
   readonly costs: ServerCpuCosts;
   /** When the thread is next free (virtual us). */
   busyUntil = 0;
@@ -258,6 +259,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
       return false;
     }
     if (unixSocket !== undefined) listenFor(this, unixSocket, (s) => this.accept(s));
+    this.server.config.onApply('port', (value) => this.moveListener(Number(value)));
     try {
       this.host.disk.mkdir(this.server.config.get('dir'), { recursive: true });
     } catch {
@@ -301,6 +303,22 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     }
     this.scheduleCron();
     return true;
+  }
+
+  /**
+   * CONFIG SET port (changeListenPort): the listener moves to the new port,
+   * or closes for port 0. A port another process holds fails the change,
+   * which CONFIG SET then rolls back; the old listener stays meanwhile.
+   */
+  private moveListener(port: number): string | null {
+    if (port === this.port) return null;
+    if (port !== 0 && !listenFor(this, port, (s) => this.accept(s))) {
+      this.log(`Warning: Could not create server TCP listening socket *:${port}: bind: Address already in use`, 'warning');
+      return 'Unable to listen on this port. Check server logs.';
+    }
+    if (this.port !== 0 && this.host.listener(this.port) !== undefined) this.host.unlisten(this.port);
+    this.port = port;
+    return null;
   }
 
   get kernel() {

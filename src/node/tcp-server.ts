@@ -1,3 +1,4 @@
+import { getSystemErrorName } from 'node:util';
 import { createServer, Socket, type Server, type SocketConstructorOpts } from 'node:net';
 import type { RedisServer } from '../../emulator/index.js';
 import type { ExternalConnection, RedisProcess } from '../../emulator/process/redis-process.js';
@@ -103,6 +104,43 @@ class ClientLink {
   }
 }
 
+/** What listenToPort logs for a bind that failed: the call and strerror's text. */
+function bindFailure(err: NodeJS.ErrnoException): string {
+  if (err.code === 'EADDRINUSE') return 'bind: Address already in use';
+  if (err.code === 'EADDRNOTAVAIL') return 'bind: Cannot assign requested address';
+  if (err.code === 'EACCES') return 'bind: Permission denied';
+  return `${err.syscall ?? 'listen'}: ${err.message}`;
+}
+
+/** Node's TCP handle, which binds and listens when called (no name lookup in between). */
+interface TcpHandle {
+  bind(addr: string, port: number): number;
+  bind6(addr: string, port: number, flags: number): number;
+  listen(backlog: number): number;
+  close(): void;
+}
+interface TcpWrap {
+  TCP: new (type: number) => TcpHandle;
+  constants: { SERVER: number; UV_TCP_IPV6ONLY: number };
+}
+
+/**
+ * Binds and listens on addr:port before returning, as Redis's bind() and
+ * listen() do: net.Server.listen with a host resolves it first and binds
+ * on a later tick, too late for a command that answers now. Returns the
+ * listening handle, for net.Server.listen(handle), or the error's code.
+ */
+function bindNow(addr: string, port: number): TcpHandle | string {
+  const wrap = (process as unknown as { binding(name: string): TcpWrap }).binding('tcp_wrap');
+  const handle = new wrap.TCP(wrap.constants.SERVER);
+  const v6 = addr.includes(':');
+  let rc = v6 ? handle.bind6(addr, port, wrap.constants.UV_TCP_IPV6ONLY) : handle.bind(addr, port);
+  if (rc === 0) rc = handle.listen(511);
+  if (rc === 0) return handle;
+  handle.close();
+  return getSystemErrorName(rc);
+}
+
 /** How long a client counts as busy after it sent something. */
 const ACTIVITY_WINDOW_MS = 100;
 
@@ -144,7 +182,7 @@ export class RedisTcpServer {
   /** The port actually listened on (useful when 0 asked the system for one). */
   get port(): number {
     const a = this.listeners[0]?.address();
-    return typeof a === 'object' && a !== null ? a.port : this.opts.port;
+    return typeof a === 'object' && a !== null ? a.port : this.listenPort;
   }
 
   /** Opens the listening sockets and starts the cron; rejects with Redis's message if a bind fails. */
@@ -156,23 +194,60 @@ export class RedisTcpServer {
         this.listeners.push(await this.listen(addr));
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
-        const reason = err.code === 'EADDRINUSE' ? 'bind: Address already in use'
-          : err.code === 'EADDRNOTAVAIL' ? 'bind: Cannot assign requested address'
-          : err.code === 'EACCES' ? 'bind: Permission denied'
-          : `${err.syscall ?? 'listen'}: ${err.message}`;
-        this.opts.log?.warning(`Warning: Could not create server TCP listening socket ${addr}:${this.opts.port}: ${reason}`);
+        this.opts.log?.warning(`Warning: Could not create server TCP listening socket ${addr}:${this.opts.port}: ${bindFailure(err)}`);
         if (optional && err.code === 'EADDRNOTAVAIL') continue;
         if (err.code === 'EAFNOSUPPORT') continue;
         await this.stop();
         throw new Error(`Failed listening on port ${this.opts.port} (TCP), aborting.`, { cause: e });
       }
     }
+    this.listenPort = this.opts.port;
+    this.redis.config.onApply('port', (value) => this.moveTo(Number(value)));
     this.activityTimer = setInterval(() => {
       this.activeBefore = this.activeClients;
       this.activeClients = 0;
       this.activityWindow++;
     }, ACTIVITY_WINDOW_MS);
     this.activityTimer.unref();
+  }
+
+  /** The port the listeners are on (0: none, after CONFIG SET port 0). */
+  private listenPort = 0;
+
+  /**
+   * CONFIG SET port (changeListenPort): the listeners move to the new
+   * port, every bind address of them; port 0 closes them. When the new
+   * port cannot be listened on, the old listeners stay, the failure is
+   * logged as listenToPort logs it, and CONFIG SET fails, rolling back.
+   * CONFIG SET answers at once, so each bind happens now (bindNow).
+   */
+  private moveTo(port: number): string | null {
+    if (port === this.listenPort || this.stopped) return null;
+    const fresh: Server[] = [];
+    if (port !== 0) {
+      for (const raw of this.opts.bind) {
+        const optional = raw.startsWith('-');
+        const addr = optional ? raw.slice(1) : raw;
+        const bound = bindNow(listenHost(addr), port);
+        if (typeof bound !== 'string') {
+          const srv = createServer({ noDelay: true, pauseOnConnect: true }, (socket) => this.accept(socket));
+          srv.on('error', (e) => this.opts.log?.warning(`Listening socket error: ${e.message}`));
+          srv.listen(bound);
+          fresh.push(srv);
+          continue;
+        }
+        this.opts.log?.warning(`Warning: Could not create server TCP listening socket ${addr}:${port}: ${bindFailure({ code: bound, syscall: 'bind' } as NodeJS.ErrnoException)}`);
+        // An optional address that is not there is skipped, as Redis skips it.
+        if (optional && bound === 'EADDRNOTAVAIL') continue;
+        for (const f of fresh) f.close();
+        return 'Unable to listen on this port. Check server logs.';
+      }
+    }
+    for (const l of this.listeners) l.close();
+    this.listeners.length = 0;
+    this.listeners.push(...fresh);
+    this.listenPort = port;
+    return null;
   }
 
   private listen(host: string): Promise<Server> {

@@ -7,13 +7,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Socket } from 'node:net';
+import { createServer, Socket, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runServer, type RunningServer } from '../../src/node/server-main.js';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
+import { StatusReply, type ErrorReply } from '../../emulator/resp/reply.js';
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! limits: ${skipNotice()}\n`);
 
@@ -226,6 +227,44 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'limits and clock beside red
     }
     expect(digests[1]).toBe(digests[0]);
   }, 120_000);
+
+  it('moves its listener with CONFIG SET port, and rolls back when the port is taken', async () => {
+    const started = await both();
+    sides.push(...started);
+    const taken = createServer();
+    const takenPort = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as AddressInfo).port)));
+    try {
+      for (const side of started) {
+        const c = await RawConnection.open(side.port);
+        const refused = await c.command(['CONFIG', 'SET', 'maxmemory', '10000001', 'port', String(takenPort)]);
+        expect([side.name, String((refused as ErrorReply).message)]).toEqual([
+          side.name,
+          "ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen on this port. Check server logs.",
+        ]);
+        expect(await c.command(['CONFIG', 'GET', 'port'])).toEqual(['port', String(side.port)]);
+        expect(await c.command(['CONFIG', 'GET', 'maxmemory'])).toEqual(['maxmemory', '0']);
+        const again = await RawConnection.open(side.port);
+        expect(await again.command(['PING'])).toEqual(new StatusReply('PONG'));
+        again.close();
+        for (let i = 0; i < 50 && !side.log().includes(`:${takenPort}: bind: Address already in use`); i++) await new Promise((r) => setTimeout(r, 10));
+        expect(side.log()).toContain(`Warning: Could not create server TCP listening socket 127.0.0.1:${takenPort}: bind: Address already in use`);
+
+        const moved = await freePort();
+        expect([side.name, await c.command(["CONFIG", "SET", "port", String(moved)])]).toEqual([side.name, new StatusReply("OK")]);
+        const there = await RawConnection.open(moved);
+        expect(await there.command(['CONFIG', 'GET', 'port'])).toEqual(['port', String(moved)]);
+        expect((await info(there, 'server')).get('tcp_port')).toBe(String(moved));
+        there.close();
+        await expect(RawConnection.open(side.port)).rejects.toThrow(/ECONNREFUSED/);
+        // The connection made before the move goes on.
+        expect(await c.command(['PING'])).toEqual(new StatusReply('PONG'));
+        expect(await c.command(['CONFIG', 'SET', 'port', String(side.port)])).toEqual(new StatusReply('OK'));
+        c.close();
+      }
+    } finally {
+      taken.close();
+    }
+  });
 });
 
 /** A raw socket that keeps what it receives and knows when it closed. */

@@ -1,0 +1,4 @@
+/** Types of scripts/node-bundle.mjs for the TypeScript that imports it (bench). */
+export declare const ENTRIES: Record<string, string>;
+export declare function ensureBundle(name: string): Promise<string>;
+export declare function runBundle(name: string): Promise<void>;

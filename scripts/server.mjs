@@ -1,0 +1,8 @@
+/**
+ * `npm run server -- [redis-server arguments]`: runs the emulator's server
+ * from its bundle (scripts/node-bundle.mjs), rebuilt only when a source
+ * file changed, so that it answers PING within a fraction of a second.
+ */
+import { runBundle } from './node-bundle.mjs';
+
+await runBundle('server');
