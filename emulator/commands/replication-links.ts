@@ -26,7 +26,7 @@ function psync(c: Client, argv: string[]): Reply {
  */
 function replicaof(c: Client, argv: string[]): Reply {
   const replication = c.server.replication;
-  if (replication.primary.failover.state !== 'no-failover') return errorReply('REPLICAOF not allowed while failing over.');
+  if (replication.primary.failoverState !== 'no-failover') return errorReply('REPLICAOF not allowed while failing over.');
   if (asciiLower(argv[1]!) === 'no' && asciiLower(argv[2]!) === 'one') {
     if (replication.masterHost !== null) {
       replication.replica.unsetMaster();

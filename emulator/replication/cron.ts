@@ -35,7 +35,7 @@ export class ReplicationCron {
     server.updateTime();
     const cfg = server.config;
     const nowS = s.nowS;
-    s.primary.failover.update();
+    s.primary.updateFailover();
     if (s.hasReplicaPart) s.replica.cron();
     if (this.replicationCronLoops % cfg.getNumber('repl-ping-replica-period') === 0 && p.replicas.length !== 0) {
       p.feedCommand(p.slaveSelDb, PING_COMMAND);

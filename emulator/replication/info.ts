@@ -47,7 +47,7 @@ export function replicationInfo(s: ReplicationState): string {
   }
   const b = s.buffer;
   out +=
-    `master_failover_state:${p.failover.state}\r\n` +
+    `master_failover_state:${p.failoverState}\r\n` +
     `master_replid:${s.replId}\r\n` +
     `master_replid2:${s.replId2}\r\n` +
     `master_repl_offset:${s.masterReplOffset}\r\n` +

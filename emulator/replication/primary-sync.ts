@@ -37,7 +37,7 @@ export class Synchronization {
       if (refused !== null) return refused;
     }
     // Replicas may not sync with a primary that is handing over.
-    if (this.p.failover.state !== 'no-failover') return errorReply("-NOMASTERLINK Can't SYNC while failing over");
+    if (this.p.failoverState !== 'no-failover') return errorReply("-NOMASTERLINK Can't SYNC while failing over");
     if (this.p.state.masterHost !== null && !this.p.state.replica.linkUp()) {
       return errorReply("-NOMASTERLINK Can't SYNC while not connected with my master");
     }

@@ -9,7 +9,7 @@ import { GETACK_COMMAND, selectCommand, streamCommand } from './stream.js';
 import { stateText } from './info.js';
 import type { Synchronization } from './primary-sync.js';
 import { noSaveRules } from './cron.js';
-import { Failover } from './primary-failover.js';
+import type { Failover, FailoverState } from './primary-failover.js';
 import { WaitingForReplicas } from './primary-wait.js';
 import type { ReplicationState } from './state.js';
 
@@ -32,6 +32,14 @@ export function registerSynchronization(make: (p: ReplicationPrimary) => Synchro
   makeSynchronization = make;
 }
 
+/** FAILOVER's code, kept apart the same way. */
+let makeFailover: ((s: ReplicationState) => Failover) | null = null;
+
+/** Called by on-demand-handlers.ts when it loads. */
+export function registerFailover(make: (s: ReplicationState) => Failover): void {
+  makeFailover = make;
+}
+
 /** A command that answers nothing at all (SYNC, REPLCONF ACK). */
 export const NO_REPLY = new FramesReply([]);
 
@@ -46,8 +54,8 @@ export class ReplicationPrimary {
   goodReplicas = 0;
   /** SYNC and PSYNC, and the BGSAVEs for them: made when the first replica asks. */
   private syncPart: Synchronization | null = null;
-  /** FAILOVER. */
-  readonly failover: Failover;
+  /** FAILOVER: made when it is first asked for. */
+  private failoverPart: Failover | null = null;
   /** WAIT. */
   readonly waiting: WaitingForReplicas = new WaitingForReplicas(this);
   readonly server: RedisServer;
@@ -60,7 +68,6 @@ export class ReplicationPrimary {
   constructor(readonly state: ReplicationState) {
     this.server = state.server;
     this.noReplicasSinceS = Math.floor(this.server.nowMs / 1000);
-    this.failover = new Failover(state);
   }
 
   /** SYNC and PSYNC, and the BGSAVEs for them. */
@@ -70,6 +77,25 @@ export class ReplicationPrimary {
       this.syncPart = makeSynchronization(this);
     }
     return this.syncPart;
+  }
+
+  /** FAILOVER. */
+  get failover(): Failover {
+    if (this.failoverPart === null) {
+      if (makeFailover === null) throw new Error("FAILOVER's code is not loaded (import emulator/commands/on-demand-handlers.js)");
+      this.failoverPart = makeFailover(this.state);
+    }
+    return this.failoverPart;
+  }
+
+  /** Where a failover stands (master_failover_state): none on a server never asked for one. */
+  get failoverState(): FailoverState {
+    return this.failoverPart?.state ?? 'no-failover';
+  }
+
+  /** updateFailoverStatus, from beforeSleep and replicationCron. */
+  updateFailover(): void {
+    this.failoverPart?.update();
   }
 
   /** Whether a replica (or redis-cli --rdb) ever asked this server for its data. */
@@ -89,7 +115,7 @@ export class ReplicationPrimary {
    */
   beforeSleep(): void {
     this.waiting.beforeSleep();
-    this.failover.update();
+    this.updateFailover();
   }
 
   /** The shared buffer, null without a backlog. */

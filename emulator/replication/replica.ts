@@ -320,7 +320,7 @@ export class ReplicationReplica {
     } else {
       this.log('Partial resynchronization not possible (no cached master)');
     }
-    if (this.s.primary.failover.state === 'failover-in-progress') this.send(['PSYNC', replId, offset, 'FAILOVER']);
+    if (this.s.primary.failoverState === 'failover-in-progress') this.send(['PSYNC', replId, offset, 'FAILOVER']);
     else this.send(['PSYNC', replId, offset]);
     this.step(`step 1: connected to ${this.s.masterHost}:${this.s.masterPort}; asks for the stream with PSYNC ${replId} ${offset}`);
     this.state = 'receive_psync_reply';
@@ -331,8 +331,8 @@ export class ReplicationReplica {
     // The primary sends newlines while it prepares its answer.
     if (reply.length === 0) return;
     const result = this.psyncOutcome(reply);
-    const failover = this.s.primary.failover;
-    if (failover.state === 'failover-in-progress') {
+    if (this.s.primary.failoverState === 'failover-in-progress') {
+      const failover = this.s.primary.failover;
       if (result === 'continue' || result === 'fullresync') failover.clear();
       else {
         failover.abort('Failover target rejected psync request');
