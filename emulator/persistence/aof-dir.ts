@@ -105,8 +105,9 @@ export class AofDir {
       this.disk.mkdir(this.dirPath);
       return null;
     } catch (e) {
-      if (e instanceof DiskError && e.code === 'EEXIST') return null;
-      return errorText(e);
+      if (!(e instanceof DiskError && e.code === 'EEXIST')) return errorText(e);
+      // A regular file of that name is not a directory: Redis fails with ENOTDIR before writing anything.
+      return this.dirExists() ? null : errorText(new DiskError('ENOTDIR', 'mkdir', this.dirPath));
     }
   }
 

@@ -398,7 +398,7 @@ export class Snapshots implements ProcessModule {
     this.disk.fsync(fd, (err) => {
       if (!child.alive) return;
       if (err !== null) {
-        this.p.log(`Write error saving DB on disk(fsync): ${err.message}`, 'warning');
+        this.p.log(`Write error saving DB on disk(fsync): ${err.message}`, 'warning', child.pid);
         this.discard(fd, tmp);
         child.exit(1);
         return;
@@ -410,11 +410,11 @@ export class Snapshots implements ProcessModule {
       this.syncDir(file, (dirErr) => {
         if (!child.alive) return;
         if (dirErr !== null) {
-          this.p.log(`Write error saving DB on disk(fsyncFileDir): ${dirErr}`, 'warning');
+          this.p.log(`Write error saving DB on disk(fsyncFileDir): ${dirErr}`, 'warning', child.pid);
           child.exit(1);
           return;
         }
-        this.p.log('DB saved on disk');
+        this.p.log('DB saved on disk', 'notice', child.pid);
         child.exit(0);
       });
     });

@@ -10,6 +10,7 @@ import { Snapshots } from '../persistence/snapshots.js';
 import { AofEngine } from '../persistence/aof-engine.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';
 import type { Client } from '../server/client.js';
+import type { CommandFacts, Handler } from '../server/command-table.js';
 import { errorReply, type Reply } from '../resp/reply.js';
 import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import { serverLogLineAs, type ServerLogLevel } from '../server/log-line.js';
@@ -46,6 +47,12 @@ export interface RedisProcessOptions {
    * cluster panel's start button). Absent when it was started directly.
    */
   commandLine?: { args: string[]; cwd: string };
+  /**
+   * Runs the process as Redis runs in sentinel mode: this command table
+   * instead of the data server's, no dataset (no snapshots, AOF or
+   * replication modules), and 'X' as the role in its log lines.
+   */
+  sentinel?: { handlers: Readonly<Record<string, Handler>>; extraFacts: readonly CommandFacts[] };
 }
 
 /** How often a writer waiting for a real client's socket to drain looks again. */
@@ -88,6 +95,8 @@ export class RedisProcess extends SimProcess implements ProcessServices {
   /** The TCP port it listens on (0: none); CONFIG SET port moves it. */
   port: number;
   readonly costs: ServerCpuCosts;
+  /** Runs as redis-sentinel (see RedisProcessOptions.sentinel). */
+  readonly sentinelMode: boolean;
   /** When the thread is next free (virtual us). */
   busyUntil = 0;
   /** The thread's own time while a pass runs: ahead of the kernel by the work done so far. */
@@ -142,13 +151,16 @@ export class RedisProcess extends SimProcess implements ProcessServices {
       host: host.name,
       port: this.port,
       config: { port: String(this.port), ...(opts.config ?? {}) },
+      ...(opts.sentinel === undefined ? {} : { handlers: opts.sentinel.handlers, extraFacts: opts.sentinel.extraFacts }),
     });
+    this.sentinelMode = opts.sentinel !== undefined;
     this.server.thread = { charge: (argv, reply) => this.chargeCommand(argv, reply) };
     this.server.pid = () => this.pid;
     this.server.logHook = (text, level) => this.log(text, level);
     this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
     // Debian's packaged configuration keeps the data in /var/lib/redis.
     if (opts.config?.dir === undefined) this.server.config.set('dir', '/var/lib/redis', true);
+    if (this.sentinelMode) return;
     this.addModule((services) => new Snapshots(services));
     this.addModule((services) => new AofEngine(services));
     this.addModule((services) => new DaemonReplicationRuntime(services));
@@ -492,14 +504,14 @@ export class RedisProcess extends SimProcess implements ProcessServices {
    * for it; with a `logfile` configured, appended to that file on the
    * host's disk as well, as redis-server writes it (loglevel applies).
    */
-  log(text: string, level: ServerLogLevel = 'notice'): void {
+  log(text: string, level: ServerLogLevel = 'notice', childPid?: number): void {
     this.kernel.trace.add(this.host.name, 'log', text);
-    for (const l of this.logListeners) l(level, text);
+    for (const l of this.logListeners) l(level, text, childPid);
     const logfile = this.server.config.get('logfile');
     if (logfile !== '' && LOG_SEVERITY[level] >= LOG_SEVERITY[this.server.config.get('loglevel') as ServerLogLevel]) {
       const path = logfile.startsWith('/') ? logfile : `${this.server.config.get('dir')}/${logfile}`;
       try {
-        this.host.disk.appendFile(path, bytesToArray(serverLogLineAs(this.pid, this.server.replication.masterHost !== null ? 'S' : 'M', this.kernel.now / 1000, level, text)));
+        this.host.disk.appendFile(path, bytesToArray(serverLogLineAs(childPid ?? this.pid, childPid !== undefined ? 'C' : this.sentinelMode ? 'X' : this.server.replication.masterHost !== null ? 'S' : 'M', this.kernel.now / 1000, level, text)));
       } catch {
         // Redis drops a line it cannot write.
       }
@@ -516,7 +528,8 @@ export class RedisProcess extends SimProcess implements ProcessServices {
   readonly stdoutListeners: Array<(text: string) => void> = [];
 
   /** Who else prints the log (the Node server's log file or terminal). */
-  readonly logListeners: Array<(level: ServerLogLevel, text: string) => void> = [];
+  /** `childPid` is set for the lines the fork child writes. */
+  readonly logListeners: Array<(level: ServerLogLevel, text: string, childPid?: number) => void> = [];
 
   /** Makes sure a pass of the loop is scheduled for when the thread is free. */
   private wake(): void {

@@ -48,8 +48,11 @@ export interface ProcessServices {
    * returned function is called; then `after` runs inside a pass.
    */
   holdThreadForIo(): (after: () => void) => void;
-  /** A line in the server's log at Redis's level for it. */
-  log(text: string, level?: ServerLogLevel): void;
+  /**
+   * A line in the server's log at Redis's level for it; `childPid` when the
+   * line is the fork child's (Redis's child writes its own pid and role C).
+   */
+  log(text: string, level?: ServerLogLevel, childPid?: number): void;
   /** The process's standard output. */
   stdout(text: string): void;
   /** Ends the process (exit(3)). */

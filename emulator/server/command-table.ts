@@ -188,8 +188,9 @@ export class CommandTable {
   readonly commands = new Map<string, CommandDef>();
   private readonly lookupMap = new Map<string, CommandDef>();
 
-  constructor(handlers: Readonly<Record<string, Handler>>) {
-    for (const f of ALL_FACTS) {
+  /** `extraFacts`: commands a server of another kind has (redis-sentinel's SENTINEL), absent from the data server's facts. */
+  constructor(handlers: Readonly<Record<string, Handler>>, extraFacts: readonly CommandFacts[] = []) {
+    for (const f of [...ALL_FACTS, ...extraFacts]) {
       const own = handlers[f.name] ?? null;
       const def = new CommandDef(f, own, null);
       if (f.subcommands) {
@@ -208,7 +209,7 @@ export class CommandTable {
       this.lookupMap.set(f.name.toUpperCase(), def);
     }
     for (const name of Object.keys(handlers)) {
-      if (!commandFacts(name)) throw new Error(`handler for unknown command ${name}`);
+      if (!commandFacts(name) && !extraFacts.some((f) => f.name === name)) throw new Error(`handler for unknown command ${name}`);
     }
   }
 

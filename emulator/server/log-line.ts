@@ -37,8 +37,8 @@ export function serverLogLine(pid: number, nowMs: number, level: ServerLogLevel,
   return serverLogLineAs(pid, 'C', nowMs, level, text);
 }
 
-/** The same line for a process with a role: 'M' for a running server (a primary), 'S' a replica, 'C' a child or a tool. */
-export function serverLogLineAs(pid: number, role: 'C' | 'M' | 'S', nowMs: number, level: ServerLogLevel, text: string): string {
+/** The same line for a process with a role: 'M' for a running server (a primary), 'S' a replica, 'C' a child or a tool, 'X' a sentinel. */
+export function serverLogLineAs(pid: number, role: 'C' | 'M' | 'S' | 'X', nowMs: number, level: ServerLogLevel, text: string): string {
   const ms = Math.floor(nowMs);
   const days = Math.floor(ms / 86_400_000);
   const inDay = ms - days * 86_400_000;

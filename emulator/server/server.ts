@@ -1,6 +1,6 @@
 import { Database, type KeyspaceHost } from '../keyspace/database.js';
 import { touchWatchedKey } from '../keyspace/watch.js';
-import { CMD, CommandTable, type CommandDef, type Handler } from './command-table.js';
+import { CMD, CommandTable, type CommandDef, type CommandFacts, type Handler } from './command-table.js';
 import { ErrorReply, FramesReply, PushReply, QUEUED, type Reply } from '../resp/reply.js';
 import type { Clock } from '../sim/clock.js';
 import { Random } from '../sim/random.js';
@@ -43,6 +43,8 @@ export interface ServerOptions {
   port?: number;
   /** Replaces the handler set (tests). */
   handlers?: Readonly<Record<string, Handler>>;
+  /** Facts of commands the data server does not have (redis-sentinel's SENTINEL). */
+  extraFacts?: readonly CommandFacts[];
 }
 
 /**
@@ -230,7 +232,7 @@ export class RedisServer implements KeyspaceHost {
     const n = this.config.getNumber('databases');
     this.dbs = [];
     for (let i = 0; i < n; i++) this.dbs.push(new Database(i, this));
-    this.commands = new CommandTable(opts.handlers ?? ALL_HANDLERS);
+    this.commands = new CommandTable(opts.handlers ?? ALL_HANDLERS, opts.extraFacts);
     this.runId = this.randomHex(40);
     this.replication = new ReplicationState(this);
   }

@@ -174,10 +174,10 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     spawnedAt = performance.now();
     log.role = 'M';
     log.notice(`Running mode=standalone, port=${settings.port}.`);
-    p.logListeners.push((level, text) => {
+    p.logListeners.push((level, text, childPid) => {
       if (STARTUP_LINES.has(text)) return;
-      // Redis marks a replica's lines with S.
-      log.role = p.server.replication.masterHost !== null ? 'S' : 'M';
+      // Redis marks a replica's lines with S, the fork child's with C.
+      log.role = childPid !== undefined ? 'C' : p.server.replication.masterHost !== null ? 'S' : 'M';
       if (text.startsWith('Done loading RDB')) rdbLoadedAt = performance.now();
       const line = wallLoadingTime(text, (text.startsWith('DB loaded from disk') ? rdbLoadedAt : performance.now()) - spawnedAt);
       if (level === 'warning') log.warning(line);

@@ -6,13 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer, Socket, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runServer, type RunningServer } from '../../src/node/server-main.js';
-import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
+import { freePort, RawConnection, REDIS_SERVER_BIN, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
 import { StatusReply, type ErrorReply } from '../../emulator/resp/reply.js';
 
@@ -264,6 +265,34 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'limits and clock beside red
     } finally {
       taken.close();
     }
+  });
+
+  it('refuses to start when appendonlydir is a regular file, before writing anything', async () => {
+    const lines: string[] = [];
+    for (const name of ['real', 'emulator'] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'rw-aofdir-'));
+      writeFileSync(join(dir, 'appendonlydir'), '');
+      const args = ['--port', String(await freePort()), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dir];
+      let log = '';
+      let code: number;
+      if (name === 'real') {
+        const r = spawnSync(REDIS_SERVER_BIN, args, { encoding: 'latin1', timeout: 30_000 });
+        log = r.stdout;
+        code = r.status ?? -1;
+      } else {
+        const cwd = process.cwd();
+        const r = await runServer(args, { stdout: (t) => (log += t) }).finally(() => process.chdir(cwd));
+        if (typeof r !== 'number') await r.shutdown();
+        code = typeof r === 'number' ? r : 0;
+      }
+      const files = readdirSync(dir);
+      rmSync(dir, { recursive: true, force: true });
+      const last = log.trimEnd().split('\n').at(-1) ?? '';
+      lines.push(last.replace(/^\d+:M [^#*]*/, ''));
+      expect([name, code, files]).toEqual([name, 1, ['appendonlydir']]);
+    }
+    expect(lines[1]).toBe(lines[0]);
+    expect(lines[0]).toBe("# Can't open or create append-only dir appendonlydir: Not a directory");
   });
 });
 

@@ -219,4 +219,22 @@ describe('the server log', () => {
       '* DB saved on disk',
     ]);
   });
+
+  it('marks the lines the BGSAVE child writes with its own pid and C, as the fork child of redis-server does', async () => {
+    const world = new World({ seed: 3 });
+    world.addHost('A', 'metal');
+    world.host('A').disk.mkdir('/var/log/redis', { recursive: true });
+    const p = world.startRedis('A', { config: { save: '', logfile: '/var/log/redis/redis-server.log', loglevel: 'notice' } });
+    const r = world.connect({ from: 'A', to: 'A:6379' });
+    await world.settle(r.call('SET', 'k', 'v'));
+    await world.settle(r.call('BGSAVE'));
+    world.advance(5_000);
+    const lines = new TextDecoder().decode(world.host('A').disk.readFile('/var/log/redis/redis-server.log')).split('\n');
+    const started = lines.find((l) => l.includes('Background saving started by pid'));
+    const childPid = Number(/pid (\d+)$/.exec(started ?? '')?.[1]);
+    expect(started).toMatch(new RegExp(`^${p.pid}:M `));
+    expect(childPid).not.toBe(p.pid);
+    expect(lines.find((l) => l.endsWith('DB saved on disk'))).toMatch(new RegExp(`^${childPid}:C \\d\\d [A-Z][a-z]{2} \\d{4} [\\d:.]+ \\* DB saved on disk$`));
+    expect(lines.find((l) => l.includes('Background saving terminated with success'))).toMatch(new RegExp(`^${p.pid}:M `));
+  });
 });

@@ -1,0 +1,278 @@
+import { errorReply, MapReply, NULL_ARRAY, OK, PONG, StatusReply, VerbatimReply, type Reply } from '../resp/reply.js';
+import type { Client } from '../server/client.js';
+import type { CommandFacts, Handler } from '../server/command-table.js';
+import { ALL_HANDLERS } from '../commands/index.js';
+import { infoText } from '../server/info.js';
+import { isIpAddress } from './config.js';
+import { sentinelOf, type MonitoredMaster, type Sentinel } from './sentinel.js';
+
+/**
+ * The command table of redis-sentinel: the commands flagged SENTINEL in
+ * Redis 7.0's src/commands/*.json (PING, INFO, ROLE, CLIENT, COMMAND,
+ * HELLO, AUTH, SHUTDOWN, the pub/sub commands) and SENTINEL itself
+ * (sentinelCommand in src/sentinel.c). Anything else is an unknown command.
+ */
+
+/** SENTINEL's facts as a 7.0 sentinel reports them (src/commands/sentinel.json: admin, loading, stale; arity -2). */
+export const SENTINEL_FACTS: readonly CommandFacts[] = [
+  {
+    name: 'sentinel',
+    info: ['sentinel', -2, { set: [{ s: 'admin' }, { s: 'loading' }, { s: 'stale' }] }, 0, 0, 0, { set: [{ s: '@admin' }, { s: '@slow' }, { s: '@dangerous' }] }, { set: [] }, { set: [] }],
+    docs: { group: 'sentinel' },
+  } as unknown as CommandFacts,
+];
+
+const SHARED = new Set(['ping', 'subscribe', 'unsubscribe', 'psubscribe', 'punsubscribe', 'publish', 'client', 'command', 'hello', 'auth', 'shutdown']);
+
+function must(c: Client): Sentinel {
+  const s = sentinelOf(c.server);
+  if (s === undefined) throw new Error('SENTINEL on a server that is not a sentinel');
+  return s;
+}
+
+/** addReplySentinelRedisInstance for a master: a map whose numbers are bulk strings. */
+function masterReply(s: Sentinel, m: MonitoredMaster): Reply {
+  const now = s.nowMs();
+  const flags = [m.sdown ? 's_down' : '', m.odown ? 'o_down' : '', 'master', 'disconnected'].filter((f) => f !== '').join(',');
+  const f: Array<[string, string | number]> = [
+    ['name', m.config.name],
+    ['ip', m.config.ip],
+    ['port', m.config.port],
+    ['runid', m.runId],
+    ['flags', flags],
+    ['link-pending-commands', 0],
+    ['link-refcount', 1],
+    ['last-ping-sent', 0],
+    ['last-ok-ping-reply', now - m.createdMs],
+    ['last-ping-reply', now - m.createdMs],
+    ['down-after-milliseconds', m.config.downAfterMs],
+    ['info-refresh', 0],
+    ['role-reported', 'master'],
+    ['role-reported-time', now - m.createdMs],
+    ['config-epoch', m.config.configEpoch],
+    ['num-slaves', m.config.knownReplicas.length],
+    ['num-other-sentinels', m.config.knownSentinels.length],
+    ['quorum', m.config.quorum],
+    ['failover-timeout', m.config.failoverTimeoutMs],
+    ['parallel-syncs', m.config.parallelSyncs],
+  ];
+  return new MapReply(f.flatMap(([k, v]) => [k, String(v)]));
+}
+
+function arity(sub: string): Reply {
+  return errorReply(`wrong number of arguments for 'sentinel|${sub}' command`);
+}
+
+function masterOrError(s: Sentinel, name: string): MonitoredMaster | Reply {
+  return s.masters.get(name) ?? errorReply('No such master with that name');
+}
+
+const SUBCOMMANDS = new Set([
+  'ckquorum', 'config', 'debug', 'get-master-addr-by-name', 'failover', 'flushconfig', 'help', 'info-cache', 'is-master-down-by-addr',
+  'master', 'masters', 'monitor', 'myid', 'pending-scripts', 'remove', 'replicas', 'reset', 'sentinels', 'set', 'simulate-failure', 'slaves',
+]);
+
+/** sentinelCommand (src/sentinel.c). */
+function sentinel(c: Client, argv: string[]): Reply {
+  const s = must(c);
+  const sub = argv[1]!.toLowerCase();
+  if (!SUBCOMMANDS.has(sub)) return errorReply(`unknown subcommand '${argv[1]!.slice(0, 128)}'. Try SENTINEL HELP.`);
+  const n = argv.length;
+  switch (sub) {
+    case 'masters':
+      if (n !== 2) return arity(sub);
+      return [...s.masters.values()].map((m) => masterReply(s, m));
+    case 'master': {
+      if (n !== 3) return arity(sub);
+      const m = masterOrError(s, argv[2]!);
+      return 'config' in (m as object) ? masterReply(s, m as MonitoredMaster) : (m as Reply);
+    }
+    case 'replicas':
+    case 'slaves':
+    case 'sentinels': {
+      if (n !== 3) return arity(sub);
+      const m = masterOrError(s, argv[2]!);
+      // Replicas and other sentinels are learned by monitoring; until then the lists are empty.
+      return 'config' in (m as object) ? [] : (m as Reply);
+    }
+    case 'myid':
+      if (n !== 2) return arity(sub);
+      return s.myid;
+    case 'get-master-addr-by-name': {
+      if (n !== 3) return arity(sub);
+      const m = s.masters.get(argv[2]!);
+      return m === undefined ? NULL_ARRAY : [m.config.ip, String(m.config.port)];
+    }
+    case 'is-master-down-by-addr': {
+      if (n !== 6) return arity(sub);
+      if (!/^-?\d+$/.test(argv[3]!) || !/^-?\d+$/.test(argv[4]!)) return errorReply('value is not an integer or out of range');
+      const port = Number(argv[3]);
+      const m = [...s.masters.values()].find((x) => x.config.ip === argv[2] && x.config.port === port);
+      return [m?.sdown === true ? 1 : 0, '*', 0];
+    }
+    case 'reset': {
+      if (n !== 3) return arity(sub);
+      const re = globToRegExp(argv[2]!);
+      let count = 0;
+      for (const m of s.masters.values()) {
+        if (!re.test(m.config.name)) continue;
+        s.reset(m);
+        count++;
+      }
+      if (count > 0) s.flushConfig();
+      return count;
+    }
+    case 'monitor': {
+      if (n !== 6) return arity(sub);
+      if (!/^-?\d+$/.test(argv[5]!)) return errorReply('Invalid quorum');
+      if (!/^-?\d+$/.test(argv[4]!)) return errorReply('Invalid port');
+      const quorum = Number(argv[5]);
+      const port = Number(argv[4]);
+      if (quorum <= 0) return errorReply('Quorum must be 1 or greater.');
+      if (!isIpAddress(argv[3]!)) return errorReply('Invalid IP address or hostname specified');
+      if (port <= 0 || port > 65535) return errorReply('Invalid port number');
+      const m = s.monitor(argv[2]!, argv[3]!, port, quorum);
+      if (typeof m === 'string') return errorReply(`${m}`);
+      const flushed = flushReply(s);
+      s.event('warning', '+monitor', m, `quorum ${quorum}`);
+      return flushed;
+    }
+    case 'flushconfig':
+      if (n !== 2) return arity(sub);
+      return flushReply(s);
+    case 'remove': {
+      if (n !== 3) return arity(sub);
+      const m = masterOrError(s, argv[2]!);
+      if (!('config' in (m as object))) return m as Reply;
+      s.event('warning', '-monitor', m as MonitoredMaster, '');
+      s.remove(argv[2]!);
+      return flushReply(s);
+    }
+    case 'ckquorum': {
+      if (n !== 3) return arity(sub);
+      const m = masterOrError(s, argv[2]!);
+      if (!('config' in (m as object))) return m as Reply;
+      return ckquorum(m as MonitoredMaster);
+    }
+    case 'set':
+      return setOptions(s, argv);
+    case 'config':
+      return configCommand(argv);
+    case 'help':
+      return errorReply(`wrong number of arguments for 'sentinel|help' command`);
+    default:
+      return errorReply(`${argv[1]!.toUpperCase()} is not supported by this sentinel yet`);
+  }
+}
+
+/** sentinelFlushConfigAndReply: +OK, or the error Redis gives when the file cannot be written. */
+function flushReply(s: Sentinel): Reply {
+  return s.flushConfig() ? OK : errorReply('Failed to save config file. Check server logs.');
+}
+
+/**
+ * sentinelIsQuorumReachable: this sentinel plus the other sentinels it
+ * knows must reach the quorum, and a majority of all of them must be
+ * reachable to authorise a failover.
+ */
+function ckquorum(m: MonitoredMaster): Reply {
+  const voters = m.config.knownSentinels.length + 1;
+  const usable = 1;
+  const majority = Math.floor(voters / 2) + 1;
+  const noQuorum = usable < m.config.quorum;
+  const noAuth = usable < majority;
+  if (!noQuorum && !noAuth) return new StatusReply(`OK ${usable} usable Sentinels. Quorum and failover authorization can be reached`);
+  let e = `-NOQUORUM ${usable} usable Sentinels. `;
+  if (noQuorum) e += 'Not enough available Sentinels to reach the specified quorum for this master';
+  if (noAuth) e += `${noQuorum ? '. ' : ''}Not enough available Sentinels to reach the majority and authorize a failover`;
+  return errorReply(e);
+}
+
+/** SENTINEL SET <master> <option> <value> ... for the timing options (sentinelSetCommand). */
+function setOptions(s: Sentinel, argv: string[]): Reply {
+  if (argv.length < 3) return arity('set');
+  const m = masterOrError(s, argv[2]!);
+  if (!('config' in (m as object))) return m as Reply;
+  const master = m as MonitoredMaster;
+  if (argv.length % 2 === 0 || argv.length === 3) return errorReply(`wrong number of arguments for 'sentinel|set' command`);
+  for (let j = 3; j < argv.length; j += 2) {
+    const option = argv[j]!.toLowerCase();
+    const value = argv[j + 1]!;
+    const v = /^-?\d+$/.test(value) ? Number(value) : NaN;
+    const bad = (): Reply => errorReply(`Invalid argument '${value}' for SENTINEL SET '${argv[j]}'`);
+    if (option === 'down-after-milliseconds') {
+      if (!(v > 0)) return bad();
+      master.config.downAfterMs = v;
+    } else if (option === 'failover-timeout') {
+      if (!(v > 0)) return bad();
+      master.config.failoverTimeoutMs = v;
+    } else if (option === 'parallel-syncs') {
+      if (!(v > 0)) return bad();
+      master.config.parallelSyncs = v;
+    } else if (option === 'quorum') {
+      if (!(v > 0)) return bad();
+      master.config.quorum = v;
+    } else {
+      return errorReply(`Unknown option or number of arguments for SENTINEL SET '${argv[j]}'`);
+    }
+    s.event('warning', '+set', master, `${argv[j]} ${value}`);
+  }
+  return flushReply(s);
+}
+
+/** SENTINEL CONFIG GET|SET: the global options; none of them is kept by this sentinel yet. */
+function configCommand(argv: string[]): Reply {
+  const op = argv[2]?.toLowerCase();
+  if (op === 'get' && argv.length === 4) return new MapReply([]);
+  return errorReply('Only SENTINEL CONFIG GET <option> / SET <option> <value> are supported.');
+}
+
+function globToRegExp(pattern: string): RegExp {
+  let re = '';
+  for (const ch of pattern) re += ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${re}$`, 's');
+}
+
+/** sentinelInfoCommand: the server's sections it keeps, then # Sentinel. */
+function info(c: Client, argv: string[]): Reply {
+  const s = must(c);
+  const asked = argv.slice(1).map((a) => a.toLowerCase());
+  const all = asked.length === 0 || asked.some((a) => a === 'all' || a === 'everything' || a === 'default');
+  const base = all ? ['server', 'clients', 'cpu', 'stats'] : asked.filter((a) => ['server', 'clients', 'cpu', 'stats'].includes(a));
+  let text = base.length > 0 ? infoText(c.server, base) : '';
+  if (all || asked.includes('sentinel')) {
+    if (text !== '') text += '\r\n';
+    text +=
+      '# Sentinel\r\n' +
+      `sentinel_masters:${s.masters.size}\r\n` +
+      'sentinel_tilt:0\r\n' +
+      'sentinel_tilt_since_seconds:-1\r\n' +
+      'sentinel_running_scripts:0\r\n' +
+      'sentinel_scripts_queue_length:0\r\n' +
+      'sentinel_simulate_failure_flags:0\r\n';
+    let id = 0;
+    for (const m of s.masters.values()) {
+      const status = m.odown ? 'odown' : m.sdown ? 'sdown' : 'ok';
+      text += `master${id++}:name=${m.config.name},status=${status},address=${m.config.ip}:${m.config.port},slaves=${m.config.knownReplicas.length},sentinels=${m.config.knownSentinels.length + 1}\r\n`;
+    }
+  }
+  return new VerbatimReply(text);
+}
+
+/** ROLE on a sentinel (roleCommand): "sentinel" and the names of the masters it monitors. */
+function role(c: Client): Reply {
+  return ['sentinel', [...must(c).masters.keys()]];
+}
+
+function ping(): Reply {
+  return PONG;
+}
+
+/** The handlers of a sentinel-mode server. */
+export const SENTINEL_HANDLERS: Readonly<Record<string, Handler>> = {
+  ...Object.fromEntries(Object.entries(ALL_HANDLERS).filter(([name]) => SHARED.has(name.split('|')[0]!))),
+  ping: ALL_HANDLERS['ping'] ?? ping,
+  info,
+  role,
+  sentinel,
+};
