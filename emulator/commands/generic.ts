@@ -2,7 +2,6 @@ import { StatusReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { expireCommands } from './expire.js';
-import { copyCommands } from './generic-copy.js';
 import { keysCommands } from './generic-keys.js';
 import { renameCommands } from './generic-rename.js';
 import { deleteKey, typeName } from './lookup.js';
@@ -55,6 +54,5 @@ export const genericCommands: Record<string, Handler> = {
   touch,
   ...keysCommands,
   ...renameCommands,
-  ...copyCommands,
   ...expireCommands,
 };

@@ -5,8 +5,6 @@ import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg } from './args.js';
 import { NOT_FLOAT, NOT_INTEGER, OVERFLOW } from '../server/errors.js';
-import { hrandfield } from './hash-random.js';
-import { hscan } from './hash-scan.js';
 import { convertForArgs, hashForWrite, hashSet } from './hash-type.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
 import type { Handler } from '../server/command-table.js';
@@ -195,6 +193,4 @@ export const hashCommands: Record<string, Handler> = {
   hgetall,
   hincrby,
   hincrbyfloat,
-  hrandfield,
-  hscan,
 };

@@ -11,7 +11,6 @@ import { serverCommands } from './server.js';
 import { persistenceCommands } from './persistence.js';
 import { pubsubCommands } from './pubsub.js';
 import { replicationCommands } from './replication.js';
-import { scriptingCommands } from './scripting.js';
 import { setCommands } from './set.js';
 import { shutdownCommands } from './shutdown.js';
 import { slowlogCommands } from './slowlog.js';
@@ -35,7 +34,6 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...persistenceCommands,
   ...pubsubCommands,
   ...replicationCommands,
-  ...scriptingCommands,
   ...serverCommands,
   ...setCommands,
   ...shutdownCommands,

@@ -1,5 +1,8 @@
 import { checkRdb } from '../persistence/check/rdb/check.js';
 import { registerRdbCheck } from '../persistence/snapshots.js';
+import { loadAofAtStart } from '../persistence/aof-replay.js';
+import { loadRdbIntoServer } from '../persistence/rdb-load.js';
+import { registerStartLoaders } from '../persistence/start-loading.js';
 import { bitmapCommands } from './bitmap.js';
 import { commandDocsCommands } from './command-docs.js';
 import { debugCommands } from './debug.js';
@@ -16,6 +19,15 @@ import { Synchronization } from '../replication/primary-sync.js';
 import { registerFailover, registerSynchronization } from '../replication/primary.js';
 import { Failover } from '../replication/primary-failover.js';
 import { lcs } from './string-lcs.js';
+import { copyCommands } from './generic-copy.js';
+import { spop, srandmember } from './set-random.js';
+import { sscan } from './set-scan.js';
+import { hrandfield } from './hash-random.js';
+import { hscan } from './hash-scan.js';
+import { sortedSetRandomCommands } from './sorted-set-random.js';
+import { sortedSetSetOpCommands } from './sorted-set-setops.js';
+import { scriptingCommands } from './scripting.js';
+import { commandCommands } from './command.js';
 import type { Handler } from '../server/command-table.js';
 
 /**
@@ -36,7 +48,17 @@ const handlers: Record<string, Handler> = {
   ...objectCommands,
   ...sortCommands,
   ...replicationLinkCommands,
+  ...copyCommands,
+  ...sortedSetRandomCommands,
+  ...sortedSetSetOpCommands,
+  ...scriptingCommands,
+  ...commandCommands,
   lcs,
+  spop,
+  srandmember,
+  sscan,
+  hrandfield,
+  hscan,
 };
 
 for (const name of ON_DEMAND_COMMANDS) if (handlers[name] === undefined) throw new Error(`no handler for on-demand command ${name}`);
@@ -44,6 +66,7 @@ for (const name of Object.keys(handlers)) if (!(ON_DEMAND_COMMANDS as readonly s
 
 registerOnDemandHandlers(handlers);
 registerRdbCheck(checkRdb);
+registerStartLoaders({ loadRdbIntoServer, loadAofAtStart });
 registerReplicaPart((s) => new ReplicationReplica(s));
 registerSynchronization((p) => new Synchronization(p));
 registerFailover((s) => new Failover(s));

@@ -6,8 +6,10 @@ import type { Handler } from '../server/command-table.js';
  * Commands whose code, with Redis's full command documentation, is kept
  * apart from the rest: those a first session seldom types (DEBUG, MEMORY,
  * OBJECT, SORT, DUMP and RESTORE, the bit commands, LCS, COMMAND DOCS,
- * LATENCY DOCTOR and GRAPH, and REPLICAOF, SLAVEOF, FAILOVER, SYNC and
- * PSYNC with the code that follows a primary and serves replicas).
+ * LATENCY DOCTOR and GRAPH, REPLICAOF, SLAVEOF, FAILOVER, SYNC and PSYNC
+ * with the code that follows a primary and serves replicas, COPY, the
+ * random members and the cursors of sets and hashes, the sorted-set
+ * algebra, FUNCTION and FCALL, and COMMAND).
  * Every server knows them (COMMAND lists them, arity and flags apply);
  * their handlers arrive when on-demand-handlers.ts is imported, which
  * registers them here. A program that may send one first makes sure of
@@ -47,6 +49,38 @@ export const ON_DEMAND_COMMANDS = [
   'failover',
   'sync',
   'psync',
+  'copy',
+  'spop',
+  'srandmember',
+  'sscan',
+  'hrandfield',
+  'hscan',
+  'zrandmember',
+  'zunion',
+  'zinter',
+  'zdiff',
+  'zunionstore',
+  'zinterstore',
+  'zdiffstore',
+  'zintercard',
+  'function|load',
+  'function|delete',
+  'function|flush',
+  'function|list',
+  'function|dump',
+  'function|restore',
+  'function|stats',
+  'function|kill',
+  'function|help',
+  'fcall',
+  'fcall_ro',
+  'command',
+  'command|count',
+  'command|info',
+  'command|list',
+  'command|getkeys',
+  'command|getkeysandflags',
+  'command|help',
 ] as const;
 
 let registered: Readonly<Record<string, Handler>> | null = null;

@@ -2,7 +2,7 @@ import { errorReply, ErrorReply, OK, StatusReply, type Reply } from '../resp/rep
 import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
 import { saveRdb } from '../persistence/rdb-dataset.js';
-import { rememberSavedRdb } from '../persistence/debug-reload.js';
+import { rememberSavedRdb } from '../persistence/saved-rdb.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR } from '../server/errors.js';
 import type { Handler } from '../server/command-table.js';

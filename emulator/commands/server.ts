@@ -4,7 +4,6 @@ import { OK, errorReply, type Reply } from '../resp/reply.js';
 import { PROPAGATE, type Client } from '../server/client.js';
 import { lastSaveUnixS } from '../server/info.js';
 import { opt } from './args.js';
-import { commandCommands } from './command.js';
 import { configCommands } from './config.js';
 import { SYNTAX_ERROR } from '../server/errors.js';
 import { infoCommands } from './info.js';
@@ -111,5 +110,4 @@ export const serverCommands: Record<string, Handler> = {
   lastsave,
   ...configCommands,
   ...infoCommands,
-  ...commandCommands,
 };

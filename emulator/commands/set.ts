@@ -5,8 +5,6 @@ import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { WRONGTYPE } from '../server/errors.js';
 import { modified, readTyped, writeTyped } from './lookup.js';
 import { sdiff, sdiffstore, sinter, sintercard, sinterstore, smembers, sunion, sunionstore } from './set-algebra.js';
-import { spop, srandmember } from './set-random.js';
-import { sscan } from './set-scan.js';
 import { createSetFor, maxIntsetEntries, setAdd, setRemove } from './set-type.js';
 import type { Handler } from '../server/command-table.js';
 
@@ -132,7 +130,4 @@ export const setCommands: Record<string, Handler> = {
   sunionstore,
   sdiff,
   sdiffstore,
-  spop,
-  srandmember,
-  sscan,
 };

@@ -25,10 +25,8 @@ import {
   zsetAdd,
 } from './sorted-set-object.js';
 import { sortedSetPopCommands } from './sorted-set-pop.js';
-import { sortedSetRandomCommands } from './sorted-set-random.js';
 import { NOT_FLOAT_RANGE, NOT_LEX_RANGE, firstInLexRange, lastInLexRange, parseLexRange, parseScoreRange } from './sorted-set-ranges.js';
 import { sortedSetRangeCommands } from './sorted-set-range.js';
-import { sortedSetSetOpCommands } from './sorted-set-setops.js';
 import type { Handler } from '../server/command-table.js';
 
 /**
@@ -352,7 +350,5 @@ export const sortedSetCommands: Record<string, Handler> = {
   zlexcount,
   zscan,
   ...sortedSetRangeCommands,
-  ...sortedSetSetOpCommands,
   ...sortedSetPopCommands,
-  ...sortedSetRandomCommands,
 };

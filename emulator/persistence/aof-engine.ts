@@ -6,7 +6,7 @@ import type { PersistenceStats } from '../server/stats.js';
 import type { LoadOutcome, ProcessModule, ProcessServices, ShutdownRequest } from '../process/services.js';
 import { emptyManifest, formatManifest, withoutHistory, type AofManifest } from './aof/manifest.js';
 import { AofDir, errorText } from './aof-dir.js';
-import { loadAofAtStart } from './aof-replay.js';
+import { startLoaders } from './start-loading.js';
 import { AofRewriter, type AofRewriteHost, type AofState } from './aof-rewrite.js';
 import { openAtStart, prepareUpgrade, readManifestAtStart, runSteps, type FileStep } from './aof-startup.js';
 import { AofWriter } from './aof-writer.js';
@@ -169,7 +169,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     const read = readManifestAtStart(this.p, this.files);
     if (typeof read === 'string') return false;
     this.manifest = read;
-    const loaded = loadAofAtStart(this.p, this.files, this.manifest, (name) => this.files.path(name));
+    const loaded = startLoaders().loadAofAtStart(this.p, this.files, this.manifest, (name) => this.files.path(name));
     if (loaded.error !== undefined || (loaded.status !== 'ok' && loaded.status !== 'empty' && loaded.status !== 'truncated')) return false;
     server.dirty = 0;
     this.p.log('Append Only File loaded by DEBUG LOADAOF', 'warning');
@@ -203,7 +203,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     if (typeof upgrade === 'string') return { us: 0, error: upgrade };
     if (upgrade !== null) this.manifest = upgrade.manifest;
     const from = upgrade?.from ?? null;
-    const loaded = loadAofAtStart(this.p, files, this.manifest, (name) => (from !== null && name === files.appendFilename ? from : files.path(name)));
+    const loaded = startLoaders().loadAofAtStart(this.p, files, this.manifest, (name) => (from !== null && name === files.appendFilename ? from : files.path(name)));
     if (loaded.error !== undefined) return { us: 0, error: loaded.error };
     if (loaded.status === 'ok' || loaded.status === 'truncated') {
       this.stats.aofCurrentSize = loaded.totalBytes;

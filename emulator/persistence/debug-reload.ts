@@ -6,6 +6,7 @@ import { RdbError } from './rdb/errors.js';
 import { readRdb } from './rdb/file-reader.js';
 import { placeLoadedFunctions, placeLoadedKeys, saveRdb, valueReadOptions } from './rdb-dataset.js';
 import { debugSettings } from '../server/debug-settings.js';
+import { lastSavedRdb, rememberSavedRdb } from './saved-rdb.js';
 
 /**
  * DEBUG RELOAD (src/debug.c): save the dataset to an RDB file, empty the
@@ -17,21 +18,9 @@ import { debugSettings } from '../server/debug-settings.js';
  * directory has no dump.rdb.
  */
 
-const savedFiles = new WeakMap<RedisServer, Uint8Array>();
-
-/** The last RDB the server saved, if any. */
-export function lastSavedRdb(server: RedisServer): Uint8Array | undefined {
-  return savedFiles.get(server);
-}
-
-/** Keeps a saved file for DEBUG RELOAD (SAVE on a server with no disk). */
-export function rememberSavedRdb(server: RedisServer, bytes: Uint8Array): void {
-  savedFiles.set(server, bytes);
-}
-
 /** rdbSave: the file is written, and the server counts as saved now. */
 function save(server: RedisServer): void {
-  savedFiles.set(server, saveRdb(server));
+  rememberSavedRdb(server, saveRdb(server));
   server.dirty = 0;
   const p = server.stats.persistence;
   p.lastSaveUnixS = Math.floor(server.nowMs / 1000);
@@ -43,7 +32,7 @@ function load(server: RedisServer, merge: boolean): boolean {
   const p = server.stats.persistence;
   p.rdbLastLoadKeysExpired = 0;
   p.rdbLastLoadKeysLoaded = 0;
-  const bytes = savedFiles.get(server);
+  const bytes = lastSavedRdb(server);
   if (bytes === undefined) return false;
   const cfg = server.config;
   const contents = readRdb(bytes, {

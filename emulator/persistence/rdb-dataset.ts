@@ -6,8 +6,7 @@ import type { Int64 } from '../numbers/int64.js';
 import type { RedisServer } from '../server/server.js';
 import type { RdbReplicationInfo } from '../replication/state.js';
 import { REDIS_VERSION, usedMemory } from '../server/info.js';
-import { RdbError } from './rdb/errors.js';
-import { readRdb, type LoadedKey, type RdbContents, type RdbReadOptions } from './rdb/file-reader.js';
+import type { LoadedKey, RdbContents } from './rdb/file-reader.js';
 import { keyRecord, RdbStreamWriter, writeRdb, type RdbDatabase, type RdbKey } from './rdb/file-writer.js';
 import { ForkView } from '../keyspace/fork-view.js';
 import type { Value } from '../keyspace/values.js';
@@ -51,7 +50,7 @@ export function valueReadOptions(server: RedisServer): ValueReadOptions {
 }
 
 /** Which access data the policy keeps with each key in a file: IDLE under LRU, FREQ under LFU. */
-function accessKind(server: RedisServer): 'lru' | 'lfu' | null {
+export function accessKind(server: RedisServer): 'lru' | 'lfu' | null {
   const policy = server.config.get('maxmemory-policy');
   if (policy.endsWith('-lru')) return 'lru';
   if (policy.endsWith('-lfu')) return 'lfu';
@@ -277,48 +276,8 @@ export function placeLoadedFunctions(server: RedisServer, contents: RdbContents,
   return null;
 }
 
-/**
- * rdbLoad at start: reads a file straight into the server's databases,
- * each key stored as it is read rather than gathered first, which halves
- * the work of loading millions of keys. Returns what readRdb returns (the
- * contents without their keys). On an error the databases keep the keys
- * read before it; the server then exits, as Redis does. Databases that
- * already hold keys take the gathering path, so nothing in them changes
- * on an error and clashes are left out as placeLoadedKeys does.
- */
-export function loadRdbIntoServer(server: RedisServer, bytes: Uint8Array, opts: RdbReadOptions): RdbContents | RdbError {
-  if (server.dbs.some((db) => db.dict.size !== 0)) {
-    const contents = readRdb(bytes, opts);
-    if (contents instanceof RdbError) return contents;
-    const failed = placeLoadedFunctions(server, contents, false);
-    if (failed !== null) return new RdbError('function', failed);
-    placeLoadedKeys(server, contents, false);
-    return contents;
-  }
-  const lfu = accessKind(server) === 'lfu';
-  const contents = readRdb(bytes, opts, {
-    put(id, key, k) {
-      const db = server.dbs[id]!;
-      // The databases started empty, so a name already there came earlier in
-      // the file: the later copy replaces it and moves to the end.
-      const sizeBefore = db.dict.size;
-      db.addLoaded(key, k.value);
-      const fresh = db.dict.size !== sizeBefore;
-      if (!fresh) {
-        db.delete(key);
-        db.addLoaded(key, k.value);
-      }
-      placeKeyData(server, db, key, k, lfu);
-      return fresh;
-    },
-  });
-  if (contents instanceof RdbError) return contents;
-  const failed = placeLoadedFunctions(server, contents, false);
-  return failed === null ? contents : new RdbError('function', failed);
-}
-
 /** A placed key's expiry, and the file's access data when the policy keeps that kind (objectSetLRUOrLFU). */
-function placeKeyData(server: RedisServer, db: Database, key: string, k: LoadedKey, lfu: boolean): void {
+export function placeKeyData(server: RedisServer, db: Database, key: string, k: LoadedKey, lfu: boolean): void {
   if (k.expireAtMs !== undefined) setExpireExact(db, key, k.expireAtMs);
   if (lfu) {
     if (k.lfuFreq !== undefined) db.access.set(key, lfuDataWithCounter(server, k.lfuFreq));

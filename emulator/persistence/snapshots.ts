@@ -3,7 +3,8 @@ import { auxLogLine } from './rdb/aux-log.js';
 import type { checkRdb } from './check/rdb/check.js';
 import { serverLogLine } from '../server/log-line.js';
 import { bytesFromArray } from '../resp/bytes.js';
-import { ForkedRdbWriter, loadRdbIntoServer, saveRdb, valueReadOptions, type SaveStamp } from './rdb-dataset.js';
+import { startLoaders } from './start-loading.js';
+import { ForkedRdbWriter, saveRdb, valueReadOptions, type SaveStamp } from './rdb-dataset.js';
 import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';
@@ -572,7 +573,7 @@ export class Snapshots implements ProcessModule {
     const nowUs = this.p.nowUs();
     const replication = server.replication;
     replication.beforeRdbLoad();
-    const contents = loadRdbIntoServer(server, bytes, {
+    const contents = startLoaders().loadRdbIntoServer(server, bytes, {
       ...valueReadOptions(server),
       deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
       databases: server.dbs.length,

@@ -1,7 +1,8 @@
 import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
 import { auxLogLine } from '../persistence/rdb/aux-log.js';
 import { RdbError } from '../persistence/rdb/errors.js';
-import { loadRdbIntoServer, placeLoadedKeys, valueReadOptions } from '../persistence/rdb-dataset.js';
+import { placeLoadedKeys, valueReadOptions } from '../persistence/rdb-dataset.js';
+import { loadRdbIntoServer } from '../persistence/rdb-load.js';
 import { readRdb } from '../persistence/rdb/file-reader.js';
 import { asciiLower } from '../resp/bytes.js';
 import type { RedisServer } from '../server/server.js';

@@ -24,8 +24,11 @@ describe('the commands whose code loads on demand', () => {
     expect(isOnDemandCommand(['FAILOVER'])).toBe(true);
     expect(isOnDemandCommand(['PSYNC', '?', '-1'])).toBe(true);
     expect(isOnDemandCommand(['sync'])).toBe(true);
-    expect(isOnDemandCommand(['COMMAND', 'INFO', 'get'])).toBe(false);
-    expect(isOnDemandCommand(['COMMAND'])).toBe(false);
+    expect(isOnDemandCommand(['COMMAND', 'INFO', 'get'])).toBe(true);
+    expect(isOnDemandCommand(['COMMAND'])).toBe(true);
+    expect(isOnDemandCommand(['FUNCTION', 'LIST'])).toBe(true);
+    expect(isOnDemandCommand(['SPOP', 's'])).toBe(true);
+    expect(isOnDemandCommand(['SMEMBERS', 's'])).toBe(false);
     expect(isOnDemandCommand(['set', 'a', '1'])).toBe(false);
     expect(isOnDemandCommand([])).toBe(false);
   });

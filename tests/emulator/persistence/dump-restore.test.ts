@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RedisServer } from '../../../emulator/server/server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { ErrorReply, StatusReply, type Reply } from '../../../emulator/resp/reply.js';
-import { lastSavedRdb } from '../../../emulator/persistence/debug-reload.js';
+import { lastSavedRdb } from '../../../emulator/persistence/saved-rdb.js';
 
 const START_MS = 1_767_225_600_000;
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Deque } from '../../../emulator/keyspace/deque.js';
 import { ListValue } from '../../../emulator/keyspace/values.js';
 import { RdbError, readRdb, writeRdb, type RdbKey, type RdbReadOptions } from '../../../emulator/persistence/rdb/index.js';
-import { loadRdbIntoServer, placeLoadedKeys, valueReadOptions } from '../../../emulator/persistence/rdb-dataset.js';
+import { placeLoadedKeys, valueReadOptions } from '../../../emulator/persistence/rdb-dataset.js';
+import { loadRdbIntoServer } from '../../../emulator/persistence/rdb-load.js';
 import { RedisServer } from '../../../emulator/server/server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 
