@@ -48,6 +48,9 @@ async function playAll(runner: LessonRunner): Promise<void> {
   }
 }
 
+/** A lesson with a benchmark (16) plays for a minute or more of this process's time on a busy 2-core machine. */
+const LESSON_TIMEOUT_MS = 240_000;
+
 describe('evaluating checks', () => {
   for (const file of lessonFileNames()) {
     it(`changes nothing in the world of ${file}, at any step`, async () => {
@@ -64,7 +67,7 @@ describe('evaluating checks', () => {
           runner.next();
         }
       }
-    });
+    }, LESSON_TIMEOUT_MS);
 
     it(`leaves the world of ${file} to go on exactly as it would have without them`, async () => {
       const lesson = loadLesson(file);
@@ -75,7 +78,7 @@ describe('evaluating checks', () => {
       checked.world.advance(5000);
       unchecked.world.advance(5000);
       expect(checked.world.trace.hash()).toBe(unchecked.world.trace.hash());
-    });
+    }, LESSON_TIMEOUT_MS);
   }
 
   it('neither deletes nor touches a key whose time is up, nor counts a hit or a miss', async () => {
