@@ -150,13 +150,10 @@ describe('bitmap commands: editing in place', () => {
     run('SETBIT', 'big', String(8 * 4 * 1024 * 1024 - 1), '1');
     const o = server.dbs[0]!.lookupNoTouch('big');
     expect(o).toBeInstanceOf(StringObject);
-    const t0 = performance.now();
     for (let i = 0; i < 20_000; i++) run('SETBIT', 'big', String((i * 7919) % (8 * 4 * 1024 * 1024)), String(i & 1));
-    const elapsedMs = performance.now() - t0;
+    // The same object after 20,000 edits: nothing copied the 4 MB.
     expect(server.dbs[0]!.lookupNoTouch('big')).toBe(o);
     expect(run('STRLEN', 'big')).toBe(4 * 1024 * 1024);
-    // Copying 4 MB per command would take tens of seconds; in place it is milliseconds.
-    expect(elapsedMs).toBeLessThan(2000);
   });
 
   it('SETBIT against integer-encoded key leaves a raw string', () => {
