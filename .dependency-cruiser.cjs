@@ -19,6 +19,7 @@ const LAYERS = [
   'process', // a redis-server process: loop, connections, services contract
   'client-library', // the in-process client of a server
   'world', // hosts and processes together, actions as data
+  'sentinel', // redis-sentinel: monitoring, failover, its commands and config
   'redis-cli', // redis-cli: REPL, formatting, hints
   'programs', // what runs on a simulated host: shell, benchmark, checkers' mains
   'scenarios', // the book's measurements
