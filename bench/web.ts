@@ -18,52 +18,7 @@
  */
 import { chromium, type Page } from 'playwright-core';
 import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, HAVE_CHROMIUM } from '../tests/e2e/app-server.js';
-
-interface Probe {
-  promptAt: number | null;
-  keys: Array<{ key: string; downAt: number; shownAt: number | null; framesBefore: number | null }>;
-  frames: number;
-  frameTimes: number[];
-  longTasks: Array<{ start: number; duration: number }>;
-}
-
-declare global {
-  interface Window {
-    __benchProbe: Probe;
-  }
-}
-
-/** Runs in the page before its scripts: watches rows, keys, frames and long tasks. */
-function installProbe(): void {
-  const probe: Probe = { promptAt: null, keys: [], frames: 0, frameTimes: [], longTasks: [] };
-  window.__benchProbe = probe;
-  const tick = (t: number): void => {
-    probe.frames++;
-    if (probe.frameTimes.length < 600) probe.frameTimes.push(t);
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) probe.longTasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  window.addEventListener(
-    'keydown',
-    (e) => {
-      if (e.key.length === 1) probe.keys.push({ key: e.key, downAt: performance.now(), shownAt: null, framesBefore: probe.frames });
-    },
-    true,
-  );
-  new MutationObserver(() => {
-    const rows = document.querySelector('.terminal-screen:not([hidden]) .xterm-rows');
-    const text = rows?.textContent ?? '';
-    if (probe.promptAt === null && text.includes('redis:6379>')) probe.promptAt = performance.now();
-    const last = probe.keys[probe.keys.length - 1];
-    if (last !== undefined && last.shownAt === null && text.includes(last.key)) {
-      last.shownAt = performance.now();
-      last.framesBefore = probe.frames - (last.framesBefore ?? 0);
-    }
-  }).observe(document, { subtree: true, childList: true, characterData: true });
-}
+import { watchPages } from '../tests/e2e/page-probe.js';
 
 interface Figure {
   name: string;
@@ -107,8 +62,7 @@ async function inChromium(): Promise<Figure[]> {
   const figures: Figure[] = [];
   const open = async (): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 800 } });
-    // As source text, with the name helper tsx's compiler wraps named functions in (the page has none).
-    await context.addInitScript({ content: `var __name = (f) => f; (${installProbe.toString()})();` });
+    await watchPages(context);
     const page = await context.newPage();
     await page.goto(app.url);
     await rowsOf(page).getByText('redis:6379>').waitFor();
@@ -120,7 +74,7 @@ async function inChromium(): Promise<Figure[]> {
     const empty: number[] = [];
     for (let i = 0; i < 3; i++) {
       const page = await open();
-      prompt.push((await page.evaluate(() => window.__benchProbe.promptAt))!);
+      prompt.push((await page.evaluate(() => window.__probe.promptAt))!);
       const t0 = Date.now();
       await page.goto('about:blank');
       await page.setContent('<!doctype html><title>empty</title><p>empty</p>');
@@ -135,9 +89,9 @@ async function inChromium(): Promise<Figure[]> {
     await page.locator('.terminal-screen:not([hidden]) .xterm-helper-textarea').focus();
     for (const key of 'QWERTZ') {
       await page.keyboard.press(key);
-      await page.waitForFunction(() => window.__benchProbe.keys.at(-1)?.shownAt !== null);
+      await page.waitForFunction(() => window.__probe.keys.at(-1)?.shownAt !== null);
     }
-    const { keys, frameTimes } = await page.evaluate(() => ({ keys: window.__benchProbe.keys, frameTimes: window.__benchProbe.frameTimes }));
+    const { keys, frameTimes } = await page.evaluate(() => ({ keys: window.__probe.keys, frameTimes: window.__probe.frameTimes }));
     const echo = Math.max(...keys.map((k) => k.shownAt! - k.downAt));
     const frames = Math.max(...keys.map((k) => k.framesBefore!));
     const intervals = frameTimes.slice(1).map((t, i) => t - frameTimes[i]!).sort((a, b) => a - b);
@@ -164,11 +118,11 @@ async function inChromium(): Promise<Figure[]> {
       done = text.includes('rdb_bgsave_in_progress:0') && text.includes('rdb_saves:1');
     }
     const saveMs = Date.now() - t0;
-    const during = await page.evaluate((t) => window.__benchProbe.longTasks.filter((x) => x.start >= t).map((x) => x.duration), from);
+    const during = await page.evaluate((t) => window.__probe.longTasks.filter((x) => x.start >= t).map((x) => x.duration), from);
     const idle = await open();
     const idleFrom = await idle.evaluate(() => performance.now());
     await idle.waitForTimeout(Math.min(saveMs, 30_000));
-    const idleTasks = await idle.evaluate((t) => window.__benchProbe.longTasks.filter((x) => x.start >= t).map((x) => x.duration), idleFrom);
+    const idleTasks = await idle.evaluate((t) => window.__probe.longTasks.filter((x) => x.start >= t).map((x) => x.duration), idleFrom);
     await idle.context().close();
     const worst = Math.max(0, ...during);
     figures.push({ name: 'longest task during a 1,000,000-key BGSAVE', value: task(worst), reference: task(Math.max(0, ...idleTasks)), budget: '50 ms', ok: done && worst <= 50 });
@@ -184,7 +138,7 @@ async function inChromium(): Promise<Figure[]> {
     await waitFor(async () => /1,000,000 keys in db0[\s\S]*complete: the checksum matches/.test(await viewer.locator('.facts').innerText()), 180_000, 'the viewer scan');
     await viewer.locator('button[aria-label="Last page of records"]').click();
     await viewer.locator('.record-tag.tag-eof').waitFor();
-    const scanning = await page.evaluate((t) => window.__benchProbe.longTasks.filter((x) => x.start >= t).map((x) => x.duration), scanFrom);
+    const scanning = await page.evaluate((t) => window.__probe.longTasks.filter((x) => x.start >= t).map((x) => x.duration), scanFrom);
     const worstScan = Math.max(0, ...scanning);
     figures.push({ name: 'longest task while the disk view reads it', value: task(worstScan), reference: task(Math.max(0, ...idleTasks)), budget: '50 ms', ok: worstScan <= 50 });
     await page.context().close();

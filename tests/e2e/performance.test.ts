@@ -14,57 +14,13 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { INITIAL_JS_BUDGET_BYTES } from '../../scripts/initial-javascript.js';
 import { HAVE_CHROMIUM, newWatchedPage, terminalRows, terminalText, typeLines, useBrowser } from './browser.js';
+import { watchPages } from './page-probe.js';
 
 const suite = useBrowser();
 
-interface Probe {
-  /** When the first redis-cli prompt was drawn, ms since navigation. */
-  promptAt: number | null;
-  keys: Array<{ key: string; downAt: number; shownAt: number | null; framesBefore: number | null }>;
-  frames: number;
-  longTasks: Array<{ start: number; duration: number }>;
-}
-
-declare global {
-  interface Window {
-    __probe: Probe;
-  }
-}
-
-/** Runs in the page before its scripts: watches rows, keys, frames and long tasks. */
-function installProbe(): void {
-  const probe: Probe = { promptAt: null, keys: [], frames: 0, longTasks: [] };
-  window.__probe = probe;
-  const tick = (): void => {
-    probe.frames++;
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) probe.longTasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  window.addEventListener(
-    'keydown',
-    (e) => {
-      if (e.key.length === 1) probe.keys.push({ key: e.key, downAt: performance.now(), shownAt: null, framesBefore: probe.frames });
-    },
-    true,
-  );
-  new MutationObserver(() => {
-    const rows = document.querySelector('.terminal-screen:not([hidden]) .xterm-rows');
-    const text = rows?.textContent ?? '';
-    if (probe.promptAt === null && text.includes('redis:6379>')) probe.promptAt = performance.now();
-    const last = probe.keys[probe.keys.length - 1];
-    if (last !== undefined && last.shownAt === null && text.includes(last.key)) {
-      last.shownAt = performance.now();
-      last.framesBefore = probe.frames - (last.framesBefore ?? 0);
-    }
-  }).observe(document, { subtree: true, childList: true, characterData: true });
-}
-
 async function open(): Promise<Page> {
   const { context, page } = await newWatchedPage(suite);
-  await context.addInitScript(installProbe);
+  await watchPages(context);
   await page.goto(suite.app.url);
   await terminalRows(page).getByText('redis:6379>').waitFor();
   return page;
