@@ -80,10 +80,10 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
     expect(await cell(page, 'round-trips').getAttribute('data-status')).toBe('running');
     // A key press in the terminal is echoed at once while the worker spins.
     await page.locator('.terminal-screen:not([hidden])').click();
-    const started = Date.now();
     await page.keyboard.type('PING');
     await expect.poll(() => terminalText(page), { timeout: 2000 }).toContain('redis:6379> PING');
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Shown while the cell still spins: the worker never held the page.
+    expect(await cell(page, 'round-trips').getAttribute('data-status')).toBe('running');
     await page.getByRole('button', { name: 'Stop cell round-trips' }).click();
     await expect.poll(() => cell(page, 'round-trips').getAttribute('data-status')).toBe('stopped');
     // The world runs again: the command typed meanwhile is answered.
