@@ -5,9 +5,9 @@
  * printed here.
  */
 import { AofEntryReader, RdbRecordReader, type AofEntry, type AofReaderState, type RdbReaderState, type RdbRecord } from '../emulator/persistence/inspect/index.js';
-import { writeRdb, type RdbKey } from '../emulator/persistence/rdb/index.js';
 import { AofSummary, RdbSummary } from '../src/web/disk/file-summaries.js';
 import { RecordPager } from '../src/web/disk/record-pager.js';
+import { millionKeyRdb } from '../tests/support/big-files.js';
 
 const SLICE_MS = 8;
 
@@ -25,20 +25,6 @@ function scanCosts(pager: { scan(more: () => boolean): boolean }): number[] {
     costs.push(cpuMs() - spent);
     if (done) return costs;
   }
-}
-
-function millionKeyRdb(): Uint8Array {
-  const keys = function* (): Generator<RdbKey> {
-    for (let i = 0; i < 1_000_000; i++) yield { key: `key:${i}`, value: `value:${i}` };
-  };
-  return writeRdb([{ id: 0, size: 1_000_000, expiresSize: 0, keys: keys() }], {
-    compression: false,
-    checksum: true,
-    fill: -2,
-    compressDepth: 0,
-    packedThreshold: 1 << 30,
-    aux: { redisVersion: '7.0.15', ctimeSeconds: 1767225600, usedMemoryBytes: 1 << 20, aofBase: false },
-  });
 }
 
 function hundredMegabyteAof(): Uint8Array {

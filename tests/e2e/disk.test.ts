@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { writeRdb } from '../../emulator/persistence/rdb/index.js';
+import { PLAIN_RDB } from '../support/big-files.js';
 import { World } from '../../emulator/world/world.js';
 import { HAVE_CHROMIUM, newWatchedPage, terminalRows, typeLines, useBrowser, type Opened } from './browser.js';
 
@@ -103,14 +104,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the cluster panel and the disk view in Chromium
   });
 
   it('uploads a real dump.rdb into a stopped server\'s directory, and the server loads it when started again', async () => {
-    const rdb = writeRdb([{ id: 0, size: 1, expiresSize: 0, keys: [{ key: 'from-my-laptop', value: 'uploaded' }] }], {
-      compression: false,
-      checksum: true,
-      fill: -2,
-      compressDepth: 0,
-      packedThreshold: 1 << 30,
-      aux: { redisVersion: '7.0.15', ctimeSeconds: 1767225600, usedMemoryBytes: 1 << 20, aofBase: false },
-    });
+    const rdb = writeRdb([{ id: 0, size: 1, expiresSize: 0, keys: [{ key: 'from-my-laptop', value: 'uploaded' }] }], PLAIN_RDB);
     const { page, problems } = await openWorkbook();
     await page.getByRole('button', { name: /^Kill redis-server \(pid \d+\) on redis with SIGKILL/ }).click();
     await page.getByRole('tab', { name: 'Disk' }).click();

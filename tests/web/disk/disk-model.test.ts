@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AofEntryReader, RdbRecordReader, type AofEntry, type AofReaderState, type RdbReaderState, type RdbRecord } from '../../../emulator/persistence/inspect/index.js';
-import { writeRdb, type RdbKey } from '../../../emulator/persistence/rdb/index.js';
+import { writeRdb } from '../../../emulator/persistence/rdb/index.js';
+import { millionKeyRdb } from '../../support/big-files.js';
 import { registerShellProgram } from '../../../emulator/programs/shell.js';
 import { World } from '../../../emulator/world/world.js';
 import { clusterView } from '../../../src/web/cluster/cluster-view.js';
@@ -117,17 +118,7 @@ describe('record pages', () => {
   });
 
   it('shows the first page of an RDB of a million keys at once, and scans the rest in short slices', () => {
-    const keys = function* (): Generator<RdbKey> {
-      for (let i = 0; i < 1_000_000; i++) yield { key: `key:${i}`, value: `value:${i}` };
-    };
-    const bytes = writeRdb([{ id: 0, size: 1_000_000, expiresSize: 0, keys: keys() }], {
-      compression: false,
-      checksum: true,
-      fill: -2,
-      compressDepth: 0,
-      packedThreshold: 1 << 30,
-      aux: { redisVersion: '7.0.15', ctimeSeconds: 1767225600, usedMemoryBytes: 1 << 20, aofBase: false },
-    });
+    const bytes = millionKeyRdb();
     const summary = new RdbSummary();
     const pager = new RecordPager((from: RdbReaderState | null) => new RdbRecordReader(bytes, from), 100, (r: RdbRecord) => summary.add(r));
     // The first page reads its records and no more; the scan stops whenever the page says so (here after
