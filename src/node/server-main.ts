@@ -20,7 +20,7 @@ import {
   type ServerSettings,
 } from './server-config.js';
 import { ServerLog } from './server-log.js';
-import { RedisTcpServer } from './tcp-server.js';
+import { RedisTcpServer, canListen } from './tcp-server.js';
 import { WallClock } from './wall-clock.js';
 import { World } from '../../emulator/world/world.js';
 import { RealDisk } from './real-disk.js';
@@ -199,8 +199,11 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     if (!(p instanceof RedisProcess)) return;
     spawnedAt = performance.now();
     log.role = 'M';
-    // With the logo, the mode and port are in it, printed once the port is bound.
+    // With the logo, the mode and port are in it. Redis prints it after it
+    // bound its port and before it loads its files: a server that then fails
+    // to load has shown its pid (Redis's test suite waits for it).
     if (!showLogo(p, logfile)) log.notice(`Running mode=standalone, port=${settings.port}.`);
+    else if (canListen(settings.bind.map(bytesToUtf8), settings.port)) log.raw(logo(settings.port));
     p.logListeners.push((level, text, childPid) => {
       if (STARTUP_LINES.has(text)) return;
       // Redis marks a replica's lines with S, the fork child's with C.
@@ -233,7 +236,6 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     log.warning((e as Error).message);
     return 1;
   }
-  if (showLogo(proc, logfile)) log.raw(logo(tcp.port));
   const pidfile = bytesToUtf8(settings.pidfile);
   if (pidfile !== '') {
     try {

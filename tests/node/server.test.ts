@@ -6,6 +6,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { Socket } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runServer, type RunningServer } from '../../src/node/server-main.js';
@@ -246,6 +248,22 @@ describe('npm run server with always-show-logo yes', () => {
       expect(log.indexOf(` PID: ${process.pid}`)).toBeLessThan(log.indexOf('Ready to accept connections'));
     } finally {
       await r.shutdown();
+    }
+  });
+
+  it('shows its pid before it loads its files, so a server that cannot load has shown it too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logo-'));
+    try {
+      writeFileSync(join(dir, 'dump.rdb'), 'REDIS0010 not a snapshot');
+      const port = await freePort();
+      let log = '';
+      const r = await runServer(['--port', String(port), '--dir', dir, '--always-show-logo', 'yes'], { stdout: (t) => (log += t) });
+      if (typeof r !== 'number') await r.shutdown();
+      expect(r).toBe(1);
+      expect(log).toContain(`    PID: ${process.pid}\n`);
+      expect(log.indexOf(` PID: ${process.pid}`)).toBeLessThan(log.indexOf('Unrecoverable error'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
