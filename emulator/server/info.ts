@@ -165,8 +165,15 @@ function serverSection(server: RedisServer): string {
     `lru_clock:${server.lruClock}\r\n` +
     'executable:/usr/bin/redis-server\r\n' +
     'config_file:\r\n' +
-    'io_threads_active:0\r\n'
+    'io_threads_active:0\r\n' +
+    shutdownLine(server)
   );
+}
+
+/** Shown only while a shutdown waits for lagging replicas (src/server.c genRedisInfoString). */
+function shutdownLine(server: RedisServer): string {
+  const ms = server.replication.primary.shutdownInMs();
+  return ms === null ? '' : `shutdown_in_milliseconds:${ms}\r\n`;
 }
 
 // ---- Clients ----

@@ -20,7 +20,7 @@ import {
   type ServerSettings,
 } from './server-config.js';
 import { ServerLog } from './server-log.js';
-import { RedisTcpServer } from './tcp-server.js';
+import { RedisTcpServer, canListen } from './tcp-server.js';
 import { WallClock } from './wall-clock.js';
 import { World } from '../../emulator/world/world.js';
 import { RealDisk } from './real-disk.js';
@@ -42,6 +42,32 @@ const STARTUP_LINES = new Set([
 function wallLoadingTime(text: string, ms: number): string {
   const m = /^(DB loaded from (?:disk|append only file)): \d+\.\d+ seconds$/.exec(text);
   return m === null ? text : `${m[1]}: ${(ms / 1000).toFixed(3)} seconds`;
+}
+
+/**
+ * Whether the start shows the logo instead of the "Running mode" line: as
+ * redisAsciiArt() in Redis's src/server.c decides, when the log goes to a
+ * terminal or when always-show-logo is set.
+ */
+function showLogo(p: RedisProcess, logfile: string): boolean {
+  return p.server.config.get('always-show-logo') === 'yes' || (logfile === '' && process.stdout.isTTY === true);
+}
+
+/**
+ * The start banner with what Redis's logo carries: version, mode, port and
+ * the process id. Redis's test suite waits for " PID: <pid>" in the server's
+ * output to know that the process it spawned has bound its port.
+ */
+function logo(port: number): string {
+  return [
+    '',
+    `    Redis ${REDIS_VERSION} (00000000/0) 64 bit`,
+    '    Running in standalone mode',
+    `    Port: ${port}`,
+    `    PID: ${process.pid}`,
+    '',
+    '',
+  ].join('\n');
 }
 
 /** A running server, for the entry point and for tests that run it in-process. */
@@ -173,7 +199,11 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     if (!(p instanceof RedisProcess)) return;
     spawnedAt = performance.now();
     log.role = 'M';
-    log.notice(`Running mode=standalone, port=${settings.port}.`);
+    // With the logo, the mode and port are in it. Redis prints it after it
+    // bound its port and before it loads its files: a server that then fails
+    // to load has shown its pid (Redis's test suite waits for it).
+    if (!showLogo(p, logfile)) log.notice(`Running mode=standalone, port=${settings.port}.`);
+    else if (canListen(settings.bind.map(bytesToUtf8), settings.port)) log.raw(logo(settings.port));
     p.logListeners.push((level, text, childPid) => {
       if (STARTUP_LINES.has(text)) return;
       // Redis marks a replica's lines with S, the fork child's with C.

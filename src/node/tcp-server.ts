@@ -141,6 +141,21 @@ function bindNow(addr: string, port: number): TcpHandle | string {
   return getSystemErrorName(rc);
 }
 
+/**
+ * Whether every bind address can listen on the port now (each is bound and
+ * let go at once). The server loads its dataset before its listeners open;
+ * this lets it say at start, as Redis's logo does, that the port is its.
+ */
+export function canListen(bind: readonly string[], port: number): boolean {
+  for (const raw of bind) {
+    const optional = raw.startsWith('-');
+    const bound = bindNow(listenHost(optional ? raw.slice(1) : raw), port);
+    if (typeof bound !== 'string') bound.close();
+    else if (!(optional && bound === 'EADDRNOTAVAIL') && bound !== 'EAFNOSUPPORT') return false;
+  }
+  return true;
+}
+
 /** How long a client counts as busy after it sent something. */
 const ACTIVITY_WINDOW_MS = 100;
 

@@ -6,6 +6,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { Socket } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runServer, type RunningServer } from '../../src/node/server-main.js';
@@ -228,6 +230,41 @@ describe('npm run server', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/SET: [\d.]+ requests per second/);
     expect(r.stdout).toMatch(/GET: [\d.]+ requests per second/);
+  });
+});
+
+describe('npm run server with always-show-logo yes', () => {
+  // Redis's Tcl suite starts servers with always-show-logo yes and waits for
+  // " PID: <pid>" in their output before it talks to them.
+  it('shows the logo with its pid and port once the port is bound', async () => {
+    const port = await freePort();
+    let log = '';
+    const r = await runServer(['--port', String(port), '--save', '', '--always-show-logo', 'yes'], { stdout: (t) => (log += t) });
+    if (typeof r === 'number') throw new Error(`the server did not start: ${log}`);
+    try {
+      expect(log).toMatch(new RegExp(`\n {4}Port: ${port}\n {4}PID: ${process.pid}\n`));
+      expect(log).toContain('Running in standalone mode');
+      expect(log).not.toContain('Running mode=');
+      expect(log.indexOf(` PID: ${process.pid}`)).toBeLessThan(log.indexOf('Ready to accept connections'));
+    } finally {
+      await r.shutdown();
+    }
+  });
+
+  it('shows its pid before it loads its files, so a server that cannot load has shown it too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logo-'));
+    try {
+      writeFileSync(join(dir, 'dump.rdb'), 'REDIS0010 not a snapshot');
+      const port = await freePort();
+      let log = '';
+      const r = await runServer(['--port', String(port), '--dir', dir, '--always-show-logo', 'yes'], { stdout: (t) => (log += t) });
+      if (typeof r !== 'number') await r.shutdown();
+      expect(r).toBe(1);
+      expect(log).toContain(`    PID: ${process.pid}\n`);
+      expect(log.indexOf(` PID: ${process.pid}`)).toBeLessThan(log.indexOf('Unrecoverable error'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
