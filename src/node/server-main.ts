@@ -44,6 +44,32 @@ function wallLoadingTime(text: string, ms: number): string {
   return m === null ? text : `${m[1]}: ${(ms / 1000).toFixed(3)} seconds`;
 }
 
+/**
+ * Whether the start shows the logo instead of the "Running mode" line: as
+ * redisAsciiArt() in Redis's src/server.c decides, when the log goes to a
+ * terminal or when always-show-logo is set.
+ */
+function showLogo(p: RedisProcess, logfile: string): boolean {
+  return p.server.config.get('always-show-logo') === 'yes' || (logfile === '' && process.stdout.isTTY === true);
+}
+
+/**
+ * The start banner with what Redis's logo carries: version, mode, port and
+ * the process id. Redis's test suite waits for " PID: <pid>" in the server's
+ * output to know that the process it spawned has bound its port.
+ */
+function logo(port: number): string {
+  return [
+    '',
+    `    Redis ${REDIS_VERSION} (00000000/0) 64 bit`,
+    '    Running in standalone mode',
+    `    Port: ${port}`,
+    `    PID: ${process.pid}`,
+    '',
+    '',
+  ].join('\n');
+}
+
 /** A running server, for the entry point and for tests that run it in-process. */
 export interface RunningServer {
   readonly redis: RedisServer;
@@ -173,7 +199,8 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     if (!(p instanceof RedisProcess)) return;
     spawnedAt = performance.now();
     log.role = 'M';
-    log.notice(`Running mode=standalone, port=${settings.port}.`);
+    // With the logo, the mode and port are in it, printed once the port is bound.
+    if (!showLogo(p, logfile)) log.notice(`Running mode=standalone, port=${settings.port}.`);
     p.logListeners.push((level, text, childPid) => {
       if (STARTUP_LINES.has(text)) return;
       // Redis marks a replica's lines with S, the fork child's with C.
@@ -206,6 +233,7 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     log.warning((e as Error).message);
     return 1;
   }
+  if (showLogo(proc, logfile)) log.raw(logo(tcp.port));
   const pidfile = bytesToUtf8(settings.pidfile);
   if (pidfile !== '') {
     try {

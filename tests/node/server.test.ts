@@ -231,6 +231,25 @@ describe('npm run server', () => {
   });
 });
 
+describe('npm run server with always-show-logo yes', () => {
+  // Redis's Tcl suite starts servers with always-show-logo yes and waits for
+  // " PID: <pid>" in their output before it talks to them.
+  it('shows the logo with its pid and port once the port is bound', async () => {
+    const port = await freePort();
+    let log = '';
+    const r = await runServer(['--port', String(port), '--save', '', '--always-show-logo', 'yes'], { stdout: (t) => (log += t) });
+    if (typeof r === 'number') throw new Error(`the server did not start: ${log}`);
+    try {
+      expect(log).toMatch(new RegExp(`\n {4}Port: ${port}\n {4}PID: ${process.pid}\n`));
+      expect(log).toContain('Running in standalone mode');
+      expect(log).not.toContain('Running mode=');
+      expect(log.indexOf(` PID: ${process.pid}`)).toBeLessThan(log.indexOf('Ready to accept connections'));
+    } finally {
+      await r.shutdown();
+    }
+  });
+});
+
 describe('npm run server as a process', () => {
   it('starts, serves, and shuts down cleanly on SIGTERM', async () => {
     const port = await freePort();
