@@ -28,8 +28,13 @@ export interface CellRunState {
   readonly progress: CellProgress | null;
 }
 
-/** Wall ms between two redraws of the page while a cell moves the world. */
-const REDRAW_MS = 16;
+/**
+ * Wall ms between two redraws of the page while a cell moves the world:
+ * ten a second show its progress, and leave the page's thread free for the
+ * world and the cell's messages (at one a frame, redrawing took about half
+ * of it and slowed lesson 16's benchmark by a third).
+ */
+const REDRAW_MS = 100;
 
 /** Wall ms between two showings of a running cell's progress. */
 const PROGRESS_MS = 100;
