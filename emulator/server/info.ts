@@ -3,7 +3,6 @@ import type { Client } from './client.js';
 import { DICT_ENTRY, keyMemoryUsage } from './memory-estimate.js';
 import { pubsubMemOverhead } from './pubsub.js';
 import { asciiLower } from '../resp/bytes.js';
-import { replicationMemory } from '../replication/info.js';
 
 /**
  * The text of INFO (src/server.c genRedisInfoString): the same sections,
@@ -295,7 +294,7 @@ function memorySection(server: RedisServer): string {
   const rss = resident + 7786496;
   const netUsage = used - STARTUP_BYTES > 0 ? used - STARTUP_BYTES : 1;
   const maxmemory = server.config.get('maxmemory');
-  const repl = replicationMemory(server.replication);
+  const repl = server.replication.memory();
   return (
     `used_memory:${used}\r\n` +
     `used_memory_human:${bytesToHuman(used)}\r\n` +
