@@ -8,7 +8,21 @@
 #
 # The Redis source tree is not part of this project: point it at a checkout
 # of the redis repository at tag 7.0.15.
+#
+#   scripts/tcl-suite.sh native <unit ...> | ci | all | repl
+#
+# Native mode runs the units the way Redis runs them on its own build: the
+# harness starts and restarts servers itself, from src/redis-server. Two
+# scratch copies of the source tree (REDIS_SRC, by default a redis-7.0.15
+# beside the project) get that file: one runs the emulator's Node bundle,
+# the other the real redis-server; both get the real redis-cli,
+# redis-benchmark and checkers the units call. Each unit runs in both, and
+# the script prints the emulator's counts beside the real server's.
 set -uo pipefail
+if [ "${1:-}" = native ]; then
+  shift
+  exec "$(dirname "$0")/tcl-native.sh" "$@"
+fi
 src=$(cd "${1:?redis source dir}" && pwd)
 kind=${2:?real or emulator}
 out=${3:-.tmp/tcl-$kind}

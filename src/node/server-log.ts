@@ -39,6 +39,11 @@ export class ServerLog {
   verbose(message: string): void {
     this.log('verbose', message);
   }
+
+  /** Text as it is, without the pid, time and mark (Redis's LL_RAW), at notice level. */
+  raw(text: string): void {
+    if (this.enabled('notice')) this.write(text);
+  }
 }
 
 function pad(n: number, width = 2): string {

@@ -20,7 +20,7 @@ import {
   type ServerSettings,
 } from './server-config.js';
 import { ServerLog } from './server-log.js';
-import { RedisTcpServer } from './tcp-server.js';
+import { RedisTcpServer, closeEarly, listenEarly, type EarlyListeners } from './tcp-server.js';
 import { WallClock } from './wall-clock.js';
 import { World } from '../../emulator/world/world.js';
 import { RealDisk } from './real-disk.js';
@@ -42,6 +42,32 @@ const STARTUP_LINES = new Set([
 function wallLoadingTime(text: string, ms: number): string {
   const m = /^(DB loaded from (?:disk|append only file)): \d+\.\d+ seconds$/.exec(text);
   return m === null ? text : `${m[1]}: ${(ms / 1000).toFixed(3)} seconds`;
+}
+
+/**
+ * Whether the start shows the logo instead of the "Running mode" line: as
+ * redisAsciiArt() in Redis's src/server.c decides, when the log goes to a
+ * terminal or when always-show-logo is set.
+ */
+function showLogo(p: RedisProcess, logfile: string): boolean {
+  return p.server.config.get('always-show-logo') === 'yes' || (logfile === '' && process.stdout.isTTY === true);
+}
+
+/**
+ * The start banner with what Redis's logo carries: version, mode, port and
+ * the process id. Redis's test suite waits for " PID: <pid>" in the server's
+ * output to know that the process it spawned has bound its port.
+ */
+function logo(port: number): string {
+  return [
+    '',
+    `    Redis ${REDIS_VERSION} (00000000/0) 64 bit`,
+    '    Running in standalone mode',
+    `    Port: ${port}`,
+    `    PID: ${process.pid}`,
+    '',
+    '',
+  ].join('\n');
 }
 
 /** A running server, for the entry point and for tests that run it in-process. */
@@ -167,13 +193,20 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   // server's log from its first line, and its standard output (the report
   // of the RDB check a damaged dump.rdb sets off) to ours. The loading
   // lines say how long loading took on this machine, not in the model.
+  let early: EarlyListeners | null = null;
   let spawnedAt = 0;
   let rdbLoadedAt = 0;
   host.spawnListeners.push((p) => {
     if (!(p instanceof RedisProcess)) return;
     spawnedAt = performance.now();
     log.role = 'M';
-    log.notice(`Running mode=standalone, port=${settings.port}.`);
+    // Like Redis, the port is bound before the files load, then the logo
+    // (with the mode and port in it) is printed: a server that then fails to
+    // load has shown its pid, and a client that connects as soon as it sees
+    // the pid waits in the backlog (Redis's test suite does both).
+    if (settings.port !== 0) early = listenEarly(settings.bind.map(bytesToUtf8), settings.port);
+    if (!showLogo(p, logfile)) log.notice(`Running mode=standalone, port=${settings.port}.`);
+    else if (early !== null) log.raw(logo(settings.port));
     p.logListeners.push((level, text, childPid) => {
       if (STARTUP_LINES.has(text)) return;
       // Redis marks a replica's lines with S, the fork child's with C.
@@ -193,12 +226,15 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     seed: randomInt(2 ** 31),
   });
   const redis = proc.server;
-  if (!proc.alive) return proc.exitCode ?? 1;
+  if (!proc.alive) {
+    closeEarly(early);
+    return proc.exitCode ?? 1;
+  }
   const driver = new NodeWorldDriver(world, { clock });
   // Connections the server opens itself (a replica to its primary) are real TCP.
   proc.dialer = tcpDialer(world.kernel, (fn) => driver.input(fn));
   driver.start();
-  const tcp = new RedisTcpServer(proc, driver, { port: settings.port, bind: settings.bind.map(bytesToUtf8), log });
+  const tcp = new RedisTcpServer(proc, driver, { port: settings.port, bind: settings.bind.map(bytesToUtf8), log, early });
   try {
     await tcp.start();
   } catch (e) {

@@ -199,6 +199,42 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'limits and clock beside red
     }
   }, 60_000);
 
+  it("closes a subscriber that never reads at the pubsub class's hard limit, with Redis's log line", async () => {
+    const started = await both(['--client-output-buffer-limit', 'pubsub 1mb 0 0']);
+    sides.push(...started);
+    const message = 'm'.repeat(256 * 1024);
+    const lines: string[] = [];
+    for (const side of started) {
+      const admin = await RawConnection.open(side.port);
+      const sub = await Peer.open(side.port);
+      sub.send('CLIENT SETNAME sub\r\n*2\r\n$9\r\nSUBSCRIBE\r\n$4\r\nnews\r\n');
+      await sub.until(() => sub.bytes.includes(':1\r\n'));
+      sub.socket.pause();
+      // The socket's buffers take a few MB before replies wait in the server;
+      // PUBLISH counts the subscriber until the limit closes it.
+      let published = 0;
+      let receivers = 1;
+      while (receivers === 1 && published < 800) {
+        receivers = Number(await admin.command(['PUBLISH', 'news', message]));
+        published++;
+      }
+      expect([side.name, receivers]).toEqual([side.name, 0]);
+      const list = String(await admin.command(['CLIENT', 'LIST']));
+      expect([side.name, list.includes('name=sub')]).toEqual([side.name, false]);
+      // What reached the socket before the limit is delivered, then the connection ends.
+      sub.socket.resume();
+      await sub.until(() => false, 20_000);
+      expect([side.name, sub.closed]).toEqual([side.name, true]);
+      const logged = side.log().split('\n').find((l) => l.includes('for overcoming of output buffer limits')) ?? '';
+      lines.push(logged.replace(/^\d+:M .* # /, '# ').replace(/=\d+/g, '=N').replace(/addr=\S+/g, 'addr=A'));
+      admin.close();
+    }
+    expect(lines[0]).toBe(
+      '# Client id=N addr=A laddr=A fd=N name=sub age=N idle=N flags=P db=N sub=N psub=N ssub=N multi=-1 qbuf=N qbuf-free=N argv-mem=N multi-mem=N rbs=N rbp=N obl=N oll=N omem=N tot-mem=N events=rw cmd=subscribe user=default redir=-1 resp=N scheduled to be closed ASAP for overcoming of output buffer limits.',
+    );
+    expect(lines[1]).toBe(lines[0]);
+  }, 60_000);
+
   it('sends an EXEC reply of 629 MB whole, as redis-server does', async () => {
     const started = await both();
     sides.push(...started);

@@ -26,8 +26,13 @@ export interface CellRunState {
   readonly wallMs: number;
 }
 
-/** Wall ms between two redraws of the page while a cell moves the world. */
-const REDRAW_MS = 16;
+/**
+ * Wall ms between two redraws of the page while a cell moves the world:
+ * ten a second show its progress, and leave the page's thread free for the
+ * world and the cell's messages (at one a frame, redrawing took about half
+ * of it and slowed lesson 16's benchmark by a third).
+ */
+const REDRAW_MS = 100;
 
 /** Output lines a cell's view keeps. */
 export const MAX_LINES = 2000;

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Redis's own Tcl test units, run the way Redis runs them on its own build
+# (the harness starts, restarts and kills servers from src/redis-server),
+# once with the emulator as src/redis-server and once with the real one.
+# Prints, per unit, the emulator's passes, failures and skips beside the
+# real server's. Reached through `scripts/tcl-suite.sh native`.
+#
+#   scripts/tcl-suite.sh native <unit ...>   e.g. integration/rdb
+#   scripts/tcl-suite.sh native ci           the fixed subset CI runs
+#   scripts/tcl-suite.sh native all          every unit listed below
+#
+# Environment:
+#   REDIS_SRC      the Redis 7.0.15 source tree (read only; it is copied)
+#   TCL_SCRATCH    where the two copies live (default .tmp/tcl-native)
+#   TCL_KINDS      "emulator real" (default), or one of them
+#   TCL_TIMEOUT_S  a unit's wall-time limit (default 1200)
+# Exit status: 0 when the emulator passed at least every test the real
+# server passed in each unit that ran on both; 1 otherwise; 2 when tclsh or
+# the source tree is missing.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+ACCEPTANCE=(integration/aof integration/aof-multi-part integration/rdb integration/shutdown integration/redis-cli)
+REPLICATION=(integration/replication integration/replication-2 integration/replication-3 integration/replication-4
+  integration/replication-psync integration/replication-buffer integration/psync2 integration/psync2-reg
+  integration/psync2-pingoff integration/psync2-master-restart integration/block-repl integration/failover)
+# Fast units whose every test the emulator passes, so that CI notices a regression.
+CI_UNITS=(integration/shutdown integration/aof-multi-part)
+
+# Tests that need what the emulator does not have (Lua scripting, streams),
+# skipped by name on both servers so that the counts compare.
+declare -A SKIP=(
+  [integration/aof]='/EVAL|/[Ss]cript|/XADD|/stream'
+  [integration/rdb]='/stream|/XADD'
+  [integration/redis-cli]='/EVAL|/[Ss]cript'
+  [integration/replication]='/EVAL|/[Ss]cript|/stream|/XADD'
+  [integration/replication-4]='/EVAL|/[Ss]cript|/stream|/XADD'
+  [integration/block-repl]='/stream|/XADD'
+)
+
+src=${REDIS_SRC:-}
+for c in "$here/../redis-7.0.15" "$here/../../redis-7.0.15"; do
+  [ -n "$src" ] && break
+  [ -f "$c/tests/test_helper.tcl" ] && src=$c
+done
+if [ -z "$src" ] || [ ! -f "$src/tests/test_helper.tcl" ]; then
+  echo "skipped: no Redis 7.0.15 source tree (set REDIS_SRC)"; exit 2
+fi
+if ! command -v tclsh >/dev/null 2>&1; then echo "skipped: tclsh is not installed (Debian package tcl)"; exit 2; fi
+src=$(cd "$src" && pwd)
+
+units=()
+for a in "$@"; do
+  case $a in
+    ci) units+=("${CI_UNITS[@]}") ;;
+    all) units+=("${ACCEPTANCE[@]}" "${REPLICATION[@]}") ;;
+    acceptance) units+=("${ACCEPTANCE[@]}") ;;
+    repl) units+=("${REPLICATION[@]}") ;;
+    *) units+=("$a") ;;
+  esac
+done
+[ ${#units[@]} -gt 0 ] || { echo "usage: scripts/tcl-suite.sh native <unit ...> | ci | acceptance | repl | all"; exit 2; }
+read -ra kinds <<< "${TCL_KINDS:-emulator real}"
+scratch=${TCL_SCRATCH:-$here/.tmp/tcl-native}
+mkdir -p "$scratch"
+scratch=$(cd "$scratch" && pwd)
+
+# The emulator as a program that starts in a fraction of a second: the
+# built bundle, run by node directly, so that the pid the harness spawned is
+# the server's own (it looks for " PID: <pid>" in the server's output).
+bundle=$(cd "$here" && node -e "import('./scripts/node-bundle.mjs').then((m) => m.ensureBundle('server')).then((p) => console.log(p))") || exit 1
+node_bin=$(command -v node)
+
+tool() { command -v "$1" || echo "/usr/bin/$1"; }
+
+prepare() { # kind -> the scratch tree's path
+  local kind=$1 dir=$scratch/$1
+  if [ ! -f "$dir/tests/test_helper.tcl" ]; then
+    rm -rf "$dir"
+    cp -a "$src" "$dir"
+    chmod -R u+w "$dir"
+  fi
+  mkdir -p "$dir/src" "$dir/tests/tmp"
+  rm -f "$dir/src/redis-server"
+  if [ "$kind" = emulator ]; then
+    printf '#!/bin/sh\nexec %q %q "$@"\n' "$node_bin" "$bundle" > "$dir/src/redis-server"
+    chmod +x "$dir/src/redis-server"
+  else
+    ln -s "$(tool redis-server)" "$dir/src/redis-server"
+  fi
+  for t in redis-cli redis-benchmark redis-check-aof redis-check-rdb redis-sentinel; do
+    ln -sfn "$(tool $t)" "$dir/src/$t"
+  done
+  echo "$dir"
+}
+
+count() { grep -c "$1" "$2" || true; }
+
+declare -A OK ERR SKP EXC
+status=0
+printf '%-36s %-34s %s\n' unit emulator real
+for u in "${units[@]}"; do
+  for kind in "${kinds[@]}"; do
+    dir=$(prepare "$kind")
+    logdir=$scratch/logs/$kind
+    mkdir -p "$logdir"
+    log=$logdir/$(echo "$u" | tr / _).log
+    rm -rf "$dir/tests/tmp"/*
+    skip=()
+    IFS='|' read -ra names <<< "${SKIP[$u]:-}"
+    for n in "${names[@]}"; do skip+=(--skiptest "$n"); done
+    # A base port of its own, away from the previous unit's servers that
+    # may still be closing their sockets.
+    base=$(( (RANDOM % 300) * 100 + 21000 ))
+    (cd "$dir" && timeout "${TCL_TIMEOUT_S:-1200}" ./runtest --single "$u" --clients 1 --baseport "$base" \
+        --timeout 600 "${skip[@]}" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$log")
+    OK[$kind]=$(count '^\[ok\]:' "$log")
+    ERR[$kind]=$(count '^\[err\]:' "$log")
+    SKP[$kind]=$(( $(count '^\[skip\]:' "$log") + $(count '^\[ignore\]:' "$log") ))
+    EXC[$kind]=$(count '^\[exception\]:' "$log")
+    if grep -q 'TIMEOUT\|Killing timedout' "$log"; then EXC[$kind]=$(( EXC[$kind] + 1 )); fi
+  done
+  cell() { # kind
+    [ -n "${OK[$1]:-}" ] || { echo -; return; }
+    local c="ok=${OK[$1]} err=${ERR[$1]} skip=${SKP[$1]}"
+    [ "${EXC[$1]}" = 0 ] || c="$c aborted"
+    echo "$c"
+  }
+  printf '%-36s %-34s %s\n' "$u" "$(cell emulator)" "$(cell real)"
+  if [ -n "${OK[emulator]:-}" ] && [ -n "${OK[real]:-}" ] && [ "${OK[emulator]}" -lt "${OK[real]}" ]; then status=1; fi
+  unset OK ERR SKP EXC
+  declare -A OK ERR SKP EXC
+done
+echo "logs: $scratch/logs"
+exit $status
