@@ -34,10 +34,6 @@ const KNOWN_UPWARD = [
   // handler table, the replication state and MULTI/MONITOR's hooks. Splitting
   // the struct from its assembly removes these.
   ['^emulator/server/server\\.ts$', '^emulator/(commands|replication)/'],
-  // INFO's memory section reads the backlog's size.
-  ['^emulator/server/info\\.ts$', '^emulator/replication/info\\.ts$'],
-  // The memory model sizes listpacks and quicklists as their encoders lay them out.
-  ['^emulator/server/memory-estimate\\.ts$', '^emulator/persistence/rdb/(listpack|quicklist)\\.ts$'],
 ];
 
 /**

@@ -1,7 +1,8 @@
 /**
  * npm run bench [-- inprocess|start|tcp|sim|memory|persistence|replication|web ...]
  *
- * `web` (the page's budgets in Chromium, bench/web.ts) runs only when asked for.
+ * `web` (the page's budgets in Chromium, bench/web.ts) runs only when asked for;
+ * `web lesson16` runs only its lesson 16 benchmark.
  *
  * Every figure is measured beside its reference in the same run and printed
  * as a ratio: absolute numbers on a shared machine are noise, ratios are not.
@@ -43,5 +44,5 @@ if (all || which.has('persistence')) {
 }
 if (which.has('web')) {
   const { benchWeb } = await import('./web.js');
-  await benchWeb();
+  await benchWeb(which.has('lesson16'));
 }

@@ -14,9 +14,15 @@
  *     while the disk view reads that dump.rdb (budget 50 ms each), beside
  *     the longest task of an idle page over the same time;
  *   - the disk view's slices over a million-key dump.rdb and a 100 MB AOF
- *     in this process (budget 25 ms at the 90th percentile, 50 ms at most).
+ *     in this process (budget 25 ms at the 90th percentile, 50 ms at most);
+ *   - lesson 16's benchmark cell (the book's table 4.4: tens of thousands of
+ *     commands through the simulated network, from the cell's Web Worker),
+ *     Run pressed to the cell done (budget 5 s), beside the virtual time
+ *     it simulates.
+ *
+ * `npm run bench -- web lesson16` measures only lesson 16's benchmark.
  */
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, HAVE_CHROMIUM } from '../tests/e2e/app-server.js';
 import { watchPages } from '../tests/e2e/page-probe.js';
 
@@ -56,10 +62,49 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
   }
 }
 
-async function inChromium(): Promise<Figure[]> {
+/** Lesson 16's benchmark cell in the page: Run pressed to the cell done, in wall ms, and the virtual time it covered as the cell says. */
+async function lesson16InPage(browser: Browser, url: string): Promise<{ wallMs: number; virtual: string }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Lesson 16: Non-transactional pipelines' }).click();
+    const steps = page.getByRole('navigation', { name: 'Steps' });
+    await steps.getByRole('button', { name: /^Step 4:/ }).click();
+    const cell = page.getByRole('region', { name: 'Code cell benchmark' });
+    await cell.waitFor();
+    const t0 = Date.now();
+    await page.getByRole('button', { name: 'Run cell benchmark' }).click();
+    await waitFor(async () => Number(await cell.getAttribute('data-runs')) > 0 && (await cell.getAttribute('data-status')) !== 'running', 300_000, "lesson 16's benchmark");
+    const wall = Date.now() - t0;
+    const status = await cell.getAttribute('data-status');
+    if (status !== 'done') throw new Error(`lesson 16's benchmark ended ${status}`);
+    const said = /Done: (.+?) of virtual time/.exec(await cell.innerText());
+    return { wallMs: wall, virtual: said?.[1] ?? '?' };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Lesson 16's benchmark in the page, beside the virtual time it simulates. */
+export async function lesson16(browser: Browser, url: string): Promise<Figure> {
+  const { wallMs, virtual } = await lesson16InPage(browser, url);
+  return { name: "lesson 16's table 4.4 benchmark, Run to done", value: ms(wallMs), reference: `${virtual} virtual`, budget: '5000 ms', ok: wallMs <= 5000 };
+}
+
+async function inChromium(only16: boolean): Promise<Figure[]> {
   const app = await buildAndServe();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const figures: Figure[] = [];
+  if (only16) {
+    try {
+      figures.push(await lesson16(browser, app.url));
+    } finally {
+      await browser.close();
+      await app.close();
+    }
+    return figures;
+  }
   const open = async (): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 800 } });
     await watchPages(context);
@@ -142,6 +187,9 @@ async function inChromium(): Promise<Figure[]> {
     const worstScan = Math.max(0, ...scanning);
     figures.push({ name: 'longest task while the disk view reads it', value: task(worstScan), reference: task(Math.max(0, ...idleTasks)), budget: '50 ms', ok: worstScan <= 50 });
     await page.context().close();
+
+    // 5. Lesson 16's benchmark, Run to done.
+    figures.push(await lesson16(browser, app.url));
   } finally {
     await browser.close();
     await app.close();
@@ -162,12 +210,12 @@ async function slices(): Promise<Figure[]> {
   return out;
 }
 
-export async function benchWeb(): Promise<void> {
-  const figures = await slices();
+export async function benchWeb(only16 = false): Promise<void> {
+  const figures = only16 ? [] : await slices();
   if (!HAVE_CHROMIUM) {
     console.log(`\n${CHROMIUM_PATH} not found: the page's figures in Chromium are skipped (apt-get install chromium)`);
   } else {
-    figures.push(...(await inChromium()));
+    figures.push(...(await inChromium(only16)));
   }
   print(figures);
 }

@@ -5,7 +5,7 @@ import { formatDouble } from '../numbers/double.js';
 import type { RedisServer } from '../server/server.js';
 import { printfFixed } from '../server/info.js';
 import { allocSize, sdsAllocSize } from '../server/memory-estimate.js';
-import { listpackEntrySize } from '../persistence/rdb/listpack.js';
+import { listpackEntrySize } from '../keyspace/encoding/listpack.js';
 
 /**
  * The low-level descriptions DEBUG OBJECT and DEBUG SDSLEN give of a value

@@ -387,6 +387,11 @@ export class ReplicationPrimary {
     return this.shutdownWait !== null;
   }
 
+  /** How long until a shutdown waiting for replicas gives up on them (INFO's shutdown_in_milliseconds), or null. */
+  shutdownInMs(): number | null {
+    return this.shutdownWait === null ? null : this.shutdownWait.deadlineMs - this.server.nowMs;
+  }
+
   /** isReadyToShutdown: every replica has acknowledged the whole stream. */
   private readyToShutdown(): boolean {
     const offset = this.masterReplOffset;

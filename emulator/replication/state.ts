@@ -5,7 +5,7 @@ import { MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
 import { InMemoryReplicationRuntime, type ReplicationRuntime } from './server-runtime.js';
 import { ReplicationPrimary } from './primary.js';
 import type { ReplicationReplica } from './replica.js';
-import { replicationInfo } from './info.js';
+import { replicationInfo, replicationMemory } from './info.js';
 import { ReplicationCron } from './cron.js';
 
 /**
@@ -185,6 +185,11 @@ export class ReplicationState {
     b.clear();
     this.buffer = null;
     this.primary.bufferFreed();
+  }
+
+  /** The replication buffer's bytes as INFO memory splits them (read by the server's INFO, a layer below). */
+  memory(): { backlog: number; replicas: number; total: number } {
+    return replicationMemory(this);
   }
 
   /** repl-backlog-size, in bytes. */

@@ -4,7 +4,7 @@ import type { CommandFacts, Handler } from '../server/command-table.js';
 import { ALL_HANDLERS } from '../commands/index.js';
 import { infoText } from '../server/info.js';
 import { isIpAddress } from './config.js';
-import { sentinelOf, type MonitoredMaster, type Sentinel } from './sentinel.js';
+import { HELLO_CHANNEL, sentinelOf, type Instance, type MonitoredMaster, type Sentinel } from './sentinel.js';
 
 /**
  * The command table of redis-sentinel: the commands flagged SENTINEL in
@@ -30,32 +30,54 @@ function must(c: Client): Sentinel {
   return s;
 }
 
-/** addReplySentinelRedisInstance for a master: a map whose numbers are bulk strings. */
-function masterReply(s: Sentinel, m: MonitoredMaster): Reply {
+/** addReplySentinelRedisInstance: a map whose numbers are bulk strings, with the fields of the instance's kind. */
+function instanceReply(s: Sentinel, ri: Instance): Reply {
   const now = s.nowMs();
-  const flags = [m.sdown ? 's_down' : '', m.odown ? 'o_down' : '', 'master', 'disconnected'].filter((f) => f !== '').join(',');
+  const flags = [ri.sdown ? 's_down' : '', ri.kind === 'master' && (ri as MonitoredMaster).odown ? 'o_down' : '', ri.kind, s.disconnected(ri) ? 'disconnected' : '']
+    .filter((f) => f !== '')
+    .join(',');
   const f: Array<[string, string | number]> = [
-    ['name', m.config.name],
-    ['ip', m.config.ip],
-    ['port', m.config.port],
-    ['runid', m.runId],
+    ['name', ri.name],
+    ['ip', ri.ip],
+    ['port', ri.port],
+    ['runid', ri.runId],
     ['flags', flags],
-    ['link-pending-commands', 0],
+    ['link-pending-commands', (ri.cc?.pending ?? 0) + (ri.pc?.pending ?? 0)],
     ['link-refcount', 1],
-    ['last-ping-sent', 0],
-    ['last-ok-ping-reply', now - m.createdMs],
-    ['last-ping-reply', now - m.createdMs],
-    ['down-after-milliseconds', m.config.downAfterMs],
-    ['info-refresh', 0],
-    ['role-reported', 'master'],
-    ['role-reported-time', now - m.createdMs],
-    ['config-epoch', m.config.configEpoch],
-    ['num-slaves', m.config.knownReplicas.length],
-    ['num-other-sentinels', m.config.knownSentinels.length],
-    ['quorum', m.config.quorum],
-    ['failover-timeout', m.config.failoverTimeoutMs],
-    ['parallel-syncs', m.config.parallelSyncs],
+    ['last-ping-sent', ri.actPingMs !== 0 ? now - ri.actPingMs : 0],
+    ['last-ok-ping-reply', now - ri.lastAvailMs],
+    ['last-ping-reply', now - ri.lastPongMs],
   ];
+  if (ri.sdown) f.push(['s-down-time', now - ri.sdownSinceMs]);
+  const m = ri.kind === 'master' ? (ri as MonitoredMaster) : ri.master!;
+  f.push(['down-after-milliseconds', m.config.downAfterMs]);
+  if (ri.kind !== 'sentinel') {
+    f.push(['info-refresh', ri.infoRefreshMs !== 0 ? now - ri.infoRefreshMs : 0], ['role-reported', ri.roleReported], ['role-reported-time', now - ri.roleReportedMs]);
+  }
+  if (ri.kind === 'master') {
+    f.push(
+      ['config-epoch', m.config.configEpoch],
+      ['num-slaves', m.replicas.size],
+      ['num-other-sentinels', m.sentinels.size],
+      ['quorum', m.config.quorum],
+      ['failover-timeout', m.config.failoverTimeoutMs],
+      ['parallel-syncs', m.config.parallelSyncs],
+    );
+  }
+  if (ri.kind === 'slave') {
+    f.push(
+      ['master-link-down-time', ri.masterLinkDownMs],
+      ['master-link-status', ri.masterLinkUp ? 'ok' : 'err'],
+      ['master-host', ri.masterHost ?? '?'],
+      ['master-port', ri.masterPort],
+      ['slave-priority', ri.priority],
+      ['slave-repl-offset', ri.replOffset],
+      ['replica-announced', ri.replicaAnnounced],
+    );
+  }
+  if (ri.kind === 'sentinel') {
+    f.push(['last-hello-message', now - ri.lastHelloMs], ['voted-leader', ri.leader ?? '?'], ['voted-leader-epoch', ri.leaderEpoch]);
+  }
   return new MapReply(f.flatMap(([k, v]) => [k, String(v)]));
 }
 
@@ -81,19 +103,20 @@ function sentinel(c: Client, argv: string[]): Reply {
   switch (sub) {
     case 'masters':
       if (n !== 2) return arity(sub);
-      return [...s.masters.values()].map((m) => masterReply(s, m));
+      return [...s.masters.values()].map((m) => instanceReply(s, m));
     case 'master': {
       if (n !== 3) return arity(sub);
       const m = masterOrError(s, argv[2]!);
-      return 'config' in (m as object) ? masterReply(s, m as MonitoredMaster) : (m as Reply);
+      return 'config' in (m as object) ? instanceReply(s, m as MonitoredMaster) : (m as Reply);
     }
     case 'replicas':
     case 'slaves':
     case 'sentinels': {
       if (n !== 3) return arity(sub);
       const m = masterOrError(s, argv[2]!);
-      // Replicas and other sentinels are learned by monitoring; until then the lists are empty.
-      return 'config' in (m as object) ? [] : (m as Reply);
+      if (!('config' in (m as object))) return m as Reply;
+      const master = m as MonitoredMaster;
+      return [...(sub === 'sentinels' ? master.sentinels : master.replicas).values()].map((ri) => instanceReply(s, ri));
     }
     case 'myid':
       if (n !== 2) return arity(sub);
@@ -176,8 +199,9 @@ function flushReply(s: Sentinel): Reply {
  * reachable to authorise a failover.
  */
 function ckquorum(m: MonitoredMaster): Reply {
-  const voters = m.config.knownSentinels.length + 1;
-  const usable = 1;
+  const voters = m.sentinels.size + 1;
+  let usable = 1;
+  for (const ri of m.sentinels.values()) if (!ri.sdown) usable++;
   const majority = Math.floor(voters / 2) + 1;
   const noQuorum = usable < m.config.quorum;
   const noAuth = usable < majority;
@@ -253,7 +277,7 @@ function info(c: Client, argv: string[]): Reply {
     let id = 0;
     for (const m of s.masters.values()) {
       const status = m.odown ? 'odown' : m.sdown ? 'sdown' : 'ok';
-      text += `master${id++}:name=${m.config.name},status=${status},address=${m.config.ip}:${m.config.port},slaves=${m.config.knownReplicas.length},sentinels=${m.config.knownSentinels.length + 1}\r\n`;
+      text += `master${id++}:name=${m.config.name},status=${status},address=${m.config.ip}:${m.config.port},slaves=${m.replicas.size},sentinels=${m.sentinels.size + 1}\r\n`;
     }
   }
   return new VerbatimReply(text);
@@ -262,6 +286,13 @@ function info(c: Client, argv: string[]): Reply {
 /** ROLE on a sentinel (roleCommand): "sentinel" and the names of the masters it monitors. */
 function role(c: Client): Reply {
   return ['sentinel', [...must(c).masters.keys()]];
+}
+
+/** sentinelPublishCommand: a sentinel takes only hello messages, and reads them itself. */
+function publish(c: Client, argv: string[]): Reply {
+  if (argv[1] !== HELLO_CHANNEL) return errorReply('Only HELLO messages are accepted by Sentinel instances.');
+  must(c).processHello(argv[2]!);
+  return 1;
 }
 
 function ping(): Reply {
@@ -274,5 +305,6 @@ export const SENTINEL_HANDLERS: Readonly<Record<string, Handler>> = {
   ping: ALL_HANDLERS['ping'] ?? ping,
   info,
   role,
+  publish,
   sentinel,
 };

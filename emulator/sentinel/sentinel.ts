@@ -1,10 +1,11 @@
 import type { ProcessModule, ProcessServices } from '../process/services.js';
-import type { OutboundConnection } from '../process/outbound.js';
 import type { RedisServer } from '../server/server.js';
 import { GLOBAL } from '../server/pubsub.js';
 import type { ServerLogLevel } from '../server/log-line.js';
 import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
-import { parseSentinelConfig, rewriteSentinelConfig, SentinelConfigError, type MonitoredMasterConfig, type SentinelConfig } from './config.js';
+import { ErrorReply, StatusReply, VerbatimReply, type Reply } from '../resp/reply.js';
+import { parseSentinelConfig, rewriteSentinelConfig, SentinelConfigError, newMasterConfig, type MonitoredMasterConfig, type SentinelConfig } from './config.js';
+import { ReplyLink } from './link.js';
 
 /** The Sentinel of each sentinel-mode server, for its command handlers. */
 const SENTINELS = new WeakMap<RedisServer, Sentinel>();
@@ -13,27 +14,80 @@ export function sentinelOf(server: RedisServer): Sentinel | undefined {
   return SENTINELS.get(server);
 }
 
-/** A master this sentinel monitors, with what it knows of it beyond the config. */
-export interface MonitoredMaster {
-  readonly config: MonitoredMasterConfig;
-  /** SRI_S_DOWN / SRI_O_DOWN of src/sentinel.c. */
-  sdown: boolean;
-  odown: boolean;
+/** SRI_MASTER, SRI_SLAVE, SRI_SENTINEL of src/sentinel.c. */
+export type InstanceKind = 'master' | 'slave' | 'sentinel';
+
+/**
+ * What a sentinel knows of one instance (struct sentinelRedisInstance): a
+ * master it monitors, a replica of it, or another sentinel watching it.
+ * Times are the sentinel's clock in ms.
+ */
+export interface Instance {
+  readonly kind: InstanceKind;
+  /** The master's configured name; "ip:port" for a replica; the run id for a sentinel. */
+  name: string;
+  ip: string;
+  port: number;
   runId: string;
-  /** When the instance was created (the times SENTINEL MASTER reports count from it until a reply arrives), ms. */
-  createdMs: number;
+  /** The master a replica or a sentinel belongs to; null for a master. */
+  readonly master: MonitoredMaster | null;
+  sdown: boolean;
+  sdownSinceMs: number;
   /** The command link (instanceLink.cc); null while disconnected. */
-  link: OutboundConnection | null;
+  cc: ReplyLink | null;
+  /** The pub/sub link (instanceLink.pc) of masters and replicas. */
+  pc: ReplyLink | null;
   /** act_ping_time: when the PING still unanswered was sent, 0 when none is. */
   actPingMs: number;
   /** last_ping_time: when the last PING was sent. */
   lastPingMs: number;
   /** last_avail_time: the last valid reply to PING (+PONG, -LOADING, -MASTERDOWN). */
   lastAvailMs: number;
+  /** last_pong_time: the last reply of any kind to PING. */
+  lastPongMs: number;
+  /** last_pub_time: the last hello this sentinel published to the instance. */
+  lastPubMs: number;
+  /** info_refresh: when the last INFO reply arrived, 0 before the first. */
+  infoRefreshMs: number;
+  /** The full text of the last INFO reply (ri->info). */
+  info: string;
+  roleReported: 'master' | 'slave';
+  roleReportedMs: number;
+  /** Replicas: what their INFO says of their link to their master. */
+  masterLinkDownMs: number;
+  masterHost: string | null;
+  masterPort: number;
+  masterLinkUp: boolean;
+  priority: number;
+  replOffset: number;
+  replicaAnnounced: number;
+  /** Sentinels: when their last hello came, and the leader they voted for. */
+  lastHelloMs: number;
+  leader: string | null;
+  leaderEpoch: number;
 }
 
-/** SENTINEL_PING_PERIOD of src/sentinel.c. */
+/** A master this sentinel monitors, with its replicas and the other sentinels that watch it. */
+export interface MonitoredMaster extends Instance {
+  readonly config: MonitoredMasterConfig;
+  odown: boolean;
+  /** When the instance was created (the times SENTINEL MASTER reports count from it until a reply arrives), ms. */
+  createdMs: number;
+  /** By name ("ip:port"). */
+  readonly replicas: Map<string, Instance>;
+  /** By run id. */
+  readonly sentinels: Map<string, Instance>;
+}
+
+/** SENTINEL_PING_PERIOD, SENTINEL_INFO_PERIOD, SENTINEL_PUBLISH_PERIOD, SENTINEL_MAX_PENDING_COMMANDS of src/sentinel.c. */
 const PING_PERIOD_MS = 1000;
+const INFO_PERIOD_MS = 10_000;
+const PUBLISH_PERIOD_MS = 2000;
+const MAX_PENDING_COMMANDS = 100;
+/** SENTINEL_HELLO_CHANNEL. */
+export const HELLO_CHANNEL = '__sentinel__:hello';
+/** SENTINEL_DEFAULT_SLAVE_PRIORITY. */
+const DEFAULT_REPLICA_PRIORITY = 100;
 
 /**
  * The sentinel state of a redis-sentinel process (struct sentinelState in
@@ -50,13 +104,70 @@ export class Sentinel implements ProcessModule {
     readonly configPath: string,
   ) {
     this.config = parseSentinelConfig(bytesFromArray(p.host.disk.readFile(configPath)));
-    for (const m of this.config.masters) this.masters.set(m.name, this.instance(m));
+    for (const m of this.config.masters) {
+      const master = this.masterInstance(m);
+      // known-replica and known-sentinel lines create the instances at once (sentinelHandleConfiguration).
+      for (const r of m.knownReplicas) this.addReplica(master, r.ip, r.port);
+      for (const s of m.knownSentinels) this.addSentinel(master, s.ip, s.port, s.runId);
+      this.masters.set(m.name, master);
+    }
     SENTINELS.set(p.server, this);
   }
 
-  private instance(config: MonitoredMasterConfig): MonitoredMaster {
+  private newInstance<K extends InstanceKind>(kind: K, name: string, ip: string, port: number, master: MonitoredMaster | null): Instance {
     const now = this.nowMs();
-    return { config, sdown: false, odown: false, runId: '', createdMs: now, link: null, actPingMs: now, lastPingMs: 0, lastAvailMs: now };
+    return {
+      kind,
+      name,
+      ip,
+      port,
+      runId: '',
+      master,
+      sdown: false,
+      sdownSinceMs: 0,
+      cc: null,
+      pc: null,
+      actPingMs: now,
+      lastPingMs: 0,
+      lastAvailMs: now,
+      lastPongMs: now,
+      lastPubMs: 0,
+      infoRefreshMs: 0,
+      info: '',
+      roleReported: kind === 'slave' ? 'slave' : 'master',
+      roleReportedMs: now,
+      masterLinkDownMs: 0,
+      masterHost: null,
+      masterPort: 0,
+      masterLinkUp: false,
+      priority: DEFAULT_REPLICA_PRIORITY,
+      replOffset: 0,
+      replicaAnnounced: 1,
+      lastHelloMs: now,
+      leader: null,
+      leaderEpoch: 0,
+    };
+  }
+
+  private masterInstance(config: MonitoredMasterConfig): MonitoredMaster {
+    const base = this.newInstance('master', config.name, config.ip, config.port, null);
+    return Object.assign(base, { config, odown: false, createdMs: this.nowMs(), replicas: new Map<string, Instance>(), sentinels: new Map<string, Instance>() });
+  }
+
+  private addReplica(m: MonitoredMaster, ip: string, port: number): Instance | null {
+    const name = `${ip}:${port}`;
+    if (m.replicas.has(name)) return null;
+    const r = this.newInstance('slave', name, ip, port, m);
+    m.replicas.set(name, r);
+    return r;
+  }
+
+  private addSentinel(m: MonitoredMaster, ip: string, port: number, runId: string): Instance | null {
+    if (m.sentinels.has(runId)) return null;
+    const s = this.newInstance('sentinel', runId, ip, port, m);
+    s.runId = runId;
+    m.sentinels.set(runId, s);
+    return s;
   }
 
   nowMs(): number {
@@ -84,61 +195,327 @@ export class Sentinel implements ProcessModule {
   }
 
   /**
-   * sentinelTimer, run from serverCron: keep a link to each master, PING
-   * it every second, and judge it subjectively down when no valid reply
-   * came for down-after-milliseconds (sentinelCheckSubjectivelyDown).
+   * sentinelTimer, run from serverCron: for every master, its replicas and
+   * the other sentinels (sentinelHandleDictOfRedisInstances), keep the
+   * links up, send the periodic commands and judge subjective downs.
    */
   cron(): void {
-    const now = this.nowMs();
-    for (const m of this.masters.values()) {
-      if (m.link === null) this.reconnect(m);
-      if (m.link !== null && now - m.lastPingMs >= PING_PERIOD_MS) {
-        m.link.write('*1\r\n$4\r\nPING\r\n');
-        m.lastPingMs = now;
-        if (m.actPingMs === 0) m.actPingMs = now;
+    for (const m of [...this.masters.values()]) {
+      this.handleInstance(m);
+      for (const r of [...m.replicas.values()]) this.handleInstance(r);
+      for (const s of [...m.sentinels.values()]) this.handleInstance(s);
+    }
+  }
+
+  private handleInstance(ri: Instance): void {
+    this.reconnect(ri);
+    this.sendPeriodicCommands(ri);
+    this.checkSubjectivelyDown(ri);
+  }
+
+  /** Whether both links are up (only the command link for a sentinel): link->disconnected. */
+  disconnected(ri: Instance): boolean {
+    return ri.cc === null || (ri.kind !== 'sentinel' && ri.pc === null);
+  }
+
+  /** sentinelSetClientName: "sentinel-<first 8 of the id>-<cmd|pubsub>". */
+  private clientName(type: string): string {
+    return `sentinel-${this.myid.slice(0, 8)}-${type}`;
+  }
+
+  /** sentinelReconnectInstance: the command link (CLIENT SETNAME, then a PING at once) and, but for sentinels, the pub/sub link subscribed to the hello channel. */
+  private reconnect(ri: Instance): void {
+    if (ri.cc === null) {
+      const cc: ReplyLink = new ReplyLink(this.p, ri.ip, ri.port, this.nowMs(), () => {
+        if (ri.cc === cc) ri.cc = null;
+      });
+      if (cc.alive) {
+        ri.cc = cc;
+        cc.send(['CLIENT', 'SETNAME', this.clientName('cmd')]);
+        this.sendPing(ri);
       }
-      const elapsed = m.actPingMs !== 0 ? now - m.actPingMs : now - m.lastAvailMs;
-      if (elapsed > m.config.downAfterMs) {
-        if (!m.sdown) {
-          m.sdown = true;
-          this.event('warning', '+sdown', m, '');
-        }
-      } else if (m.sdown) {
-        m.sdown = false;
-        this.event('warning', '-sdown', m, '');
+    }
+    if (ri.kind !== 'sentinel' && ri.pc === null) {
+      const pc: ReplyLink = new ReplyLink(
+        this.p,
+        ri.ip,
+        ri.port,
+        this.nowMs(),
+        () => {
+          if (ri.pc === pc) ri.pc = null;
+        },
+        (channel, payload) => {
+          // sentinelReceiveHelloMessages: our own hellos are skipped.
+          if (channel === HELLO_CHANNEL && !payload.includes(this.myid)) this.processHello(payload);
+        },
+      );
+      if (pc.alive) {
+        ri.pc = pc;
+        pc.send(['CLIENT', 'SETNAME', this.clientName('pubsub')]);
+        pc.send(['SUBSCRIBE', HELLO_CHANNEL]);
       }
     }
   }
 
-  private reconnect(m: MonitoredMaster): void {
-    const link = this.p.connect(m.config.ip, m.config.port, {
-      connected: () => {},
-      data: (bytes) => {
-        // Each reply to PING is one line; a valid one makes the instance available (sentinelPingReplyCallback).
-        for (const line of bytesFromArray(bytes).split('\r\n')) {
-          if (line === '+PONG' || line.startsWith('-LOADING') || line.startsWith('-MASTERDOWN')) {
-            m.lastAvailMs = this.nowMs();
-            m.actPingMs = 0;
-          }
-        }
-      },
-      closed: () => {
-        if (m.link === link) m.link = null;
-      },
-    });
-    if (typeof link !== 'string') m.link = link;
+  /**
+   * sentinelSendPeriodicCommands: INFO to masters and replicas every 10 s
+   * (every second to the replicas of a master that is objectively down or
+   * that report their link down), PING when the last reply is older than
+   * the ping period, a hello every 2 s.
+   */
+  private sendPeriodicCommands(ri: Instance): void {
+    if (this.disconnected(ri) || ri.cc === null) return;
+    if (ri.cc.pending >= MAX_PENDING_COMMANDS) return;
+    const now = this.nowMs();
+    const downAfter = this.downAfterMs(ri);
+    const fast = ri.kind === 'slave' && (ri.master!.odown || ri.masterLinkDownMs !== 0);
+    const infoPeriod = fast ? 1000 : INFO_PERIOD_MS;
+    const pingPeriod = Math.min(downAfter, PING_PERIOD_MS);
+    if (ri.kind !== 'sentinel' && (ri.infoRefreshMs === 0 || now - ri.infoRefreshMs > infoPeriod)) {
+      ri.cc.send(['INFO'], (r) => {
+        const text = replyText(r);
+        if (text !== null) this.refreshInfo(ri, text);
+      });
+    }
+    if (now - ri.lastPongMs > pingPeriod && now - ri.lastPingMs > pingPeriod / 2) this.sendPing(ri);
+    if (now - ri.lastPubMs > PUBLISH_PERIOD_MS) this.sendHello(ri);
   }
 
-  /** sentinelEvent: "<type> master <name> <ip> <port> <text>" in the log and on channel <type>. */
-  event(level: ServerLogLevel, type: string, m: MonitoredMaster | null, text: string): void {
-    const who = m === null ? '' : `master ${m.config.name} ${m.config.ip} ${m.config.port}`;
-    const msg = who === '' ? text : text === '' ? who : `${who} ${text}`;
+  private downAfterMs(ri: Instance): number {
+    return (ri.master ?? (ri as MonitoredMaster)).config.downAfterMs;
+  }
+
+  /** sentinelSendPing and sentinelPingReplyCallback. */
+  private sendPing(ri: Instance): void {
+    const now = this.nowMs();
+    const sent = ri.cc?.send(['PING'], (r) => {
+      if (r instanceof StatusReply || r instanceof ErrorReply) {
+        const text = r instanceof StatusReply ? r.text : r.message;
+        if (text === 'PONG' || text.startsWith('LOADING') || text.startsWith('MASTERDOWN')) {
+          ri.lastAvailMs = this.nowMs();
+          ri.actPingMs = 0;
+        }
+      }
+      ri.lastPongMs = this.nowMs();
+    });
+    if (sent !== true) return;
+    ri.lastPingMs = now;
+    if (ri.actPingMs === 0) ri.actPingMs = now;
+  }
+
+  /** The address this sentinel announces: its host's (sentinel-announce-ip is not kept). */
+  private announceIp(): string {
+    return this.p.host.ip;
+  }
+
+  /**
+   * sentinelSendHello: PUBLISH on the hello channel of the instance
+   * "<ip>,<port>,<myid>,<current epoch>,<master name>,<master ip>,<master port>,<master config epoch>".
+   */
+  private sendHello(ri: Instance): void {
+    if (ri.cc === null) return;
+    const m = ri.master ?? (ri as MonitoredMaster);
+    const payload = `${this.announceIp()},${this.config.port},${this.myid},${this.config.currentEpoch},${m.config.name},${m.config.ip},${m.config.port},${m.config.configEpoch}`;
+    ri.cc.send(['PUBLISH', HELLO_CHANNEL, payload], (r) => {
+      // sentinelPublishReplyCallback: only a reply that is not an error counts as published.
+      if (!(r instanceof ErrorReply)) ri.lastPubMs = this.nowMs();
+    });
+  }
+
+  /**
+   * sentinelCheckSubjectivelyDown: down when no valid reply to PING came
+   * for down-after-milliseconds.
+   */
+  private checkSubjectivelyDown(ri: Instance): void {
+    const now = this.nowMs();
+    const elapsed = ri.actPingMs !== 0 ? now - ri.actPingMs : this.disconnected(ri) ? now - ri.lastAvailMs : 0;
+    if (elapsed > this.downAfterMs(ri)) {
+      if (!ri.sdown) {
+        ri.sdown = true;
+        ri.sdownSinceMs = now;
+        this.event('warning', '+sdown', ri, '');
+      }
+    } else if (ri.sdown) {
+      ri.sdown = false;
+      this.event('warning', '-sdown', ri, '');
+    }
+  }
+
+  /**
+   * sentinelRefreshInstanceInfo: the run id, the replicas a master lists,
+   * what a replica says of its master, and the role each reports.
+   */
+  refreshInfo(ri: Instance, info: string): void {
+    ri.info = info;
+    ri.masterLinkDownMs = 0;
+    let role: 'master' | 'slave' | null = null;
+    for (const l of info.split('\r\n')) {
+      if (l.length >= 47 && l.startsWith('run_id:')) {
+        const id = l.slice(7, 47);
+        if (ri.runId === '') ri.runId = id;
+        else if (ri.runId !== id) {
+          this.event('notice', '+reboot', ri, '');
+          ri.runId = id;
+        }
+      }
+      if (ri.kind === 'master' && /^slave\d/.test(l)) {
+        const ip = /ip=([^,]*)/.exec(l)?.[1];
+        const port = /port=(\d+)/.exec(l)?.[1];
+        if (ip !== undefined && port !== undefined) {
+          const r = this.addReplica(ri as MonitoredMaster, ip, Number(port));
+          if (r !== null) {
+            this.event('notice', '+slave', r, '');
+            this.flushConfig();
+          }
+        }
+      }
+      if (l.startsWith('master_link_down_since_seconds:')) ri.masterLinkDownMs = parseInt(l.slice(31), 10) * 1000;
+      if (l.startsWith('role:master')) role = 'master';
+      else if (l.startsWith('role:slave')) role = 'slave';
+      if (role === 'slave') {
+        if (l.startsWith('master_host:')) ri.masterHost = l.slice(12);
+        if (l.startsWith('master_port:')) ri.masterPort = parseInt(l.slice(12), 10);
+        if (l.startsWith('master_link_status:')) ri.masterLinkUp = l.slice(19).toLowerCase() === 'up';
+        if (l.startsWith('slave_priority:')) ri.priority = parseInt(l.slice(15), 10);
+        if (l.startsWith('slave_repl_offset:')) ri.replOffset = parseInt(l.slice(18), 10);
+        if (l.startsWith('replica_announced:')) ri.replicaAnnounced = parseInt(l.slice(18), 10);
+      }
+    }
+    ri.infoRefreshMs = this.nowMs();
+    if (role !== null && role !== ri.roleReported) {
+      ri.roleReportedMs = this.nowMs();
+      ri.roleReported = role;
+      const coherent = (ri.kind === 'master' ? 'master' : 'slave') === role;
+      this.event('verbose', coherent ? '+role-change' : '-role-change', ri, ` new reported role is ${role}`);
+    }
+  }
+
+  /**
+   * sentinelProcessHelloMessage: a hello names another sentinel of a
+   * master (added with +sentinel the first time), its current epoch (a
+   * newer one is adopted: +new-epoch) and its view of the master (a newer
+   * config epoch with another address switches the master: +switch-master).
+   */
+  processHello(hello: string): void {
+    const t = hello.split(',');
+    if (t.length !== 8) return;
+    const m = this.masters.get(t[4]!);
+    if (m === undefined) return;
+    const [ip, portText, runId] = [t[0]!, t[1]!, t[2]!];
+    const port = parseInt(portText, 10);
+    const currentEpoch = parseInt(t[3]!, 10);
+    const masterPort = parseInt(t[6]!, 10);
+    const masterConfigEpoch = parseInt(t[7]!, 10);
+    let si = [...m.sentinels.values()].find((s) => s.ip === ip && s.port === port && s.runId === runId) ?? null;
+    if (si === null) {
+      const removed = m.sentinels.delete(runId);
+      if (removed) {
+        this.event('notice', '+sentinel-address-switch', m, ` ip ${ip} port ${port} for ${runId}`);
+      } else {
+        const other = [...m.sentinels.values()].find((s) => s.ip === ip && s.port === port);
+        if (other !== undefined) {
+          this.event('notice', '+sentinel-invalid-addr', other, '');
+          for (const x of this.masters.values()) {
+            const o = x.sentinels.get(other.runId);
+            if (o !== undefined) {
+              o.cc?.close();
+              x.sentinels.delete(other.runId);
+            }
+          }
+        }
+      }
+      si = this.addSentinel(m, ip, port, runId);
+      if (si !== null) {
+        if (!removed) this.event('notice', '+sentinel', si, '');
+        this.flushConfig();
+      }
+    }
+    if (currentEpoch > this.config.currentEpoch) {
+      this.config.currentEpoch = currentEpoch;
+      this.flushConfig();
+      this.event('warning', '+new-epoch', null, String(currentEpoch));
+    }
+    if (si !== null && m.config.configEpoch < masterConfigEpoch) {
+      m.config.configEpoch = masterConfigEpoch;
+      if (masterPort !== m.config.port || t[5] !== m.config.ip) {
+        this.event('warning', '+config-update-from', si, '');
+        this.event('warning', '+switch-master', null, `${m.config.name} ${m.config.ip} ${m.config.port} ${t[5]} ${masterPort}`);
+        this.resetMasterAndChangeAddress(m, t[5]!, masterPort);
+      }
+    }
+    if (si !== null) si.lastHelloMs = this.nowMs();
+  }
+
+  /**
+   * sentinelResetMasterAndChangeAddress: the master moves to the new
+   * address; its replicas become the old ones but the new master, plus
+   * the old master's address, and everything learned by monitoring is
+   * forgotten.
+   */
+  resetMasterAndChangeAddress(m: MonitoredMaster, ip: string, port: number): void {
+    const replicas: Array<[string, number]> = [];
+    for (const r of m.replicas.values()) if (!(r.ip === ip && r.port === port)) replicas.push([r.ip, r.port]);
+    if (!(m.config.ip === ip && m.config.port === port)) replicas.push([m.config.ip, m.config.port]);
+    this.resetMaster(m);
+    m.config.ip = ip;
+    m.config.port = port;
+    m.ip = ip;
+    m.port = port;
+    for (const [rip, rport] of replicas) {
+      const r = this.addReplica(m, rip, rport);
+      if (r !== null) this.event('notice', '+slave', r, '');
+    }
+    this.flushConfig();
+  }
+
+  /** sentinelResetMaster without its event: links closed, replicas forgotten, down states cleared (sentinels are kept unless asked). */
+  private resetMaster(m: MonitoredMaster, forgetSentinels = false): void {
+    for (const r of m.replicas.values()) this.closeLinks(r);
+    m.replicas.clear();
+    if (forgetSentinels) {
+      for (const s of m.sentinels.values()) this.closeLinks(s);
+      m.sentinels.clear();
+    }
+    this.closeLinks(m);
+    const fresh = this.newInstance('master', m.name, m.ip, m.port, null);
+    for (const key of ['sdown', 'sdownSinceMs', 'actPingMs', 'lastPingMs', 'lastAvailMs', 'lastPongMs', 'lastPubMs', 'infoRefreshMs', 'info', 'roleReported', 'roleReportedMs', 'runId'] as const) {
+      (m as unknown as Record<string, unknown>)[key] = fresh[key];
+    }
+    m.odown = false;
+    m.createdMs = this.nowMs();
+  }
+
+  private closeLinks(ri: Instance): void {
+    ri.cc?.close();
+    ri.pc?.close();
+    ri.cc = null;
+    ri.pc = null;
+  }
+
+  /**
+   * sentinelEvent: "<type> <what>" in the log and on channel <type>, where
+   * <what> names the instance ("master <name> <ip> <port>", or for a
+   * replica or a sentinel "<slave|sentinel> <name> <ip> <port> @ <master name> <ip> <port>")
+   * followed by `text`; without an instance, just `text`.
+   */
+  event(level: ServerLogLevel, type: string, ri: Instance | null, text: string): void {
+    let who = '';
+    if (ri !== null) {
+      who = `${ri.kind} ${ri.name} ${ri.ip} ${ri.port}`;
+      if (ri.master !== null) who += ` @ ${ri.master.config.name} ${ri.master.config.ip} ${ri.master.config.port}`;
+    }
+    const msg = who === '' ? text : text === '' ? who : text.startsWith(' ') ? `${who}${text}` : `${who} ${text}`;
     this.p.log(`${type} ${msg}`, level);
     if (level !== 'debug') this.p.server.pubsub.publish(type, msg, GLOBAL);
   }
 
   /** sentinelFlushConfig: rewrites the config file; false when it cannot be written. */
   flushConfig(): boolean {
+    for (const m of this.masters.values()) {
+      // rewriteConfigSentinelOption skips a replica at the master's own address.
+      m.config.knownReplicas = [...m.replicas.values()].filter((r) => !(r.ip === m.config.ip && r.port === m.config.port)).map((r) => ({ ip: r.ip, port: r.port }));
+      m.config.knownSentinels = [...m.sentinels.values()].map((s) => ({ ip: s.ip, port: s.port, runId: s.runId }));
+    }
     try {
       this.p.host.disk.writeFile(this.configPath, bytesToArray(rewriteSentinelConfig(this.config)));
       return true;
@@ -149,40 +526,33 @@ export class Sentinel implements ProcessModule {
 
   monitor(name: string, ip: string, port: number, quorum: number): MonitoredMaster | string {
     if (this.masters.has(name)) return 'Duplicated master name';
-    const config: MonitoredMasterConfig = {
-      name,
-      ip,
-      port,
-      quorum,
-      downAfterMs: 30_000,
-      failoverTimeoutMs: 180_000,
-      parallelSyncs: 1,
-      configEpoch: 0,
-      leaderEpoch: 0,
-      knownReplicas: [],
-      knownSentinels: [],
-    };
+    const config = newMasterConfig(name, ip, port, quorum);
     this.config.masters.push(config);
-    const m = this.instance(config);
+    const m = this.masterInstance(config);
     this.masters.set(name, m);
     return m;
   }
 
   remove(name: string): void {
-    this.masters.delete(name);
-    const i = this.config.masters.findIndex((m) => m.name === name);
+    const m = this.masters.get(name);
+    if (m !== undefined) {
+      this.resetMaster(m, true);
+      this.masters.delete(name);
+    }
+    const i = this.config.masters.findIndex((x) => x.name === name);
     if (i >= 0) this.config.masters.splice(i, 1);
   }
 
-  /** sentinelResetMaster: forgets replicas and sentinels learned so far and the down states. */
+  /** sentinelResetMaster (SENTINEL RESET): forgets replicas and sentinels learned so far and the down states. */
   reset(m: MonitoredMaster): void {
-    m.config.knownReplicas = [];
-    m.config.knownSentinels = [];
-    m.sdown = false;
-    m.odown = false;
-    m.runId = '';
+    this.resetMaster(m, true);
     this.event('warning', '+reset-master', m, '');
   }
+}
+
+/** A reply's text when it is a bulk or verbatim string. */
+export function replyText(r: Reply): string | null {
+  return typeof r === 'string' ? r : r instanceof VerbatimReply ? r.text : null;
 }
 
 export { SentinelConfigError };

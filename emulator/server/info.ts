@@ -3,7 +3,6 @@ import type { Client } from './client.js';
 import { DICT_ENTRY, keyMemoryUsage } from './memory-estimate.js';
 import { pubsubMemOverhead } from './pubsub.js';
 import { asciiLower } from '../resp/bytes.js';
-import { replicationMemory } from '../replication/info.js';
 
 /**
  * The text of INFO (src/server.c genRedisInfoString): the same sections,
@@ -165,8 +164,15 @@ function serverSection(server: RedisServer): string {
     `lru_clock:${server.lruClock}\r\n` +
     'executable:/usr/bin/redis-server\r\n' +
     'config_file:\r\n' +
-    'io_threads_active:0\r\n'
+    'io_threads_active:0\r\n' +
+    shutdownLine(server)
   );
+}
+
+/** Shown only while a shutdown waits for lagging replicas (src/server.c genRedisInfoString). */
+function shutdownLine(server: RedisServer): string {
+  const ms = server.replication.primary.shutdownInMs();
+  return ms === null ? '' : `shutdown_in_milliseconds:${ms}\r\n`;
 }
 
 // ---- Clients ----
@@ -288,7 +294,7 @@ function memorySection(server: RedisServer): string {
   const rss = resident + 7786496;
   const netUsage = used - STARTUP_BYTES > 0 ? used - STARTUP_BYTES : 1;
   const maxmemory = server.config.get('maxmemory');
-  const repl = replicationMemory(server.replication);
+  const repl = server.replication.memory();
   return (
     `used_memory:${used}\r\n` +
     `used_memory_human:${bytesToHuman(used)}\r\n` +

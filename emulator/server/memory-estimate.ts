@@ -2,8 +2,8 @@ import type { Database } from '../keyspace/database.js';
 import { encodingOf, type Value } from '../keyspace/values.js';
 import { formatDouble } from '../numbers/double.js';
 import { bytesToArray } from '../resp/bytes.js';
-import { quicklistLayout, compressedForm } from '../persistence/rdb/quicklist.js';
-import { encodeListpack, listpackEntrySize } from '../persistence/rdb/listpack.js';
+import { quicklistLayout, compressedForm } from '../keyspace/encoding/quicklist.js';
+import { encodeListpack, listpackEntrySize } from '../keyspace/encoding/listpack.js';
 import { debugSettings } from './debug-settings.js';
 import type { RedisServer } from './server.js';
 

@@ -20,7 +20,7 @@ import {
   type ServerSettings,
 } from './server-config.js';
 import { ServerLog } from './server-log.js';
-import { RedisTcpServer } from './tcp-server.js';
+import { RedisTcpServer, closeEarly, listenEarly, type EarlyListeners } from './tcp-server.js';
 import { WallClock } from './wall-clock.js';
 import { World } from '../../emulator/world/world.js';
 import { RealDisk } from './real-disk.js';
@@ -193,14 +193,20 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   // server's log from its first line, and its standard output (the report
   // of the RDB check a damaged dump.rdb sets off) to ours. The loading
   // lines say how long loading took on this machine, not in the model.
+  let early: EarlyListeners | null = null;
   let spawnedAt = 0;
   let rdbLoadedAt = 0;
   host.spawnListeners.push((p) => {
     if (!(p instanceof RedisProcess)) return;
     spawnedAt = performance.now();
     log.role = 'M';
-    // With the logo, the mode and port are in it, printed once the port is bound.
+    // Like Redis, the port is bound before the files load, then the logo
+    // (with the mode and port in it) is printed: a server that then fails to
+    // load has shown its pid, and a client that connects as soon as it sees
+    // the pid waits in the backlog (Redis's test suite does both).
+    if (settings.port !== 0) early = listenEarly(settings.bind.map(bytesToUtf8), settings.port);
     if (!showLogo(p, logfile)) log.notice(`Running mode=standalone, port=${settings.port}.`);
+    else if (early !== null) log.raw(logo(settings.port));
     p.logListeners.push((level, text, childPid) => {
       if (STARTUP_LINES.has(text)) return;
       // Redis marks a replica's lines with S, the fork child's with C.
@@ -220,12 +226,15 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     seed: randomInt(2 ** 31),
   });
   const redis = proc.server;
-  if (!proc.alive) return proc.exitCode ?? 1;
+  if (!proc.alive) {
+    closeEarly(early);
+    return proc.exitCode ?? 1;
+  }
   const driver = new NodeWorldDriver(world, { clock });
   // Connections the server opens itself (a replica to its primary) are real TCP.
   proc.dialer = tcpDialer(world.kernel, (fn) => driver.input(fn));
   driver.start();
-  const tcp = new RedisTcpServer(proc, driver, { port: settings.port, bind: settings.bind.map(bytesToUtf8), log });
+  const tcp = new RedisTcpServer(proc, driver, { port: settings.port, bind: settings.bind.map(bytesToUtf8), log, early });
   try {
     await tcp.start();
   } catch (e) {
@@ -233,7 +242,6 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     log.warning((e as Error).message);
     return 1;
   }
-  if (showLogo(proc, logfile)) log.raw(logo(tcp.port));
   const pidfile = bytesToUtf8(settings.pidfile);
   if (pidfile !== '') {
     try {

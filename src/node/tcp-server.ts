@@ -141,6 +141,35 @@ function bindNow(addr: string, port: number): TcpHandle | string {
   return getSystemErrorName(rc);
 }
 
+/** Listening handles bound before the server loads its files, by bind address. */
+export type EarlyListeners = Map<string, TcpHandle>;
+
+/**
+ * Binds and listens on every bind address now, as Redis's initServer does
+ * before the dataset loads: clients that connect while it loads wait in the
+ * kernel's backlog instead of being refused. Null when an address cannot be
+ * bound (start() then fails on it and logs why).
+ */
+export function listenEarly(bind: readonly string[], port: number): EarlyListeners | null {
+  const bound: EarlyListeners = new Map();
+  for (const raw of bind) {
+    const optional = raw.startsWith('-');
+    const addr = optional ? raw.slice(1) : raw;
+    const handle = bindNow(listenHost(addr), port);
+    if (typeof handle !== 'string') bound.set(addr, handle);
+    else if (!(optional && handle === 'EADDRNOTAVAIL') && handle !== 'EAFNOSUPPORT') {
+      closeEarly(bound);
+      return null;
+    }
+  }
+  return bound;
+}
+
+export function closeEarly(bound: EarlyListeners | null): void {
+  for (const h of bound?.values() ?? []) h.close();
+  bound?.clear();
+}
+
 /** How long a client counts as busy after it sent something. */
 const ACTIVITY_WINDOW_MS = 100;
 
@@ -149,6 +178,8 @@ export interface TcpServerOptions {
   /** Addresses to listen on; a leading '-' makes an unavailable address a warning only. */
   bind: readonly string[];
   log?: ServerLog;
+  /** Listeners already bound on the port (listenEarly), taken over by start(). */
+  early?: EarlyListeners | null;
 }
 
 /**
@@ -190,6 +221,12 @@ export class RedisTcpServer {
     for (const raw of this.opts.bind) {
       const optional = raw.startsWith('-');
       const addr = optional ? raw.slice(1) : raw;
+      const early = this.opts.early?.get(addr);
+      if (early !== undefined) {
+        this.opts.early!.delete(addr);
+        this.listeners.push(this.serve(early));
+        continue;
+      }
       try {
         this.listeners.push(await this.listen(addr));
       } catch (e) {
@@ -230,10 +267,7 @@ export class RedisTcpServer {
         const addr = optional ? raw.slice(1) : raw;
         const bound = bindNow(listenHost(addr), port);
         if (typeof bound !== 'string') {
-          const srv = createServer({ noDelay: true, pauseOnConnect: true }, (socket) => this.accept(socket));
-          srv.on('error', (e) => this.opts.log?.warning(`Listening socket error: ${e.message}`));
-          srv.listen(bound);
-          fresh.push(srv);
+          fresh.push(this.serve(bound));
           continue;
         }
         this.opts.log?.warning(`Warning: Could not create server TCP listening socket ${addr}:${port}: ${bindFailure({ code: bound, syscall: 'bind' } as NodeJS.ErrnoException)}`);
@@ -248,6 +282,14 @@ export class RedisTcpServer {
     this.listeners.push(...fresh);
     this.listenPort = port;
     return null;
+  }
+
+  /** A server accepting on a handle that is already listening. */
+  private serve(handle: TcpHandle): Server {
+    const srv = createServer({ noDelay: true, pauseOnConnect: true }, (socket) => this.accept(socket));
+    srv.on('error', (e) => this.opts.log?.warning(`Listening socket error: ${e.message}`));
+    srv.listen(handle);
+    return srv;
   }
 
   private listen(host: string): Promise<Server> {
@@ -354,6 +396,7 @@ export class RedisTcpServer {
   /** Closes the listening sockets and every client. */
   async stop(): Promise<void> {
     this.stopped = true;
+    closeEarly(this.opts.early ?? null);
     if (this.activityTimer !== null) clearInterval(this.activityTimer);
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();

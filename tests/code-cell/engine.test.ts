@@ -62,4 +62,19 @@ describe("a cell's engine", () => {
     expect(buffers).toHaveLength(2);
     expect(decodeWire(json, buffers)).toEqual(value);
   });
+
+  it('writes a plain value as JSON.stringify does, and reads back what only looks like a mark as text', () => {
+    const plain = { type: 'step', requests: [{ id: 1, op: 'send', argvs: [['SET', 'k', 'a\\u0000b', 1.5]] }], at: new Date(0), none: null, gone: undefined };
+    const { json, buffers } = encodeWire(plain);
+    expect(buffers).toEqual([]);
+    expect(json).toBe(JSON.stringify(plain));
+    expect(decodeWire(json, [])).toEqual(JSON.parse(JSON.stringify(plain)));
+    // A mark nested under a plain key, and a key escaped deep down, still go the careful way.
+    const marked = { a: { b: [{ c: 5n }] }, d: [{ '\u0000x': 1 }] };
+    const wire = encodeWire(marked);
+    expect(decodeWire(wire.json, wire.buffers)).toEqual(marked);
+    const loop: Record<string, unknown> = {};
+    loop.self = loop;
+    expect(() => encodeWire(loop)).toThrow(TypeError);
+  });
 });

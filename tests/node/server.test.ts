@@ -6,9 +6,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { Socket } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runServer, type RunningServer } from '../../src/node/server-main.js';
+import { closeEarly, listenEarly } from '../../src/node/tcp-server.js';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS } from '../differential/availability.js';
 import { HAVE_REAL_CLI, REDIS_CLI_BIN } from './real-cli.js';
@@ -237,15 +240,45 @@ describe('npm run server with always-show-logo yes', () => {
   it('shows the logo with its pid and port once the port is bound', async () => {
     const port = await freePort();
     let log = '';
-    const r = await runServer(['--port', String(port), '--save', '', '--always-show-logo', 'yes'], { stdout: (t) => (log += t) });
+    // Whether another program could take the port at the moment the pid shows.
+    let portFreeAtPid: boolean | null = null;
+    const stdout = (t: string): void => {
+      log += t;
+      if (!t.includes(' PID: ')) return;
+      const other = listenEarly(['127.0.0.1'], port);
+      portFreeAtPid = other !== null;
+      closeEarly(other);
+    };
+    const r = await runServer(['--port', String(port), '--save', '', '--always-show-logo', 'yes'], { stdout });
     if (typeof r === 'number') throw new Error(`the server did not start: ${log}`);
     try {
       expect(log).toMatch(new RegExp(`\n {4}Port: ${port}\n {4}PID: ${process.pid}\n`));
       expect(log).toContain('Running in standalone mode');
       expect(log).not.toContain('Running mode=');
+      expect(portFreeAtPid).toBe(false);
       expect(log.indexOf(` PID: ${process.pid}`)).toBeLessThan(log.indexOf('Ready to accept connections'));
     } finally {
       await r.shutdown();
+    }
+  });
+
+  it('shows its pid before it loads its files, so a server that cannot load has shown it too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logo-'));
+    try {
+      writeFileSync(join(dir, 'dump.rdb'), 'REDIS0010 not a snapshot');
+      const port = await freePort();
+      let log = '';
+      const r = await runServer(['--port', String(port), '--dir', dir, '--always-show-logo', 'yes'], { stdout: (t) => (log += t) });
+      if (typeof r !== 'number') await r.shutdown();
+      expect(r).toBe(1);
+      expect(log).toContain(`    PID: ${process.pid}\n`);
+      expect(log.indexOf(` PID: ${process.pid}`)).toBeLessThan(log.indexOf('Unrecoverable error'));
+      // Its port was its own while it loaded, and is let go when it gives up.
+      const again = listenEarly(['127.0.0.1'], port);
+      expect(again).not.toBeNull();
+      closeEarly(again);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { Value } from '../../keyspace/values.js';
-import { ByteReader, ByteWriter } from './bytes.js';
+import { ByteReader } from './bytes.js';
+import { ByteWriter } from '../../keyspace/encoding/byte-writer.js';
 import { Crc64, crc64 } from './crc64.js';
 import { RdbAbort, RdbError } from './errors.js';
 import { OPCODE_FUNCTION, OPCODE_FUNCTION2, RDB_VERSION, isObjectType } from './types.js';

@@ -1,6 +1,6 @@
 import type { Value } from '../../keyspace/values.js';
 import type { Int64 } from '../../numbers/int64.js';
-import { ByteWriter } from './bytes.js';
+import { ByteWriter } from '../../keyspace/encoding/byte-writer.js';
 import { Crc64 } from './crc64.js';
 import { writeLength, writeString } from './string-encoding.js';
 import {

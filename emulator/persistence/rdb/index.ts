@@ -6,7 +6,7 @@
  */
 export { RdbError, type RdbErrorCode } from './errors.js';
 export { crc64, Crc64 } from './crc64.js';
-export { lzfCompress, lzfDecompress } from './lzf.js';
+export { lzfCompress, lzfDecompress } from '../../keyspace/encoding/lzf.js';
 export { writeRdb, type RdbAux, type RdbDatabase, type RdbKey, type RdbWriteOptions } from './file-writer.js';
 export { readRdb, type LoadedKey, type RdbContents, type RdbKeySink, type RdbReadOptions } from './file-reader.js';
 export { createDumpPayload, loadDumpPayload, verifyDumpPayload } from './dump-payload.js';

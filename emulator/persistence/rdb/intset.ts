@@ -1,5 +1,5 @@
 import { compareInt64, parseInt64, type Int64 } from '../../numbers/int64.js';
-import { ByteWriter } from './bytes.js';
+import { ByteWriter } from '../../keyspace/encoding/byte-writer.js';
 
 /**
  * Intsets (src/intset.c): a 4-byte element width (2, 4 or 8), a 4-byte

@@ -1,8 +1,9 @@
 import { StreamValue } from '../../keyspace/values.js';
 import { bytesToArray } from '../../resp/bytes.js';
-import { ByteReader, ByteWriter } from './bytes.js';
+import { ByteReader } from './bytes.js';
+import { ByteWriter } from '../../keyspace/encoding/byte-writer.js';
 import { abort } from './errors.js';
-import { listpackHeaderValid } from './listpack.js';
+import { listpackHeaderValid } from '../../keyspace/encoding/listpack.js';
 import { readLengthOrEncoding, readString, writeLength, writeString } from './string-encoding.js';
 import { TYPE_STREAM_LISTPACKS_2 } from './types.js';
 

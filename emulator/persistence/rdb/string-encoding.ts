@@ -1,8 +1,9 @@
 import { parseInt64 } from '../../numbers/int64.js';
 import { bytesFromArray, bytesToArray } from '../../resp/bytes.js';
-import { ByteReader, ByteWriter } from './bytes.js';
+import { ByteReader } from './bytes.js';
+import { ByteWriter } from '../../keyspace/encoding/byte-writer.js';
 import { abort } from './errors.js';
-import { lzfCompress, lzfDecompress } from './lzf.js';
+import { lzfCompress, lzfDecompress } from '../../keyspace/encoding/lzf.js';
 
 /**
  * RDB lengths and strings (src/rdb.c rdbSaveLen, rdbSaveRawString and

@@ -4,8 +4,8 @@ import { bytesFromArray } from '../../resp/bytes.js';
 import { ByteReader } from './bytes.js';
 import { abort } from './errors.js';
 import { decodeIntset } from './intset.js';
-import { decodeListpack, listpackHeaderValid } from './listpack.js';
-import { CONTAINER_PACKED, CONTAINER_PLAIN } from './quicklist.js';
+import { decodeListpack, listpackHeaderValid } from '../../keyspace/encoding/listpack.js';
+import { CONTAINER_PACKED, CONTAINER_PLAIN } from '../../keyspace/encoding/quicklist.js';
 import { readBlob, readLength, readString, readTextDouble } from './string-encoding.js';
 import {
   TYPE_HASH,

@@ -1,10 +1,10 @@
 import { writeStreamValue } from './stream-value.js';
 import { formatDouble } from '../../numbers/double.js';
 import { stringOf, type Value } from '../../keyspace/values.js';
-import { ByteWriter } from './bytes.js';
+import { ByteWriter } from '../../keyspace/encoding/byte-writer.js';
 import { encodeIntset } from './intset.js';
-import { encodeListpack } from './listpack.js';
-import { quicklistNodes, type QuicklistOptions } from './quicklist.js';
+import { encodeListpack } from '../../keyspace/encoding/listpack.js';
+import { quicklistNodes, type QuicklistOptions } from '../../keyspace/encoding/quicklist.js';
 import { writeBlob, writeLength, writeLzfBlob, writeString } from './string-encoding.js';
 import {
   TYPE_HASH,

@@ -1,6 +1,6 @@
 import { parseInt64 } from '../../numbers/int64.js';
 import { bytesFromArray } from '../../resp/bytes.js';
-import { ByteWriter } from './bytes.js';
+import { ByteWriter } from '../../keyspace/encoding/byte-writer.js';
 
 /**
  * Ziplists (src/ziplist.c), which Redis before 7.0 used where listpacks are

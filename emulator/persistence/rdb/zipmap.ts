@@ -1,5 +1,5 @@
 import { bytesFromArray } from '../../resp/bytes.js';
-import { ByteWriter } from './bytes.js';
+import { ByteWriter } from '../../keyspace/encoding/byte-writer.js';
 
 /**
  * Zipmaps (src/zipmap.c), the hash encoding of Redis 2.x, read by 7.0 from

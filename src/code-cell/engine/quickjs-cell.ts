@@ -171,7 +171,8 @@ export class QuickJsCell {
       result.error.dispose();
       throw new EngineError(error);
     }
-    const value = this.vm.typeof(result.value) === 'boolean' && this.vm.dump(result.value) === true;
+    // One comparison across the edge, where typeof and dump would be two calls and a conversion, twice a turn.
+    const value = this.vm.sameValue(result.value, this.vm.true);
     result.value.dispose();
     return value;
   }

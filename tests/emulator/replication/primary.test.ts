@@ -374,7 +374,10 @@ describe('shutting down', () => {
     const other = world.connect({ from: 'app', to: 'A:6379' });
     const shutdown = r.call('SHUTDOWN').catch((e: Error) => e.message);
     world.advance(500);
+    const waiting = String(await world.settle(other.call('INFO', 'server')));
+    expect(Number(/shutdown_in_milliseconds:(\d+)\r\n/.exec(waiting)?.[1])).toBe(4500);
     expect(await world.settle(other.call('SHUTDOWN', 'ABORT'))).toBe('OK');
+    expect(String(await world.settle(other.call('INFO', 'server')))).not.toContain('shutdown_in_milliseconds');
     expect(await world.settle(shutdown)).toBe('ERR Errors trying to SHUTDOWN. Check logs.');
     expect(log()).toContain('Shutdown manually aborted.');
     world.advance(6000);

@@ -1,5 +1,5 @@
 import { Crc64 } from '../../rdb/crc64.js';
-import { lzfDecompress } from '../../rdb/lzf.js';
+import { lzfDecompress } from '../../../keyspace/encoding/lzf.js';
 import { corrupt } from './report.js';
 
 /**

@@ -1,5 +1,5 @@
 import { parseInt64 } from '../../../numbers/int64.js';
-import { decodeListpack } from '../../rdb/listpack.js';
+import { decodeListpack } from '../../../keyspace/encoding/listpack.js';
 import { bytesFromArray } from '../../../resp/bytes.js';
 import { corrupt } from './report.js';
 import { LENERR, type Rio } from './rio.js';

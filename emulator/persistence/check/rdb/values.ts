@@ -1,6 +1,6 @@
 import { parseInt64 } from '../../../numbers/int64.js';
 import { decodeIntset } from '../../rdb/intset.js';
-import { decodeListpack } from '../../rdb/listpack.js';
+import { decodeListpack } from '../../../keyspace/encoding/listpack.js';
 import { decodeZiplist } from '../../rdb/ziplist.js';
 import { decodeZipmap } from '../../rdb/zipmap.js';
 import { bytesFromArray } from '../../../resp/bytes.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Deque } from '../../../../emulator/keyspace/deque.js';
 import { HashValue, ListValue, SetValue, ZSetValue, encodingOf, type Value } from '../../../../emulator/keyspace/values.js';
-import { ByteWriter } from '../../../../emulator/persistence/rdb/bytes.js';
+import { ByteWriter } from '../../../../emulator/keyspace/encoding/byte-writer.js';
 import { Crc64 } from '../../../../emulator/persistence/rdb/crc64.js';
 import { RdbError, readRdb, writeRdb, type RdbContents, type RdbKey, type RdbReadOptions, type RdbWriteOptions } from '../../../../emulator/persistence/rdb/index.js';
 import { writeLength, writeString } from '../../../../emulator/persistence/rdb/string-encoding.js';

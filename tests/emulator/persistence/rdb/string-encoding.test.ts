@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter } from '../../../../emulator/persistence/rdb/bytes.js';
+import { ByteReader } from '../../../../emulator/persistence/rdb/bytes.js';
+import { ByteWriter } from '../../../../emulator/keyspace/encoding/byte-writer.js';
 import { lengthSize, readBlob, readLength, readString, writeLength, writeString } from '../../../../emulator/persistence/rdb/string-encoding.js';
 
 const hex = (a: Uint8Array) => Buffer.from(a).toString('hex');

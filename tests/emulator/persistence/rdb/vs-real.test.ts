@@ -16,7 +16,7 @@ import { encodingOf, type Value } from '../../../../emulator/keyspace/values.js'
 import { formatDouble } from '../../../../emulator/numbers/double.js';
 import { RdbError, readRdb, writeRdb, type RdbContents, type RdbReadOptions } from '../../../../emulator/persistence/rdb/index.js';
 import { saveRdb } from '../../../../emulator/persistence/rdb-dataset.js';
-import { ByteWriter } from '../../../../emulator/persistence/rdb/bytes.js';
+import { ByteWriter } from '../../../../emulator/keyspace/encoding/byte-writer.js';
 import { Crc64 } from '../../../../emulator/persistence/rdb/crc64.js';
 import { writeBlob, writeLength, writeString } from '../../../../emulator/persistence/rdb/string-encoding.js';
 import { encodeIntset } from '../../../../emulator/persistence/rdb/intset.js';

@@ -1,6 +1,6 @@
 import { parseInt64 } from '../../numbers/int64.js';
 import { bytesFromArray } from '../../resp/bytes.js';
-import { ByteWriter } from './bytes.js';
+import { ByteWriter } from './byte-writer.js';
 
 /**
  * Listpacks (src/listpack.c): a 4-byte total length and a 2-byte element

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeListpack, encodeListpack, listpackEntrySize, listpackHeaderValid } from '../../../../emulator/persistence/rdb/listpack.js';
+import { decodeListpack, encodeListpack, listpackEntrySize, listpackHeaderValid } from '../../../../emulator/keyspace/encoding/listpack.js';
 
 const hex = (a: Uint8Array) => Buffer.from(a).toString('hex');
 

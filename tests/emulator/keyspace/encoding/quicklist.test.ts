@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CONTAINER_PACKED, CONTAINER_PLAIN, quicklistLayout, quicklistNodes } from '../../../../emulator/persistence/rdb/quicklist.js';
-import { decodeListpack } from '../../../../emulator/persistence/rdb/listpack.js';
-import { lzfDecompress } from '../../../../emulator/persistence/rdb/lzf.js';
+import { CONTAINER_PACKED, CONTAINER_PLAIN, quicklistLayout, quicklistNodes } from '../../../../emulator/keyspace/encoding/quicklist.js';
+import { decodeListpack } from '../../../../emulator/keyspace/encoding/listpack.js';
+import { lzfDecompress } from '../../../../emulator/keyspace/encoding/lzf.js';
 
 const defaults = { fill: -2, compressDepth: 0, packedThreshold: 1 << 30 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { lzfCompress, lzfDecompress } from '../../../../emulator/persistence/rdb/lzf.js';
+import { lzfCompress, lzfDecompress } from '../../../../emulator/keyspace/encoding/lzf.js';
 
 const latin1 = (s: string) => Uint8Array.from(s, (ch) => ch.charCodeAt(0));
 const hex = (a: Uint8Array) => Buffer.from(a).toString('hex');

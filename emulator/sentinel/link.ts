@@ -1,0 +1,89 @@
+import type { ProcessServices } from '../process/services.js';
+import type { OutboundConnection } from '../process/outbound.js';
+import { encodeCommand } from '../resp/encode.js';
+import { ReplyParser } from '../resp/reply-parser.js';
+import type { Reply } from '../resp/reply.js';
+
+/**
+ * One of the two connections Sentinel keeps to an instance (the command
+ * link and the pub/sub link of struct instanceLink in src/sentinel.c), as
+ * hiredis's async context gives them: commands are sent at once, queued
+ * while the connect is in progress, and each reply goes to the callback
+ * of the command it answers, in order. On the pub/sub link, messages
+ * ("message" pushes) go to `onMessage` instead.
+ */
+export class ReplyLink {
+  private conn: OutboundConnection | null = null;
+  private open = false;
+  private queued = '';
+  private readonly parser = new ReplyParser();
+  private readonly waiting: Array<(r: Reply) => void> = [];
+  /** When the connection was started (cc_conn_time / pc_conn_time), ms. */
+  readonly connectedAtMs: number;
+
+  constructor(
+    p: ProcessServices,
+    ip: string,
+    port: number,
+    nowMs: number,
+    private readonly onClosed: () => void,
+    private readonly onMessage: ((channel: string, payload: string) => void) | null = null,
+  ) {
+    this.connectedAtMs = nowMs;
+    const c = p.connect(ip, port, {
+      connected: () => {
+        this.open = true;
+        if (this.queued !== '') this.conn?.write(this.queued);
+        this.queued = '';
+      },
+      data: (bytes) => this.feed(bytes),
+      closed: () => this.drop(),
+    });
+    if (typeof c !== 'string') this.conn = c;
+  }
+
+  get alive(): boolean {
+    return this.conn !== null;
+  }
+
+  /** Replies still awaited (pending_commands). */
+  get pending(): number {
+    return this.waiting.length;
+  }
+
+  /** Sends a command; `then` receives its reply. False when the link is gone. */
+  send(argv: readonly string[], then: (r: Reply) => void = () => {}): boolean {
+    if (this.conn === null) return false;
+    const bytes = encodeCommand(argv);
+    if (this.open) this.conn.write(bytes);
+    else this.queued += bytes;
+    this.waiting.push(then);
+    return true;
+  }
+
+  /** instanceLinkCloseConnection: closes without calling back. */
+  close(): void {
+    const c = this.conn;
+    this.conn = null;
+    this.waiting.length = 0;
+    c?.close();
+  }
+
+  private drop(): void {
+    if (this.conn === null) return;
+    this.conn = null;
+    this.waiting.length = 0;
+    this.onClosed();
+  }
+
+  private feed(bytes: Uint8Array): void {
+    this.parser.feed(bytes);
+    for (let r = this.parser.next(); r !== undefined && this.conn !== null; r = this.parser.next()) {
+      if (this.onMessage !== null && Array.isArray(r) && r[0] === 'message' && r.length === 3) {
+        this.onMessage(String(r[1]), String(r[2]));
+        continue;
+      }
+      this.waiting.shift()?.(r);
+    }
+  }
+}
