@@ -89,12 +89,12 @@ function writeBase(p: AofProcess, files: AofDir, child: AofRewriteChild, bytes: 
   try {
     fd = disk.open(tmp, 'w', child.pid);
   } catch (e) {
-    p.log(`Opening the temp file for AOF rewrite in rewriteAppendOnlyFile(): ${errorText(e)}`);
+    p.log(`Opening the temp file for AOF rewrite in rewriteAppendOnlyFile(): ${errorText(e)}`, 'warning');
     child.exit(1);
     return;
   }
   const fail = (why: string): void => {
-    p.log(`Write error writing append only file on disk: ${why}`);
+    p.log(`Write error writing append only file on disk: ${why}`, 'warning');
     files.closeQuietly(fd);
     files.unlinkQuietly(tmp);
     child.exit(1);
@@ -115,7 +115,7 @@ function writeBase(p: AofProcess, files: AofDir, child: AofRewriteChild, bytes: 
       try {
         disk.rename(tmp, files.workPath(bgName));
       } catch (e) {
-        p.log(`Error moving temp append only file on the final destination: ${errorText(e)}`);
+        p.log(`Error moving temp append only file on the final destination: ${errorText(e)}`, 'warning');
         files.unlinkQuietly(tmp);
         child.exit(1);
         return;

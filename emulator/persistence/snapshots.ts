@@ -222,7 +222,7 @@ export class Snapshots implements ProcessModule {
       return true;
     } catch (e) {
       const msg = e instanceof DiskError ? e.message : String(e);
-      this.p.log(`Error moving temp DB file ${baseName(tmp)} on the final destination ${baseName(file)} (in server root dir ${this.server.config.get('dir')}): ${msg}`, 'warning');
+      this.p.log(`Error moving temp DB file ${baseName(tmp)} on the final destination ${baseName(file)} (in server root dir ${this.rootDir()}): ${msg}`, 'warning');
       try {
         this.disk.unlink(tmp);
       } catch {
@@ -232,10 +232,20 @@ export class Snapshots implements ProcessModule {
     }
   }
 
+  /**
+   * What getcwd() gives for the log's "in server root dir": the server runs
+   * inside its dir, so once that directory is gone getcwd fails and Redis
+   * prints "unknown" (rdb.c rdbSave).
+   */
+  private rootDir(): string {
+    const dir = this.server.config.get('dir');
+    return this.disk.exists(dir) ? dir : 'unknown';
+  }
+
   private logWriteError(e: unknown, tmp: string): void {
     const msg = e instanceof DiskError ? e.message : String(e);
     if (e instanceof DiskError && e.syscall === 'open') {
-      this.p.log(`Failed opening the temp RDB file ${baseName(tmp)} (in server root dir ${this.server.config.get('dir')}) for saving: ${msg}`, 'warning');
+      this.p.log(`Failed opening the temp RDB file ${baseName(tmp)} (in server root dir ${this.rootDir()}) for saving: ${msg}`, 'warning');
     } else {
       this.p.log(`Write error saving DB on disk(rdbSaveRio): ${msg}`, 'warning');
     }

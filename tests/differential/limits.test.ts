@@ -306,6 +306,54 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'limits and clock beside red
     }
   });
 
+  it('answers a SHUTDOWN whose final save fails with an error, stays up, and logs why', async () => {
+    const seen: string[][] = [];
+    for (const name of ['real', 'emulator'] as const) {
+      // The log is kept outside the data directory, which the test removes.
+      const logDir = mkdtempSync(join(tmpdir(), 'rw-shutdown-log-'));
+      let port: number;
+      let dir: string;
+      let readLog: () => string;
+      let stop: () => Promise<void>;
+      if (name === 'real') {
+        const r = await startRealRedis(['--logfile', join(logDir, 'redis.log')]);
+        ({ port, dir } = r);
+        readLog = () => readFileSync(join(logDir, 'redis.log'), 'latin1');
+        stop = () => r.stop();
+      } else {
+        dir = mkdtempSync(join(tmpdir(), 'rw-shutdown-'));
+        port = await freePort();
+        let log = '';
+        const cwd = process.cwd();
+        const r = await runServer(['--port', String(port), '--dir', dir, '--save', ''], { stdout: (t) => (log += t) }).finally(() => process.chdir(cwd));
+        if (typeof r === 'number') throw new Error(`npm run server did not start:\n${log}`);
+        readLog = () => log;
+        stop = () => r.shutdown();
+      }
+      const c = await RawConnection.open(port);
+      await c.command(['SET', 'k', 'v']);
+      rmSync(dir, { recursive: true, force: true });
+      const reply = await c.commandRaw(['SHUTDOWN', 'SAVE']);
+      const after = await c.commandRaw(['GET', 'k']);
+      c.close();
+      const log = readLog().trimEnd().split('\n');
+      const from = log.map((l) => l.endsWith('User requested shutdown...')).lastIndexOf(true);
+      seen.push([reply, after, ...log.slice(from).map((l) => l.replace(/^\d+:M [^#*]*/, '').replace(/temp-\d+\.rdb/, 'temp-PID.rdb'))]);
+      await stop();
+      rmSync(logDir, { recursive: true, force: true });
+    }
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[0]).toEqual([
+      '-ERR Errors trying to SHUTDOWN. Check logs.\r\n',
+      '$1\r\nv\r\n',
+      '# User requested shutdown...',
+      '* Saving the final RDB snapshot before exiting.',
+      '# Failed opening the temp RDB file temp-PID.rdb (in server root dir unknown) for saving: No such file or directory',
+      "# Error trying to save the DB, can't exit.",
+      '# Errors trying to shut down the server. Check the logs for more information.',
+    ]);
+  }, 60_000);
+
   it('refuses to start when appendonlydir is a regular file, before writing anything', async () => {
     const lines: string[] = [];
     for (const name of ['real', 'emulator'] as const) {
