@@ -5,7 +5,7 @@ import { SimProcess, type Host } from '../sim/host.js';
 import { NotRewritable, rewriteAof } from './aof/rewrite.js';
 import { tempRewriteFileName } from './aof/manifest.js';
 import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
-import { saveRdb, snapshotDatabases } from './rdb-dataset.js';
+import { keySaveDelayUs, saveRdb, snapshotDatabases } from './rdb-dataset.js';
 
 /**
  * The child a background AOF rewrite forks (rewriteAppendOnlyFileBackground
@@ -75,7 +75,10 @@ export function forkRewriteChild(p: AofProcess, files: AofDir): AofRewriteChild 
     return child;
   }
   const cpuUs = ((bytes.length / 1024) * SAVE_US_PER_KB) / host.profile.cpuSpeed;
-  kernel.at(Math.max(kernel.now, p.nowUs()) + Math.round(cpuUs), () => writeBase(p, files, child, bytes));
+  let keys = 0;
+  for (const db of server.dbs) keys += db.size;
+  const delayUs = keySaveDelayUs(keys, server.config.getNumber('rdb-key-save-delay'));
+  kernel.at(Math.max(kernel.now, p.nowUs()) + Math.round(cpuUs) + delayUs, () => writeBase(p, files, child, bytes));
   return child;
 }
 

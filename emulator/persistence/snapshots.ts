@@ -4,7 +4,7 @@ import type { checkRdb } from './check/rdb/check.js';
 import { serverLogLine } from '../server/log-line.js';
 import { bytesFromArray } from '../resp/bytes.js';
 import { startLoaders } from './start-loading.js';
-import { ForkedRdbWriter, saveRdb, valueReadOptions, type SaveStamp } from './rdb-dataset.js';
+import { ForkedRdbWriter, keySaveDelayUs, saveRdb, valueReadOptions, type SaveStamp } from './rdb-dataset.js';
 import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';
@@ -45,17 +45,6 @@ const PAGE_BYTES = 4096;
 const BGSAVE_RETRY_DELAY_S = 5;
 
 /** The child that writes a BGSAVE's file, or streams the RDB to replicas (redis-rdb-to-slaves). */
-/**
- * rdb-key-save-delay: the child sleeps that many microseconds after each key
- * it writes (rdbSaveKeyValuePair calls debugDelay), which tests use to keep a
- * save running; a negative -N sleeps one microsecond for one key in N
- * (debugDelay draws it at random, here it is every Nth key).
- */
-function keySaveDelayUs(keys: number, delayUs: number): number {
-  if (delayUs >= 0) return keys * delayUs;
-  return Math.floor(keys / -delayUs);
-}
-
 class RdbChild extends SimProcess {
   constructor(host: Host, port: number, title = 'redis-rdb-bgsave') {
     super(host, title, [title, `*:${port}`]);

@@ -189,6 +189,16 @@ describe('appendfsync', () => {
 });
 
 describe('BGREWRITEAOF', () => {
+  it('the child sleeps rdb-key-save-delay microseconds per key, as a BGSAVE child does', async () => {
+    const { world, r } = setup({ 'rdb-key-save-delay': '1000000' });
+    await world.settle(r.call('MSET', 'a', '1', 'b', '2', 'c', '3'));
+    expect(await world.settle(r.call('BGREWRITEAOF'))).toBe('Background append only file rewriting started');
+    await world.advanceAsync(2_500);
+    expect(await infoField(world, r, 'aof_rewrite_in_progress')).toBe('1');
+    await world.advanceAsync(1_500);
+    expect(await infoField(world, r, 'aof_rewrite_in_progress')).toBe('0');
+  });
+
   it('writes a new base, opens a new incr file, rewrites the manifest and deletes the old files', async () => {
     const { world, r, disk, restart } = setup();
     await world.settle(r.set('a', '1'));
