@@ -26,7 +26,7 @@ if (all || which.has('tcp')) {
 }
 if (all || which.has('sim')) {
   const { benchSim } = await import('./sim.js');
-  printRows('Simulated world, redis-benchmark -c 50 -n 1000000 in virtual time (commands simulated per wall second vs what lessons need)', benchSim());
+  printRows('Simulated world, redis-benchmark -c 50 -n 1000000 in virtual time (commands simulated per CPU second vs what lessons need)', benchSim());
 }
 if (all || which.has('replication')) {
   const { benchReplication } = await import('./replication.js');

@@ -50,6 +50,11 @@ export class Redis {
   private closeError: Error | null = null;
   /** Called when the connection ends, with the error if it was not a clean close. */
   onEnd: ((error: Error | null) => void) | null = null;
+  /**
+   * Called with a reply no command waits for: the messages of a subscribed
+   * connection (['message', channel, text]), which ioredis emits as events.
+   */
+  onPush: ((value: ClientValue) => void) | null = null;
 
   constructor(
     readonly kernel: Kernel,
@@ -101,7 +106,13 @@ export class Redis {
       }
       if (reply === undefined) break;
       const w = this.waiting.shift();
-      if (w === undefined) continue;
+      if (w === undefined) {
+        if (this.onPush !== null) {
+          this.kernel.promisesSettled = true;
+          this.onPush(replyToValue(reply));
+        }
+        continue;
+      }
       if (Array.isArray(reply)) this.busyUntil = Math.max(this.busyUntil, this.kernel.now) + this.cost(costs.perReplyItemUs * reply.length);
       this.kernel.promisesSettled = true;
       if (w.raw) w.resolve(reply as unknown as ClientValue);

@@ -1,4 +1,4 @@
-import { discardTransaction } from './transactions.js';
+import { discardTransaction } from '../server/transaction.js';
 import { MapReply, OK, StatusReply, errorReply, type Reply } from '../resp/reply.js';
 import { clientResetHooks, type Client } from '../server/client.js';
 import { REDIS_VERSION } from '../server/info.js';

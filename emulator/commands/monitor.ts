@@ -1,5 +1,4 @@
-import { errorReply, FramesReply, OK, StatusReply, type Reply } from '../resp/reply.js';
-import { repr } from '../resp/bytes.js';
+import { errorReply, FramesReply, OK, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import type { Handler } from '../server/command-table.js';
 
@@ -16,15 +15,6 @@ function monitor(c: Client): Reply {
   c.role = 'monitor';
   c.server.monitors.add(c);
   return OK;
-}
-
-/** The line a monitor receives for a command run by `c` in database `db`. */
-export function monitorLine(nowUs: number, db: number, c: Client, argv: readonly string[]): StatusReply {
-  const sec = Math.floor(nowUs / 1e6);
-  const usec = String(nowUs % 1e6).padStart(6, '0');
-  let line = `${sec}.${usec} [${db} ${c.unixSocket !== null ? 'unix:' + c.unixSocket : c.address.addr}]`;
-  for (const a of argv) line += ' ' + repr(a);
-  return new StatusReply(line);
 }
 
 export const monitorCommands: Record<string, Handler> = { monitor };

@@ -20,6 +20,8 @@ export interface SnapshotCommands {
   bgsaveScheduled: boolean;
   save(): 'ok' | 'in-progress' | 'error';
   bgsave(): 'started' | 'error';
+  /** killRDBChild: ends a running BGSAVE child; its save counts as neither done nor failed. */
+  killChild(): void;
 }
 
 /** What the AOF engine of a server with a disk offers to BGREWRITEAOF and BGSAVE. */
@@ -44,6 +46,20 @@ function saveInMemory(server: RedisServer): void {
   const p = server.stats.persistence;
   p.lastSaveUnixS = Math.floor(server.nowMs / 1000);
   p.rdbLastBgsaveOk = true;
+}
+
+/**
+ * flushAllDataAndResetRDB's part after the keys are gone (src/db.c): a
+ * BGSAVE child would write the old dataset, so it is killed; with save
+ * rules, the empty dataset is saved at once, so that a restart does not
+ * bring the keys back.
+ */
+export function resetRdbAfterFlushAll(server: RedisServer): void {
+  const engine = server.snapshots;
+  if (engine?.childActive === true) engine.killChild();
+  if (server.config.get('save') === '') return;
+  if (engine === null) saveInMemory(server);
+  else engine.save();
 }
 
 function save(c: Client): Reply {

@@ -7,6 +7,7 @@ import { opt } from './args.js';
 import { configCommands } from './config.js';
 import { SYNTAX_ERROR } from '../server/errors.js';
 import { infoCommands } from './info.js';
+import { resetRdbAfterFlushAll } from './persistence.js';
 import { parseInt64 } from '../numbers/int64.js';
 import type { Handler } from '../server/command-table.js';
 
@@ -55,6 +56,7 @@ function flushdb(c: Client, argv: string[]): Reply {
 function flushall(c: Client, argv: string[]): Reply {
   if (!flushArgsValid(argv)) return SYNTAX_ERROR;
   for (const db of c.server.dbs) c.server.dirty += emptyDb(db);
+  resetRdbAfterFlushAll(c.server);
   for (const hook of keyspaceHooks.afterFlushAll) hook(c);
   c.forcePropagation = PROPAGATE.ALL;
   return OK;

@@ -1,4 +1,5 @@
 import { isWatchedKeyExpired, unwatchAll, watchKey } from '../keyspace/watch.js';
+import { discardTransaction } from '../server/transaction.js';
 import { ErrorReply, NULL_ARRAY, OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import type { Handler } from '../server/command-table.js';
@@ -9,15 +10,6 @@ import type { Handler } from '../server/command-table.js';
  * checks is queued and answered +QUEUED; one that fails them flags the
  * transaction so that EXEC answers EXECABORT.
  */
-
-/** Ends a transaction: drops the queue and the flags, unwatches every key. */
-export function discardTransaction(c: Client): void {
-  c.queue = [];
-  c.inMulti = false;
-  c.multiError = false;
-  c.dirtyCas = false;
-  unwatchAll(c);
-}
 
 const EXECABORT = new ErrorReply('EXECABORT Transaction discarded because of previous errors.');
 

@@ -204,20 +204,20 @@ export class AofDir {
     try {
       fd = this.disk.open(tmp, 'w', this.p.pid);
     } catch (e) {
-      this.p.log(`Can't open the AOF manifest file ${tmpName}: ${errorText(e)}`);
+      this.p.log(`Can't open the AOF manifest file ${tmpName}: ${errorText(e)}`, 'warning');
       done(false);
       return;
     }
     const w = this.writeAll(fd, bytesToArray(text));
     if (w.error !== null) {
-      this.p.log(`Error trying to write the temporary AOF manifest file ${tmpName}: ${w.error}`);
+      this.p.log(`Error trying to write the temporary AOF manifest file ${tmpName}: ${w.error}`, 'warning');
       this.closeQuietly(fd);
       done(false);
       return;
     }
     this.fsyncHeld(fd, (err) => {
       if (err !== null) {
-        this.p.log(`Fail to fsync the temp AOF file ${tmpName}: ${err}.`);
+        this.p.log(`Fail to fsync the temp AOF file ${tmpName}: ${err}.`, 'warning');
         this.closeQuietly(fd);
         done(false);
         return;
@@ -225,14 +225,14 @@ export class AofDir {
       try {
         this.disk.rename(tmp, target);
       } catch (e) {
-        this.p.log(`Error trying to rename the temporary AOF manifest file ${tmpName} into ${name}: ${errorText(e)}`);
+        this.p.log(`Error trying to rename the temporary AOF manifest file ${tmpName} into ${name}: ${errorText(e)}`, 'warning');
         this.closeQuietly(fd);
         done(false);
         return;
       }
       this.fsyncDirHeld(target, (dirErr) => {
         this.closeQuietly(fd);
-        if (dirErr !== null) this.p.log(`Fail to fsync AOF directory ${this.logPath(name)}: ${dirErr}.`);
+        if (dirErr !== null) this.p.log(`Fail to fsync AOF directory ${this.logPath(name)}: ${dirErr}.`, 'warning');
         done(dirErr === null);
       });
     });

@@ -11,6 +11,7 @@ import { AofRewriter, type AofRewriteHost, type AofState } from './aof-rewrite.j
 import { openAtStart, prepareUpgrade, readManifestAtStart, runSteps, type FileStep } from './aof-startup.js';
 import { AofWriter } from './aof-writer.js';
 import { Snapshots } from './snapshots.js';
+import type { ServerLogLevel } from '../server/log-line.js';
 
 /**
  * Redis 7.0's append-only file, inside the simulated redis-server process
@@ -68,8 +69,8 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     return this.p.server.stats.persistence;
   }
 
-  private log(text: string): void {
-    this.p.log(text);
+  private log(text: string, level: ServerLogLevel = 'notice'): void {
+    this.p.log(text, level);
   }
 
   get childActive(): boolean {
@@ -129,7 +130,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     this.log('Calling fsync() on the AOF file.');
     const writer = this.writer;
     writer.flush(true, () => {}, false);
-    const report = (text: string): void => this.log(`Fail to fsync the AOF file: ${text}.`);
+    const report = (text: string): void => this.log(`Fail to fsync the AOF file: ${text}.`, 'warning');
     if (writer.fd === null) {
       next();
       return true;
@@ -274,20 +275,20 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     this.subscribe();
     if (this.rdbChildActive) {
       p.aofRewriteScheduled = true;
-      this.log('AOF was enabled but there is already another background operation. An AOF background was scheduled to start when possible.');
+      this.log('AOF was enabled but there is already another background operation. An AOF background was scheduled to start when possible.', 'warning');
     } else if (this.inExec()) {
       p.aofRewriteScheduled = true;
-      this.log('AOF was enabled during a transaction. An AOF background was scheduled to start when possible.');
+      this.log('AOF was enabled during a transaction. An AOF background was scheduled to start when possible.', 'warning');
     } else {
       if (this.rewriter.active) {
-        this.log('AOF was enabled but there is already an AOF rewriting in background. Stopping background AOF and starting a rewrite now.');
+        this.log('AOF was enabled but there is already an AOF rewriting in background. Stopping background AOF and starting a rewrite now.', 'warning');
         this.rewriter.kill();
       }
       if (this.rewriter.start() === 'error') {
         this.state = 'off';
         this.unsubscribeWrites();
         this.log(
-          "Redis needs to enable the AOF but can't trigger a background AOF rewrite operation. Check the above logs for more info about the error.",
+          "Redis needs to enable the AOF but can't trigger a background AOF rewrite operation. Check the above logs for more info about the error.", 'warning',
         );
         return false;
       }
@@ -323,7 +324,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
     const fd = writer.fd;
     writer.flush(true, () =>
       files.fsyncHeld(fd, (err) => {
-        if (err !== null) this.log(`Fail to fsync the AOF file: ${err}`);
+        if (err !== null) this.log(`Fail to fsync the AOF file: ${err}`, 'warning');
         else writer.lastFsyncS = Math.floor(this.p.nowUs() / 1e6);
         if (fd !== null) files.closeQuietly(fd);
       }),

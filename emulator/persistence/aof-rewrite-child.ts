@@ -5,7 +5,7 @@ import { SimProcess, type Host } from '../sim/host.js';
 import { NotRewritable, rewriteAof } from './aof/rewrite.js';
 import { tempRewriteFileName } from './aof/manifest.js';
 import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
-import { saveRdb, snapshotDatabases } from './rdb-dataset.js';
+import { keySaveDelayUs, saveRdb, snapshotDatabases } from './rdb-dataset.js';
 
 /**
  * The child a background AOF rewrite forks (rewriteAppendOnlyFileBackground
@@ -75,7 +75,10 @@ export function forkRewriteChild(p: AofProcess, files: AofDir): AofRewriteChild 
     return child;
   }
   const cpuUs = ((bytes.length / 1024) * SAVE_US_PER_KB) / host.profile.cpuSpeed;
-  kernel.at(Math.max(kernel.now, p.nowUs()) + Math.round(cpuUs), () => writeBase(p, files, child, bytes));
+  let keys = 0;
+  for (const db of server.dbs) keys += db.size;
+  const delayUs = keySaveDelayUs(keys, server.config.getNumber('rdb-key-save-delay'));
+  kernel.at(Math.max(kernel.now, p.nowUs()) + Math.round(cpuUs) + delayUs, () => writeBase(p, files, child, bytes));
   return child;
 }
 
@@ -89,12 +92,12 @@ function writeBase(p: AofProcess, files: AofDir, child: AofRewriteChild, bytes: 
   try {
     fd = disk.open(tmp, 'w', child.pid);
   } catch (e) {
-    p.log(`Opening the temp file for AOF rewrite in rewriteAppendOnlyFile(): ${errorText(e)}`);
+    p.log(`Opening the temp file for AOF rewrite in rewriteAppendOnlyFile(): ${errorText(e)}`, 'warning');
     child.exit(1);
     return;
   }
   const fail = (why: string): void => {
-    p.log(`Write error writing append only file on disk: ${why}`);
+    p.log(`Write error writing append only file on disk: ${why}`, 'warning');
     files.closeQuietly(fd);
     files.unlinkQuietly(tmp);
     child.exit(1);
@@ -115,7 +118,7 @@ function writeBase(p: AofProcess, files: AofDir, child: AofRewriteChild, bytes: 
       try {
         disk.rename(tmp, files.workPath(bgName));
       } catch (e) {
-        p.log(`Error moving temp append only file on the final destination: ${errorText(e)}`);
+        p.log(`Error moving temp append only file on the final destination: ${errorText(e)}`, 'warning');
         files.unlinkQuietly(tmp);
         child.exit(1);
         return;

@@ -69,8 +69,8 @@ export class AofRewriter {
     return Math.floor(this.p.nowUs() / 1e6);
   }
 
-  private log(text: string): void {
-    this.p.log(text);
+  private log(text: string, level: 'notice' | 'warning' = 'notice'): void {
+    this.p.log(text, level);
   }
 
   /** A rewrite child runs (child_type == CHILD_TYPE_AOF). */
@@ -107,7 +107,7 @@ export class AofRewriter {
     const files = this.files;
     const dirErr = files.createDir();
     if (dirErr !== null) {
-      this.log(`Can't open or create append-only dir ${files.dirName}: ${dirErr}`);
+      this.log(`Can't open or create append-only dir ${files.dirName}: ${dirErr}`, 'warning');
       p.aofLastBgrewriteOk = false;
       return 'error';
     }
@@ -169,7 +169,7 @@ export class AofRewriter {
     try {
       fd = files.disk.open(files.path(name), 'w', this.p.pid);
     } catch (e) {
-      this.log(`Can't open the append-only file ${name}: ${errorText(e)}`);
+      this.log(`Can't open the append-only file ${name}: ${errorText(e)}`, 'warning');
       done(false);
       return;
     }
@@ -242,11 +242,11 @@ export class AofRewriter {
       this.install(pid, failed, cleanup);
     } else if (code <= 128) {
       failed();
-      this.log('Background AOF rewrite terminated with error');
+      this.log('Background AOF rewrite terminated with error', 'warning');
       cleanup();
     } else {
       failed();
-      this.log(`Background AOF rewrite terminated by signal ${code - 128}`);
+      this.log(`Background AOF rewrite terminated by signal ${code - 128}`, 'warning');
       cleanup();
     }
   }
@@ -265,7 +265,7 @@ export class AofRewriter {
     try {
       disk.rename(files.workPath(tmpName), basePath);
     } catch (e) {
-      this.log(`Error trying to rename the temporary AOF base file ${tmpName} into ${files.logPath(base.name)}: ${errorText(e)}`);
+      this.log(`Error trying to rename the temporary AOF base file ${tmpName} into ${files.logPath(base.name)}: ${errorText(e)}`, 'warning');
       failed();
       cleanup();
       return;
@@ -279,7 +279,7 @@ export class AofRewriter {
       try {
         disk.rename(files.path(tempIncr), files.path(incr.name));
       } catch (e) {
-        this.log(`Error trying to rename the temporary AOF incr file ${files.logPath(tempIncr)} into ${files.logPath(incr.name)}: ${errorText(e)}`);
+        this.log(`Error trying to rename the temporary AOF incr file ${files.logPath(tempIncr)} into ${files.logPath(incr.name)}: ${errorText(e)}`, 'warning');
         files.unlinkQuietly(basePath);
         failed();
         cleanup();
@@ -344,7 +344,7 @@ export class AofRewriter {
     }
     this.limitDelayMinutes = Math.min(LIMIT_MAX_MINUTES, this.limitDelayMinutes === 0 ? 1 : this.limitDelayMinutes * 2);
     this.limitUntilS = nowS + this.limitDelayMinutes * 60;
-    this.log(`Background AOF rewrite has repeatedly failed and triggered the limit, will retry in ${this.limitDelayMinutes} minutes`);
+    this.log(`Background AOF rewrite has repeatedly failed and triggered the limit, will retry in ${this.limitDelayMinutes} minutes`, 'warning');
     return true;
   }
 }

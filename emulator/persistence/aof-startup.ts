@@ -82,7 +82,7 @@ export function prepareUpgrade(
       try {
         files.disk.rename(old, files.path(name));
       } catch (e) {
-        p.log(`Error trying to move the old AOF file ${name} into dir ${files.dirName}: ${errorText(e)}`);
+        p.log(`Error trying to move the old AOF file ${name} into dir ${files.dirName}: ${errorText(e)}`, 'warning');
         return die();
       }
       next();
@@ -139,14 +139,14 @@ export function openAtStart(
       files.fsyncHeld(fd, (err) => {
         files.closeQuietly(fd);
         if (err !== null) {
-          p.log(`Write error writing append only file on disk: ${err}`);
+          p.log(`Write error writing append only file on disk: ${err}`, 'warning');
           files.unlinkQuietly(tmp);
           return die();
         }
         try {
           disk.rename(tmp, basePath);
         } catch (e) {
-          p.log(`Error moving temp append only file on the final destination: ${errorText(e)}`);
+          p.log(`Error moving temp append only file on the final destination: ${errorText(e)}`, 'warning');
           files.unlinkQuietly(tmp);
           return die();
         }

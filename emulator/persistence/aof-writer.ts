@@ -71,8 +71,8 @@ export class AofWriter {
     return Math.floor(this.p.nowUs() / 1e6);
   }
 
-  private log(text: string): void {
-    this.p.log(text);
+  private log(text: string, level: 'notice' | 'warning' = 'notice'): void {
+    this.p.log(text, level);
   }
 
   /** feedAppendOnlyFile: the database and timestamp are tracked even for records that are not kept. */
@@ -178,16 +178,16 @@ export class AofWriter {
       let error: string;
       if (written === 0) {
         error = w.error ?? 'No space left on device';
-        if (canLog) this.log(`Error writing to the AOF file: ${error}`);
+        if (canLog) this.log(`Error writing to the AOF file: ${error}`, 'warning');
       } else {
-        if (canLog) this.log(`Short write while writing to the AOF file: (nwritten=${written}, expected=${expected})`);
+        if (canLog) this.log(`Short write while writing to the AOF file: (nwritten=${written}, expected=${expected})`, 'warning');
         try {
           files.disk.ftruncate(fd!, this.lastIncrSize);
           written = 0;
         } catch (e) {
           if (canLog) {
             this.log(
-              `Could not remove short write from the append-only file.  Redis may refuse to load the AOF the next time it starts.  ftruncate: ${errorText(e)}`,
+              `Could not remove short write from the append-only file.  Redis may refuse to load the AOF the next time it starts.  ftruncate: ${errorText(e)}`, 'warning',
             );
           }
         }
@@ -195,7 +195,7 @@ export class AofWriter {
       }
       if (policy === 'always') {
         // Replies may already promise the data: the only safe way out is to stop.
-        this.log("Can't recover from AOF write error when the AOF fsync policy is 'always'. Exiting...");
+        this.log("Can't recover from AOF write error when the AOF fsync policy is 'always'. Exiting...", 'warning');
         this.die();
         return false;
       }
@@ -210,7 +210,7 @@ export class AofWriter {
       return false;
     }
     if (this.writeError !== null) {
-      this.log('AOF write error looks solved, Redis can write again.');
+      this.log('AOF write error looks solved, Redis can write again.', 'warning');
       this.writeError = null;
       this.updateErrorState();
     }
@@ -239,7 +239,7 @@ export class AofWriter {
       const startUs = this.p.nowUs();
       const done = (err: string | null): void => {
         if (err !== null) {
-          this.log(`Can't persist AOF for fsync error when the AOF fsync policy is 'always': ${err}. Exiting...`);
+          this.log(`Can't persist AOF for fsync error when the AOF fsync policy is 'always': ${err}. Exiting...`, 'warning');
           this.die();
           return;
         }
@@ -283,7 +283,7 @@ export class AofWriter {
       p.aofPendingBioFsync = this.bioFsyncsPending;
       // A descriptor closed meanwhile is not a failed sync.
       if (err !== null && err.code !== 'EBADF' && err.code !== 'EINVAL') {
-        if (this.bioFsyncError === null) this.log(`Fail to fsync the AOF file: ${err.message}`);
+        if (this.bioFsyncError === null) this.log(`Fail to fsync the AOF file: ${err.message}`, 'warning');
         this.bioFsyncError = err.message;
       } else {
         this.bioFsyncError = null;
@@ -314,11 +314,11 @@ export class AofWriter {
    */
   forgetErrors(): void {
     if (this.bioFsyncError !== null) {
-      this.log('AOF reopen, just ignore the AOF fsync error in bio job');
+      this.log('AOF reopen, just ignore the AOF fsync error in bio job', 'warning');
       this.bioFsyncError = null;
     }
     if (this.writeError !== null) {
-      this.log('AOF reopen, just ignore the last error.');
+      this.log('AOF reopen, just ignore the last error.', 'warning');
       this.writeError = null;
     }
     this.updateErrorState();

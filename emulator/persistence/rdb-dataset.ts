@@ -302,3 +302,15 @@ export function lruClockBefore(lruClock: number, idleSeconds: Int64): number {
 export function lfuDataWithCounter(server: RedisServer, counter: number): number {
   return ((Math.floor(server.nowMs / 60000) & 0xffff) << 8) | counter;
 }
+
+/**
+ * rdb-key-save-delay: a child sleeps that many microseconds after each key
+ * it writes (rdbSaveKeyValuePair, and the AOF rewrite's loop, call
+ * debugDelay), which tests use to keep a save running; a negative -N sleeps
+ * one microsecond for one key in N (debugDelay draws it at random, here it
+ * is every Nth key).
+ */
+export function keySaveDelayUs(keys: number, delayUs: number): number {
+  if (delayUs >= 0) return keys * delayUs;
+  return Math.floor(keys / -delayUs);
+}

@@ -4,7 +4,7 @@ import type { checkRdb } from './check/rdb/check.js';
 import { serverLogLine } from '../server/log-line.js';
 import { bytesFromArray } from '../resp/bytes.js';
 import { startLoaders } from './start-loading.js';
-import { ForkedRdbWriter, saveRdb, valueReadOptions, type SaveStamp } from './rdb-dataset.js';
+import { ForkedRdbWriter, keySaveDelayUs, saveRdb, valueReadOptions, type SaveStamp } from './rdb-dataset.js';
 import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';
@@ -45,17 +45,6 @@ const PAGE_BYTES = 4096;
 const BGSAVE_RETRY_DELAY_S = 5;
 
 /** The child that writes a BGSAVE's file, or streams the RDB to replicas (redis-rdb-to-slaves). */
-/**
- * rdb-key-save-delay: the child sleeps that many microseconds after each key
- * it writes (rdbSaveKeyValuePair calls debugDelay), which tests use to keep a
- * save running; a negative -N sleeps one microsecond for one key in N
- * (debugDelay draws it at random, here it is every Nth key).
- */
-function keySaveDelayUs(keys: number, delayUs: number): number {
-  if (delayUs >= 0) return keys * delayUs;
-  return Math.floor(keys / -delayUs);
-}
-
 class RdbChild extends SimProcess {
   constructor(host: Host, port: number, title = 'redis-rdb-bgsave') {
     super(host, title, [title, `*:${port}`]);
@@ -222,7 +211,7 @@ export class Snapshots implements ProcessModule {
       return true;
     } catch (e) {
       const msg = e instanceof DiskError ? e.message : String(e);
-      this.p.log(`Error moving temp DB file ${baseName(tmp)} on the final destination ${baseName(file)} (in server root dir ${this.server.config.get('dir')}): ${msg}`, 'warning');
+      this.p.log(`Error moving temp DB file ${baseName(tmp)} on the final destination ${baseName(file)} (in server root dir ${this.rootDir()}): ${msg}`, 'warning');
       try {
         this.disk.unlink(tmp);
       } catch {
@@ -232,10 +221,20 @@ export class Snapshots implements ProcessModule {
     }
   }
 
+  /**
+   * What getcwd() gives for the log's "in server root dir": the server runs
+   * inside its dir, so once that directory is gone getcwd fails and Redis
+   * prints "unknown" (rdb.c rdbSave).
+   */
+  private rootDir(): string {
+    const dir = this.server.config.get('dir');
+    return this.disk.exists(dir) ? dir : 'unknown';
+  }
+
   private logWriteError(e: unknown, tmp: string): void {
     const msg = e instanceof DiskError ? e.message : String(e);
     if (e instanceof DiskError && e.syscall === 'open') {
-      this.p.log(`Failed opening the temp RDB file ${baseName(tmp)} (in server root dir ${this.server.config.get('dir')}) for saving: ${msg}`, 'warning');
+      this.p.log(`Failed opening the temp RDB file ${baseName(tmp)} (in server root dir ${this.rootDir()}) for saving: ${msg}`, 'warning');
     } else {
       this.p.log(`Write error saving DB on disk(rdbSaveRio): ${msg}`, 'warning');
     }

@@ -13,9 +13,9 @@ import type { ServerConnection } from '../server/connection.js';
  *   const link = services.connect('10.0.0.2', 6379, {
  *     connected: () => link.write('PING\r\n'),
  *     data: (bytes) => parser.feed(bytes),
- *     closed: (error) => services.log(`Error condition on socket for SYNC: ${error ?? 'Connection lost'}`),
+ *     closed: (error) => services.log(`Error condition on socket for SYNC: ${error ?? 'Connection lost'}`, 'warning'),
  *   });
- *   if (typeof link === 'string') services.log(`Unable to connect to MASTER: ${link}`);
+ *   if (typeof link === 'string') services.log(`Unable to connect to MASTER: ${link}`, 'warning');
  */
 
 /** What the module hears of its connection; each runs inside a pass of the process's event loop. */

@@ -239,6 +239,8 @@ export class RedisProcess extends SimProcess implements ProcessServices {
       });
       waiting = false;
       if (!ok) {
+        // finishShutdown's error label (server.c), after the module's own reason.
+        this.log('Errors trying to shut down the server. Check the logs for more information.', 'warning');
         if (deferred) request.fail();
         return false;
       }

@@ -14,6 +14,7 @@ import { sha256sum } from './shell/sha256.js';
 import { kill } from './shell/kill.js';
 import { ls } from './shell/ls.js';
 import { falseCommand, poweroff, sleep, trueCommand } from './shell/misc.js';
+import { sysctl } from './shell/sysctl.js';
 import { ping } from './shell/ping.js';
 import { freeTty, LoginShellProcess, ProgramProcess } from './shell/processes.js';
 import { ps } from './shell/ps.js';
@@ -658,6 +659,7 @@ const COMMANDS: Record<string, Command> = {
   help,
   sim,
   sleep,
+  sysctl,
   clear,
   exit: exitCommand,
   logout: exitCommand,

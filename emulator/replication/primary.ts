@@ -417,6 +417,11 @@ export class ReplicationPrimary {
     return true;
   }
 
+  /** The clients whose SHUTDOWN waits for the replicas (blocked, BLOCKED_SHUTDOWN in Redis). */
+  shutdownWaiters(): number {
+    return this.shutdownWait?.clients.filter((c) => !c.closed).length ?? 0;
+  }
+
   /** Another SHUTDOWN while replicas are awaited: its client waits too. */
   awaitShutdown(c: Client): void {
     this.shutdownWait?.clients.push(c);

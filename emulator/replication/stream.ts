@@ -1,23 +1,19 @@
+import { encodeCommand, encodeSelect } from '../resp/encode.js';
+
 /**
  * The replication stream's framing (src/replication.c replicationFeedSlaves):
  * each command is a RESP array of bulk strings with its arguments as they
  * were propagated, preceded by a SELECT whenever the database changes.
  */
 
-/** `SELECT <db>` as the stream carries it (shared.select). */
+/** `SELECT <db>` as the stream carries it (shared.select); the AOF writes the same bytes. */
 export function selectCommand(db: number): string {
-  const id = String(db);
-  return `*2\r\n$6\r\nSELECT\r\n$${id.length}\r\n${id}\r\n`;
+  return encodeSelect(db);
 }
 
-/** One command in the stream's form. */
+/** One command in the stream's form: a RESP array of bulk strings, as a client sends it. */
 export function streamCommand(argv: readonly string[]): string {
-  let out = `*${argv.length}\r\n`;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    out += `$${a.length}\r\n${a}\r\n`;
-  }
-  return out;
+  return encodeCommand(argv);
 }
 
 /** The PING serverCron sends replicas every repl-ping-replica-period (shared.ping: lower case). */

@@ -130,3 +130,11 @@ export function encodeCommand(argv: readonly string[]): string {
   for (const a of argv) out += '$' + a.length + '\r\n' + a + '\r\n';
   return out;
 }
+
+/**
+ * `SELECT <db>` as a command, the one framing the AOF's records and the
+ * replication stream both write before a command for another database.
+ */
+export function encodeSelect(db: number): string {
+  return encodeCommand(['SELECT', String(db)]);
+}

@@ -186,6 +186,8 @@ function clientsSection(server: RedisServer): string {
     if (c.blocked) blocked++;
     if (c.queryBufferBytes > maxIn) maxIn = c.queryBufferBytes;
   }
+  // A SHUTDOWN waiting for lagging replicas blocks its client too.
+  blocked += server.replication.primary.shutdownWaiters();
   return (
     `connected_clients:${normal}\r\n` +
     'cluster_connections:0\r\n' +

@@ -19,6 +19,17 @@ export const STRERROR = {
   // a directory into itself or a negative length with EINVAL.
   EBUSY: 'Device or resource busy',
   EINVAL: 'Invalid argument',
+  // What a real disk under `npm run server` can also answer (glibc's texts).
+  EACCES: 'Permission denied',
+  EPERM: 'Operation not permitted',
+  EROFS: 'Read-only file system',
+  ENAMETOOLONG: 'File name too long',
+  EMFILE: 'Too many open files',
+  ENFILE: 'Too many open files in system',
+  ELOOP: 'Too many levels of symbolic links',
+  EXDEV: 'Invalid cross-device link',
+  EFBIG: 'File too large',
+  EDQUOT: 'Disk quota exceeded',
 } as const;
 
 export type DiskErrorCode = keyof typeof STRERROR;

@@ -50,6 +50,12 @@ export const CONNECT_TIMEOUT_US = 127_000_000;
 const CHUNK_BYTES = 64 * 1024;
 
 /** What the network needs from a host. */
+/** A host's ephemeral ports, both ends included. */
+export interface PortRange {
+  readonly first: number;
+  readonly last: number;
+}
+
 export interface NetHost {
   readonly name: string;
   readonly powered: boolean;
@@ -126,6 +132,8 @@ export class Socket {
   finSent = false;
   /** The boot of its host when the socket was made. */
   readonly bootId: number;
+  /** The server's end of an accepted connection: its port is the listening one, never held in TIME_WAIT. */
+  accepted = false;
   connectTimer: SimEvent | null = null;
 
   constructor(
@@ -216,6 +224,8 @@ export class Network {
   /** Ports in use and in TIME_WAIT per client host: port -> time the wait ends, per destination. */
   private timeWait = new Map<string, Map<string, number>>();
   private portCursor = new Map<string, number>();
+  /** Ephemeral port ranges set on hosts (sysctl -w net.ipv4.ip_local_port_range); others use Linux's default. */
+  private portRanges = new Map<string, PortRange>();
   /** The bytes sent, kept for the message view once a viewer turns recording on. */
   wire: WireRecorder | null = null;
   /** The profile used between two hosts that were never linked, and within a host. */
@@ -459,6 +469,7 @@ export class Network {
       }
       const server = new Socket(this, this.nextSocketId++, target, s.remotePort, from, s.localPort, s.unix);
       server.state = 'open';
+      server.accepted = true;
       server.peer = s;
       s.peer = server;
       server.lastArrival = back;
@@ -510,7 +521,7 @@ export class Network {
   closedFirst(s: Socket): void {
     if (s.unix || typeof s.localPort !== 'number') return;
     if (s.peer !== null && s.peer.finSent) return;
-    if (s.localPort < EPHEMERAL_FIRST || s.localPort > EPHEMERAL_LAST) return;
+    if (s.accepted) return;
     this.portsOf(s.host.name).set(`${s.localPort}>${s.remoteAddress}`, this.kernel.now + TIME_WAIT_US);
   }
 
@@ -528,6 +539,25 @@ export class Network {
     return n;
   }
 
+  /** The ports `host` picks from for outgoing connections (net.ipv4.ip_local_port_range). */
+  portRange(host: string): PortRange {
+    return this.portRanges.get(host) ?? { first: EPHEMERAL_FIRST, last: EPHEMERAL_LAST };
+  }
+
+  /**
+   * Sets the host's ephemeral port range, as `sysctl -w` does until the next
+   * boot. Connections already open keep their ports; ports in TIME_WAIT stay
+   * held. Linux refuses a range whose end is below its start, or outside
+   * 1-65535 (ipv4_local_port_range in net/ipv4/sysctl_net_ipv4.c).
+   */
+  setPortRange(host: string, first: number, last: number): boolean {
+    if (!Number.isInteger(first) || !Number.isInteger(last)) return false;
+    if (first < 1 || last > 65535 || last < first) return false;
+    this.portRanges.set(host, { first, last });
+    this.portCursor.delete(host);
+    return true;
+  }
+
   /**
    * Picks a free ephemeral port towards `dest`: not used by a live socket of
    * the host and not in TIME_WAIT towards the same destination.
@@ -536,11 +566,12 @@ export class Network {
     const waits = this.portsOf(host);
     const live = new Set<number>();
     for (const s of this.sockets.get(host) ?? []) if (typeof s.localPort === 'number') live.add(s.localPort);
-    const span = EPHEMERAL_LAST - EPHEMERAL_FIRST + 1;
+    const { first, last } = this.portRange(host);
+    const span = last - first + 1;
     let cursor = this.portCursor.get(host) ?? this.kernel.random.below(span);
     const now = this.kernel.now;
     for (let i = 0; i < span; i++) {
-      const port = EPHEMERAL_FIRST + ((cursor + i) % span);
+      const port = first + ((cursor + i) % span);
       if (live.has(port)) continue;
       const k = `${port}>${dest}`;
       const until = waits.get(k);
@@ -570,6 +601,8 @@ export class Network {
     set.clear();
     for (const s of gone) s.onHostDown?.();
     this.timeWait.delete(host);
+    // A setting made with sysctl -w lasts until the machine restarts.
+    this.portRanges.delete(host);
   }
 
   /** A process died: the kernel closes its sockets, and their peers see the connection end. */

@@ -470,6 +470,21 @@ export class World {
     return new Redis(this.kernel, socket, { costs, cpuSpeed: from.profile.cpuSpeed });
   }
 
+  /**
+   * Opens client-library connections from a host to a host name or an
+   * address, as a client that learns addresses at run time needs (the
+   * Sentinel-following client of world/sentinel-client.ts).
+   */
+  dialer(fromName: string, client: ClientCpuName | ClientCpuCosts = 'node'): (host: string, port: number) => Redis {
+    const from = this.host(fromName);
+    this.unrecorded = true;
+    const costs = typeof client === 'object' ? client : CLIENT_CPU[client];
+    return (host, port) => {
+      const to = this.network.resolve(from.name, host) ?? host;
+      return new Redis(this.kernel, this.network.connect(from, to, port), { costs, cpuSpeed: from.profile.cpuSpeed });
+    };
+  }
+
   /** Parses 'host:port' or 'host:/unix/path' (reachable only from the same host). */
   private target(to: string, from: string): { host: string; port: number | string } {
     const m = /^([^:]+):(.+)$/.exec(to);

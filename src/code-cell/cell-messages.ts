@@ -1,4 +1,4 @@
-import type { CellArg, CellError, CellMessage, CellRequest, Flight } from './protocol.js';
+import type { CellArg, CellError, CellMessage, CellProgress, CellRequest, Flight } from './protocol.js';
 
 /**
  * Checks a message from a cell's code before the page acts on it. The
@@ -43,7 +43,11 @@ export function parseCellMessage(data: unknown): CellMessage | string {
     case 'done': {
       const requests = parseRequests(data.requests);
       if (typeof requests === 'string') return requests;
-      if (data.type === 'step') return { type: 'step', requests };
+      if (data.type === 'step') {
+        if (data.progress === undefined) return { type: 'step', requests };
+        const progress = parseProgress(data.progress);
+        return typeof progress === 'string' ? progress : { type: 'step', requests, progress };
+      }
       const error = data.error === null ? null : parseError(data.error);
       if (error === undefined) return 'done with a malformed error';
       return { type: 'done', error, requests };
@@ -51,6 +55,14 @@ export function parseCellMessage(data: unknown): CellMessage | string {
     default:
       return 'unknown message type';
   }
+}
+
+function parseProgress(x: unknown): CellProgress | string {
+  if (!isObject(x) || typeof x.text !== 'string') return 'progress without a text';
+  const f = x.fraction;
+  if (f !== null && (typeof f !== 'number' || !Number.isFinite(f))) return 'progress with a fraction that is not a number';
+  const text = x.text.length > MAX_NAME ? x.text.slice(0, MAX_NAME) + '…' : x.text;
+  return { text, fraction: f === null ? null : Math.min(1, Math.max(0, f)) };
 }
 
 function parseRequests(x: unknown): CellRequest[] | string {

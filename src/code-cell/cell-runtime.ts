@@ -2,7 +2,7 @@ import { CellRedis, type ConnectOptions, type RequestBody } from './cell-client.
 import { compileCell, type CompileFunction } from './cell-source.js';
 import { MAX_PRINT_LINES, MAX_TEXT, plainData } from './cell-messages.js';
 import { formatArgs } from './format-value.js';
-import type { CellError, CellMessage, CellRequest, PageMessage, StartMessage } from './protocol.js';
+import type { CellError, CellMessage, CellProgress, CellRequest, PageMessage, StartMessage } from './protocol.js';
 import { fromWireError, fromWireValue } from './wire-values.js';
 
 /** What the cell's side needs from where it runs: the cell's engine (engine/inside.ts). */
@@ -69,6 +69,7 @@ interface Waiter {
  *   connect({ from, to, client })   another connection
  *   print(...values)       a line of output
  *   report(name, value)    a named result for lesson checks and charts (plain data)
+ *   progress(text, fraction)   what a long run is doing now and how far it is (0 to 1, optional)
  *   sleep(ms)              resolves after ms of virtual time
  *   time()                 virtual seconds since the Unix epoch, like Python's time.time()
  *   console.log, setTimeout, setInterval, Date, performance.now: on virtual time too
@@ -87,6 +88,8 @@ export class CellRuntime {
   private printedChars = 0;
   private printDropped = 0;
   private printSentAtMs = -Infinity;
+  /** The last progress(text, fraction) not sent yet: it goes with the next step, so it costs no message of its own. */
+  private progressed: CellProgress | null = null;
 
   constructor(
     private readonly host: RuntimeHost,
@@ -155,7 +158,9 @@ export class CellRuntime {
       const requests = this.buffer;
       this.buffer = [];
       this.sendPrinted();
-      this.host.post({ type: 'step', requests });
+      const progress = this.progressed;
+      this.progressed = null;
+      this.host.post(progress === null ? { type: 'step', requests } : { type: 'step', requests, progress });
     });
   }
 
@@ -221,6 +226,11 @@ export class CellRuntime {
       report: (name: unknown, value: unknown) => {
         if (typeof name !== 'string' || name === '') throw new TypeError('report(name, value): the name is a non-empty string');
         if (!this.finished) this.host.post({ type: 'report', name, value: plainData(value) });
+      },
+      progress: (text: unknown, fraction: unknown = null) => {
+        const f = fraction === null || fraction === undefined ? null : Number(fraction);
+        if (f !== null && !Number.isFinite(f)) throw new TypeError('progress(text, fraction): the fraction is a number from 0 to 1');
+        if (!this.finished) this.progressed = { text: String(text), fraction: f === null ? null : Math.min(1, Math.max(0, f)) };
       },
       sleep,
       time: () => this.nowUs / 1e6,

@@ -38,6 +38,8 @@ export interface ExecutorOptions {
   /** Lines printed that the cell did not keep (it printed faster than they could be shown). */
   onDropped?(lines: number): void;
   onReport?(name: string, value: unknown): void;
+  /** progress(text, fraction): what a long run is doing now, and how far it is (null: unknown). */
+  onProgress?(text: string, fraction: number | null): void;
   onEnd(end: CellEnd): void;
 }
 
@@ -118,11 +120,13 @@ export class CellExecutor {
       case 'report':
         this.opts.onReport?.(msg.name, msg.value);
         return;
+
       case 'done':
         this.apply(msg.requests);
         this.finish({ error: msg.error, stopped: false });
         return;
       case 'step':
+        if (msg.progress !== undefined) this.opts.onProgress?.(msg.progress.text, msg.progress.fraction);
         this.apply(msg.requests);
         this.awaitingCell = false;
         void this.run();

@@ -70,8 +70,15 @@ export interface DeliverMessage {
 
 export type PageMessage = StartMessage | DeliverMessage;
 
+/** What a long run is doing now, and how far it is (0 to 1; null when it does not know). */
+export interface CellProgress {
+  readonly text: string;
+  readonly fraction: number | null;
+}
+
 export type CellMessage =
-  | { readonly type: 'step'; readonly requests: CellRequest[] }
+  /** `progress`: the last progress(text, fraction) the code gave since the last step, if any. */
+  | { readonly type: 'step'; readonly requests: CellRequest[]; readonly progress?: CellProgress }
   /** Printed lines, oldest first, and how many lines printed before them were not kept (see cell-runtime.ts). */
   | { readonly type: 'print'; readonly lines: string[]; readonly dropped: number }
   | { readonly type: 'report'; readonly name: string; readonly value: unknown }

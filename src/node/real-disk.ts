@@ -53,8 +53,10 @@ import type { Kernel } from '../../emulator/sim/kernel.js';
  *
  * Paths resolve lexically first ('..' at the root stays at the root), so no
  * path leaves the folder by name; a symbolic link placed inside that points
- * outside is refused. Operating-system errors outside DiskError's codes
- * (EACCES, EPERM...) are thrown as Node raised them.
+ * outside is refused. Operating-system errors become DiskErrors with
+ * Linux's strerror() text (EACCES "Permission denied", EROFS "Read-only
+ * file system"), as Redis prints them; a code outside that table is thrown
+ * as Node raised it.
  */
 export class RealDisk implements FileSystem {
   private readonly root: string;

@@ -1,6 +1,7 @@
 /**
  * The configuration names a redis-server 7.0.15 accepts (CONFIG GET * on a
- * fresh server, aliases included). A name here that the emulator does not
+ * fresh server, aliases included, and the hidden ones CONFIG GET * leaves
+ * out, which Redis's test suite sets). A name here that the emulator does not
  * model is accepted and ignored with a warning; any other name is a fatal
  * configuration error, as it is for redis-server.
  */
@@ -197,6 +198,12 @@ export const REDIS_CONFIG_NAMES: ReadonlySet<string> = new Set([
   'zset-max-listpack-value',
   'zset-max-ziplist-entries',
   'zset-max-ziplist-value',
+  // HIDDEN_CONFIG in src/config.c.
+  'use-exit-on-panic',
+  'rdb-key-save-delay',
+  'key-load-delay',
+  'watchdog-period',
+  'loading-process-events-interval-bytes',
 ]);
 
 /** The parameters that take several words (save 3600 1 300 100, bind a b). */

@@ -117,4 +117,18 @@ describe("the page's code cells", () => {
     const run = await runCellToEnd(cells, 'sum', "await redis.set('a', 2);\nreport('double', 2 * Number(await redis.get('a')));", { from: 'app' });
     expect(run).toMatchObject({ status: 'done', reports: { double: 4 } });
   });
+
+  it('shows what a long run is doing and how far it is while it runs, and nothing of it once it ended', async () => {
+    const h = storeHarness();
+    const cells = new CodeCells(h.store, () => new FakeWorker() as unknown as Worker);
+    const source = "progress('Unix socket', 0);\nawait sleep(1000);\nprogress('VPN, update_token', 0.5);\nawait redis.blpop('never', 0);";
+    expect(cells.run('bench', source, { from: 'app' })).toBe(true);
+    await until(() => cells.state('bench').progress?.text === 'VPN, update_token');
+    expect(cells.state('bench')).toMatchObject({ status: 'running', progress: { text: 'VPN, update_token', fraction: 0.5 } });
+    cells.stop();
+    await until(() => cells.state('bench').status !== 'running');
+    expect(cells.state('bench').progress).toBeNull();
+    const bad = await runCellToEnd(cells, 'bad', "progress('half', 'a half');", { from: 'app' });
+    expect(bad.error?.message).toMatch(/fraction is a number/);
+  });
 });

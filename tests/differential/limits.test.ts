@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runServer, type RunningServer } from '../../src/node/server-main.js';
 import { freePort, RawConnection, REDIS_SERVER_BIN, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
+import { Peer } from '../support/peer.js';
 import { StatusReply, type ErrorReply } from '../../emulator/resp/reply.js';
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! limits: ${skipNotice()}\n`);
@@ -306,6 +307,54 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'limits and clock beside red
     }
   });
 
+  it('answers a SHUTDOWN whose final save fails with an error, stays up, and logs why', async () => {
+    const seen: string[][] = [];
+    for (const name of ['real', 'emulator'] as const) {
+      // The log is kept outside the data directory, which the test removes.
+      const logDir = mkdtempSync(join(tmpdir(), 'rw-shutdown-log-'));
+      let port: number;
+      let dir: string;
+      let readLog: () => string;
+      let stop: () => Promise<void>;
+      if (name === 'real') {
+        const r = await startRealRedis(['--logfile', join(logDir, 'redis.log')]);
+        ({ port, dir } = r);
+        readLog = () => readFileSync(join(logDir, 'redis.log'), 'latin1');
+        stop = () => r.stop();
+      } else {
+        dir = mkdtempSync(join(tmpdir(), 'rw-shutdown-'));
+        port = await freePort();
+        let log = '';
+        const cwd = process.cwd();
+        const r = await runServer(['--port', String(port), '--dir', dir, '--save', ''], { stdout: (t) => (log += t) }).finally(() => process.chdir(cwd));
+        if (typeof r === 'number') throw new Error(`npm run server did not start:\n${log}`);
+        readLog = () => log;
+        stop = () => r.shutdown();
+      }
+      const c = await RawConnection.open(port);
+      await c.command(['SET', 'k', 'v']);
+      rmSync(dir, { recursive: true, force: true });
+      const reply = await c.commandRaw(['SHUTDOWN', 'SAVE']);
+      const after = await c.commandRaw(['GET', 'k']);
+      c.close();
+      const log = readLog().trimEnd().split('\n');
+      const from = log.map((l) => l.endsWith('User requested shutdown...')).lastIndexOf(true);
+      seen.push([reply, after, ...log.slice(from).map((l) => l.replace(/^\d+:M [^#*]*/, '').replace(/temp-\d+\.rdb/, 'temp-PID.rdb'))]);
+      await stop();
+      rmSync(logDir, { recursive: true, force: true });
+    }
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[0]).toEqual([
+      '-ERR Errors trying to SHUTDOWN. Check logs.\r\n',
+      '$1\r\nv\r\n',
+      '# User requested shutdown...',
+      '* Saving the final RDB snapshot before exiting.',
+      '# Failed opening the temp RDB file temp-PID.rdb (in server root dir unknown) for saving: No such file or directory',
+      "# Error trying to save the DB, can't exit.",
+      '# Errors trying to shut down the server. Check the logs for more information.',
+    ]);
+  }, 60_000);
+
   it('refuses to start when appendonlydir is a regular file, before writing anything', async () => {
     const lines: string[] = [];
     for (const name of ['real', 'emulator'] as const) {
@@ -334,37 +383,3 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'limits and clock beside red
     expect(lines[0]).toBe("# Can't open or create append-only dir appendonlydir: Not a directory");
   });
 });
-
-/** A raw socket that keeps what it receives and knows when it closed. */
-export class Peer {
-  bytes = '';
-  closed = false;
-
-  private constructor(readonly socket: Socket) {
-    socket.on('data', (d: Buffer) => (this.bytes += d.toString('latin1')));
-    socket.on('close', () => (this.closed = true));
-    socket.on('error', () => {});
-  }
-
-  static open(port: number): Promise<Peer> {
-    return new Promise((resolve, reject) => {
-      const s = new Socket();
-      s.once('error', reject);
-      s.connect(port, '127.0.0.1', () => resolve(new Peer(s)));
-    });
-  }
-
-  send(bytes: string): void {
-    this.socket.write(bytes, 'latin1');
-  }
-
-  /** Waits until `ready()` holds, the connection closes, or `ms` pass. */
-  async until(ready: () => boolean, ms = 5000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!ready() && !this.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-}

@@ -169,6 +169,18 @@ describe('RealDisk', () => {
     expect(readFileSync(join(dir, 'outside'), 'utf8')).toBe('secret');
   });
 
+  it("reports the operating system's errors with Linux's strerror text, as Redis logs them", () => {
+    const long = `/${'n'.repeat(300)}`;
+    let caught: unknown;
+    try {
+      disk.open(long, 'w');
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(DiskError);
+    expect([(caught as DiskError).code, (caught as DiskError).message]).toEqual(['ENAMETOOLONG', 'File name too long']);
+  });
+
   it('buffers writes in the process and loses them when the process is killed', () => {
     const fd = disk.open('/rdb', 'w', 42, { bufferBytes: 64 });
     disk.write(fd, b('buffered'));

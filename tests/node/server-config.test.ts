@@ -158,7 +158,9 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'redis-server fatal configur
 });
 
 describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'startup options next to redis-server' : `startup options next to redis-server (${skipNotice()})`, () => {
-  const OPTIONS = ['--save', '3600 1 300 100', '--hz', '25', '--maxmemory', '100mb', '--databases', '4', '--maxmemory-policy', 'allkeys-lru', '--hash-max-ziplist-entries', '64'];
+  const OPTIONS = ['--save', '3600 1 300 100', '--hz', '25', '--maxmemory', '100mb', '--databases', '4', '--maxmemory-policy', 'allkeys-lru', '--hash-max-ziplist-entries', '64',
+    // Hidden parameters (not in CONFIG GET *), which Redis's test suite sets.
+    '--key-load-delay', '50', '--rdb-key-save-delay', '10', '--loading-process-events-interval-bytes', '1024'];
 
   it('reach CONFIG GET as they do on the real server', async () => {
     const real = await startRealRedis(OPTIONS);
@@ -167,7 +169,7 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'startup options next to red
     if (typeof ours === 'number') throw new Error('the emulator did not start');
     const [a, b] = await Promise.all([RawConnection.open(real.port), RawConnection.open(port)]);
     try {
-      for (const name of ['save', 'hz', 'maxmemory', 'databases', 'maxmemory-policy', 'hash-max-listpack-entries']) {
+      for (const name of ['save', 'hz', 'maxmemory', 'databases', 'maxmemory-policy', 'hash-max-listpack-entries', 'key-load-delay', 'rdb-key-save-delay', 'loading-process-events-interval-bytes']) {
         expect(await b.commandRaw(['CONFIG', 'GET', name])).toBe(await a.commandRaw(['CONFIG', 'GET', name]));
       }
       expect(await b.commandRaw(['SELECT', '4'])).toBe(await a.commandRaw(['SELECT', '4']));

@@ -1,4 +1,4 @@
-import { encodeCommand } from '../../resp/encode.js';
+import { encodeCommand, encodeSelect } from '../../resp/encode.js';
 
 /**
  * What Redis 7.0 appends to the AOF for each write (feedAppendOnlyFile and
@@ -29,8 +29,7 @@ export function aofRecord(argv: readonly string[]): string {
 
 /** The record Redis writes to switch databases: SELECT with the index in decimal. */
 export function selectRecord(db: number): string {
-  const id = String(db);
-  return `*2\r\n$6\r\nSELECT\r\n$${id.length}\r\n${id}\r\n`;
+  return encodeSelect(db);
 }
 
 /**

@@ -106,6 +106,7 @@ export const HELP = `This is a shell on a simulated Linux machine. It runs one c
   redis-server [redis.conf] [--option value...]   (starts in the background)
   redis-cli [-h host] [-p port] command [args...]
   redis-benchmark [options]     redis-check-rdb file    redis-check-aof [--fix] file
+  sysctl [-w] net.ipv4.ip_local_port_range[="first last"]  (the ports for outgoing connections)
   poweroff
 Output can go to a file with > and >>. Pipes, ; and && are not simulated.
 sim help lists what the simulation itself can do (partitions, power cuts, time).

@@ -29,7 +29,7 @@ export interface EngineHost {
 export interface EngineEntry {
   /** A message from the page. */
   receive(json: string, ...buffers: ArrayBuffer[]): void;
-  /** Runs the oldest queued task; says whether there was one. */
+  /** Runs the oldest queued task, if any; says whether more are queued after it. */
   runTask(): boolean;
 }
 
@@ -66,7 +66,7 @@ const entry: EngineEntry = {
     const task = tasks.shift();
     if (task === undefined) return false;
     task();
-    return true;
+    return tasks.length !== 0;
   },
 };
 

@@ -144,18 +144,26 @@ export class QuickJsCell {
     }
   }
 
-  /** Promise jobs, then queued tasks one by one, until the cell has nothing left to do. */
+  /**
+   * Promise jobs, then queued tasks one by one, until the cell has nothing
+   * left to do. The engine says whether more tasks wait after the one it
+   * ran, and the runtime whether any promise job does: when neither does,
+   * the calls that would find nothing are not made (a turn of a cell is
+   * then two calls into the engine, not four).
+   */
   private runUntilWaiting(): void {
     for (;;) {
-      const jobs = this.runtime.executePendingJobs(-1);
-      if (jobs.error !== undefined) {
-        const error = jobs.error;
-        jobs.dispose();
-        this.check({ error });
+      if (this.runtime.hasPendingJob()) {
+        const jobs = this.runtime.executePendingJobs(-1);
+        if (jobs.error !== undefined) {
+          const error = jobs.error;
+          jobs.dispose();
+          this.check({ error });
+        }
+        if (this.ended) return;
       }
-      if (this.ended) return;
-      const ran = this.check(this.vm.callFunction(this.runTaskFn, this.entry));
-      if (this.ended || !ran) return;
+      const more = this.check(this.vm.callFunction(this.runTaskFn, this.entry));
+      if (this.ended || (!more && !this.runtime.hasPendingJob())) return;
     }
   }
 
@@ -171,7 +179,8 @@ export class QuickJsCell {
       result.error.dispose();
       throw new EngineError(error);
     }
-    const value = this.vm.typeof(result.value) === 'boolean' && this.vm.dump(result.value) === true;
+    // One comparison across the edge, where typeof and dump would be two calls and a conversion, twice a turn.
+    const value = this.vm.sameValue(result.value, this.vm.true);
     result.value.dispose();
     return value;
   }

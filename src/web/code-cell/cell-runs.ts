@@ -2,7 +2,7 @@
 import '../../../emulator/commands/on-demand-handlers.js';
 import { CellExecutor } from '../../code-cell/executor.js';
 import { macrotaskQueue } from '../../code-cell/macrotask.js';
-import type { CellError } from '../../code-cell/protocol.js';
+import type { CellError, CellProgress } from '../../code-cell/protocol.js';
 import type { World } from '../../../emulator/world/world.js';
 import type { WorldStore } from '../world-store.js';
 import { deferredWorker, sandboxWorker } from './cell-sandbox.js';
@@ -24,6 +24,8 @@ export interface CellRunState {
   /** Virtual ms the run has taken, and wall ms. */
   readonly virtualMs: number;
   readonly wallMs: number;
+  /** What the running cell last said it is doing, with progress(text, fraction); null when it said nothing. */
+  readonly progress: CellProgress | null;
 }
 
 /**
@@ -34,12 +36,15 @@ export interface CellRunState {
  */
 const REDRAW_MS = 100;
 
+/** Wall ms between two showings of a running cell's progress. */
+const PROGRESS_MS = 100;
+
 /** Output lines a cell's view keeps. */
 export const MAX_LINES = 2000;
 /** Characters of output a cell's view keeps. */
 const MAX_OUTPUT_CHARS = 512 * 1024;
 
-const IDLE: CellRunState = { status: 'idle', output: [], dropped: 0, reports: {}, error: null, runs: 0, virtualMs: 0, wallMs: 0 };
+const IDLE: CellRunState = { status: 'idle', output: [], dropped: 0, reports: {}, error: null, runs: 0, virtualMs: 0, wallMs: 0, progress: null };
 
 /** Spawns the worker a cell runs in; tests and other hosts may give their own. */
 export type WorkerFactory = () => Worker;
@@ -136,16 +141,19 @@ export class CodeCells {
       dropped += drop;
       output = output.slice(drop);
     };
+    let progress: CellProgress | null = null;
+    let progressShownAt = -Infinity;
+    let progressTimer: ReturnType<typeof setTimeout> | null = null;
     let flushQueued = false;
     let redrawnAt = -Infinity;
-    // Printed lines reach the view at most once per task, so a cell printing in a loop does not re-render per line.
+    // Printed lines and progress reach the view at most once per task, so a cell printing in a loop does not re-render per line.
     const flushOutput = () => {
       if (flushQueued) return;
       flushQueued = true;
       this.later(() => {
         flushQueued = false;
         trim();
-        this.set(cellId, world, { output: [...output], dropped, ...this.times() });
+        this.set(cellId, world, { output: [...output], dropped, progress, ...this.times() });
       });
     };
     const executor = new CellExecutor(world, {
@@ -179,14 +187,29 @@ export class CodeCells {
       onReport: (name, value) => {
         this.set(cellId, world, { reports: { ...(this.states.get(cellId)?.state.reports ?? {}), [name]: value } });
       },
+      onProgress: (text, fraction) => {
+        progress = { text, fraction };
+        // A cell may say how far it is on every call it makes: the view shows the newest at most every PROGRESS_MS.
+        if (progressTimer !== null) return;
+        const wait = progressShownAt + PROGRESS_MS - performance.now();
+        const show = () => {
+          progressTimer = null;
+          progressShownAt = performance.now();
+          if (this.active?.executor === executor) flushOutput();
+        };
+        if (wait <= 0) show();
+        else progressTimer = setTimeout(show, wait);
+      },
       onEnd: (end) => {
         worker.terminate();
+        progress = null;
+        if (progressTimer !== null) clearTimeout(progressTimer);
         const run = this.active;
         this.active = null;
         trim();
         const times = run === null ? {} : this.timesOf(run);
         offWorld();
-        this.set(cellId, world, { status: end.stopped ? 'stopped' : end.error !== null ? 'failed' : 'done', error: end.error, output: [...output], dropped, ...times });
+        this.set(cellId, world, { status: end.stopped ? 'stopped' : end.error !== null ? 'failed' : 'done', error: end.error, output: [...output], dropped, progress: null, ...times });
         if (store.world === world) store.input(() => undefined);
         // A world hosted meanwhile took the paused clock over from this one: it runs again too.
         if (!wasPaused) store.resume();

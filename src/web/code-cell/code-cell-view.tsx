@@ -154,13 +154,20 @@ export function CodeCellView({ cellId, source, from, to, onSourceChange }: CodeC
 
 function CellStatusLine({ run, otherRunning }: { run: CellRunState; otherRunning: boolean }) {
   let text = '';
-  if (run.status === 'running') text = run.virtualMs > 0 ? `Running… ${seconds(run.virtualMs)} of virtual time so far.` : 'Running…';
+  const progress = run.status === 'running' ? run.progress : null;
+  if (progress !== null) {
+    const share = progress.fraction === null ? '' : ` (${Math.floor(progress.fraction * 100)}%)`;
+    text = `Running… ${progress.text}${share}, ${seconds(run.virtualMs)} of virtual time so far.`;
+  } else if (run.status === 'running') text = run.virtualMs > 0 ? `Running… ${seconds(run.virtualMs)} of virtual time so far.` : 'Running…';
   else if (run.status === 'done') text = `Done: ${seconds(run.virtualMs)} of virtual time, in ${seconds(run.wallMs)} here.`;
   else if (run.status === 'failed') text = `Stopped by an error after ${seconds(run.virtualMs)} of virtual time.`;
   else if (run.status === 'stopped') text = `Stopped after ${seconds(run.virtualMs)} of virtual time.`;
   else if (otherRunning) text = 'Another cell is running; this one can run once it ends.';
   return (
     <p className="cell-status" role="status">
+      {progress !== null && progress.fraction !== null && (
+        <progress className="cell-progress" max={1} value={progress.fraction} aria-label={`Progress: ${progress.text}`} />
+      )}
       {text}
     </p>
   );

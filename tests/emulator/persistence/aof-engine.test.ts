@@ -189,6 +189,16 @@ describe('appendfsync', () => {
 });
 
 describe('BGREWRITEAOF', () => {
+  it('the child sleeps rdb-key-save-delay microseconds per key, as a BGSAVE child does', async () => {
+    const { world, r } = setup({ 'rdb-key-save-delay': '1000000' });
+    await world.settle(r.call('MSET', 'a', '1', 'b', '2', 'c', '3'));
+    expect(await world.settle(r.call('BGREWRITEAOF'))).toBe('Background append only file rewriting started');
+    await world.advanceAsync(2_500);
+    expect(await infoField(world, r, 'aof_rewrite_in_progress')).toBe('1');
+    await world.advanceAsync(1_500);
+    expect(await infoField(world, r, 'aof_rewrite_in_progress')).toBe('0');
+  });
+
   it('writes a new base, opens a new incr file, rewrites the manifest and deletes the old files', async () => {
     const { world, r, disk, restart } = setup();
     await world.settle(r.set('a', '1'));
@@ -500,7 +510,10 @@ describe('loading at start', () => {
 
 describe('write errors', () => {
   it('a full disk stops writes with MISCONF until a write succeeds again', async () => {
-    const { world, r, disk } = setup({ appendfsync: 'everysec' });
+    const { world, server, r, disk } = setup({ appendfsync: 'everysec' });
+    // Redis logs both lines as warnings ('#'), as serverLog(LL_WARNING, ...) in aof.c does.
+    const levels = new Map<string, string>();
+    server.logListeners.push((level, line) => levels.set(line, level));
     await world.settle(r.set('a', '1'));
     disk.setFull(true);
     // The write that fails is already answered; the next ones are refused.
@@ -513,6 +526,10 @@ describe('write errors', () => {
     disk.setFull(false);
     await world.advanceAsync(1100);
     expect(logOf(world)).toContain('AOF write error looks solved, Redis can write again.');
+    expect([levels.get('Error writing to the AOF file: No space left on device'), levels.get('AOF write error looks solved, Redis can write again.')]).toEqual([
+      'warning',
+      'warning',
+    ]);
     expect(await world.settle(r.set('c', '3'))).toBe('OK');
     expect(await infoField(world, r, 'aof_last_write_status')).toBe('ok');
     expect(text(disk.readFile(INCR1)).endsWith(aofRecord(['set', 'b', '2']) + aofRecord(['set', 'c', '3']))).toBe(true);

@@ -21,7 +21,7 @@ function keysIn(bytes: Uint8Array): string[] {
     databases: 16, verifyChecksum: true, nowMs: 0, dropExpired: false, allowDuplicates: false,
   });
   if (c instanceof RdbError) throw new Error(c.message);
-  return [...c.databases.get(0)!.keys()].sort();
+  return [...(c.databases.get(0)?.keys() ?? [])].sort();
 }
 
 describe('SAVE', () => {
@@ -95,6 +95,29 @@ describe('BGSAVE', () => {
     expect(await running()).toBe(false);
     // Three keys at two seconds each, and the disk's part.
     expect(world.kernel.now - t0).toBeGreaterThan(6_000_000);
+  });
+
+  it('FLUSHALL kills a running BGSAVE child: the save fails and the changes stay unsaved', async () => {
+    const { world, r } = setup({ save: '' });
+    await world.settle(r.call('MSET', 'a', '1', 'b', '2', 'c', '3'));
+    await world.settle(r.call('CONFIG', 'SET', 'rdb-key-save-delay', '1000000'));
+    expect(await world.settle(r.bgsave())).toBe('Background saving started');
+    expect(await world.settle(r.call('FLUSHALL'))).toBe('OK');
+    await world.advanceAsync(100);
+    const info = (await world.settle(r.info('persistence'))) as string;
+    expect(info).toContain('rdb_bgsave_in_progress:0\r\n');
+    expect(info).toContain('rdb_last_bgsave_status:ok\r\n');
+    expect(Number(/rdb_changes_since_last_save:(\d+)/.exec(info)![1])).toBeGreaterThanOrEqual(3);
+    expect(await world.settle(r.call('SET', 'x', 'xx'))).toBe('OK');
+  });
+
+  it('FLUSHALL with save rules writes the empty dataset to dump.rdb at once', async () => {
+    const { world, r, disk } = setup({ save: '3600 1' });
+    await world.settle(r.call('MSET', 'a', '1', 'b', '2'));
+    expect(await world.settle(r.call('FLUSHALL'))).toBe('OK');
+    expect(keysIn(disk.readFile('/var/lib/redis/dump.rdb'))).toEqual([]);
+    const info = (await world.settle(r.info('persistence'))) as string;
+    expect(info).toContain('rdb_changes_since_last_save:0\r\n');
   });
 
   it('the fork stalls the parent by the host profile: Xen is much slower than KVM', async () => {

@@ -376,6 +376,7 @@ describe('shutting down', () => {
     world.advance(500);
     const waiting = String(await world.settle(other.call('INFO', 'server')));
     expect(Number(/shutdown_in_milliseconds:(\d+)\r\n/.exec(waiting)?.[1])).toBe(4500);
+    expect(String(await world.settle(other.call('INFO', 'clients')))).toContain('blocked_clients:1\r\n');
     expect(await world.settle(other.call('SHUTDOWN', 'ABORT'))).toBe('OK');
     expect(String(await world.settle(other.call('INFO', 'server')))).not.toContain('shutdown_in_milliseconds');
     expect(await world.settle(shutdown)).toBe('ERR Errors trying to SHUTDOWN. Check logs.');
