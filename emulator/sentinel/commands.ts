@@ -4,7 +4,8 @@ import type { CommandFacts, Handler } from '../server/command-table.js';
 import { ALL_HANDLERS } from '../commands/index.js';
 import { infoText } from '../server/info.js';
 import { isIpAddress } from './config.js';
-import { HELLO_CHANNEL, sentinelOf, type Instance, type MonitoredMaster, type Sentinel } from './sentinel.js';
+import { voteLeader } from './failover.js';
+import { currentMasterAddress, HELLO_CHANNEL, sentinelOf, type Instance, type MonitoredMaster, type Sentinel } from './sentinel.js';
 
 /**
  * The command table of redis-sentinel: the commands flagged SENTINEL in
@@ -33,7 +34,17 @@ function must(c: Client): Sentinel {
 /** addReplySentinelRedisInstance: a map whose numbers are bulk strings, with the fields of the instance's kind. */
 function instanceReply(s: Sentinel, ri: Instance): Reply {
   const now = s.nowMs();
-  const flags = [ri.sdown ? 's_down' : '', ri.kind === 'master' && (ri as MonitoredMaster).odown ? 'o_down' : '', ri.kind, s.disconnected(ri) ? 'disconnected' : '']
+  const master = ri.kind === 'master' ? (ri as MonitoredMaster) : null;
+  const flags = [
+    ri.sdown ? 's_down' : '',
+    master?.odown === true ? 'o_down' : '',
+    ri.kind,
+    s.disconnected(ri) ? 'disconnected' : '',
+    ri.masterDown ? 'master_down' : '',
+    master !== null && master.failoverState !== 'none' ? 'failover_in_progress' : '',
+    ri.promoted ? 'promoted' : '',
+    ri.reconf === 'none' ? '' : `reconf_${ri.reconf}`,
+  ]
     .filter((f) => f !== '')
     .join(',');
   const f: Array<[string, string | number]> = [
@@ -44,11 +55,15 @@ function instanceReply(s: Sentinel, ri: Instance): Reply {
     ['flags', flags],
     ['link-pending-commands', (ri.cc?.pending ?? 0) + (ri.pc?.pending ?? 0)],
     ['link-refcount', 1],
+  ];
+  if (master !== null && master.failoverState !== 'none') f.push(['failover-state', master.failoverState]);
+  f.push(
     ['last-ping-sent', ri.actPingMs !== 0 ? now - ri.actPingMs : 0],
     ['last-ok-ping-reply', now - ri.lastAvailMs],
     ['last-ping-reply', now - ri.lastPongMs],
-  ];
+  );
   if (ri.sdown) f.push(['s-down-time', now - ri.sdownSinceMs]);
+  if (master?.odown === true) f.push(['o-down-time', now - master.odownSinceMs]);
   const m = ri.kind === 'master' ? (ri as MonitoredMaster) : ri.master!;
   f.push(['down-after-milliseconds', m.config.downAfterMs]);
   if (ri.kind !== 'sentinel') {
@@ -124,14 +139,18 @@ function sentinel(c: Client, argv: string[]): Reply {
     case 'get-master-addr-by-name': {
       if (n !== 3) return arity(sub);
       const m = s.masters.get(argv[2]!);
-      return m === undefined ? NULL_ARRAY : [m.config.ip, String(m.config.port)];
+      if (m === undefined) return NULL_ARRAY;
+      const addr = currentMasterAddress(m);
+      return [addr.ip, String(addr.port)];
     }
     case 'is-master-down-by-addr': {
       if (n !== 6) return arity(sub);
       if (!/^-?\d+$/.test(argv[3]!) || !/^-?\d+$/.test(argv[4]!)) return errorReply('value is not an integer or out of range');
       const port = Number(argv[3]);
       const m = [...s.masters.values()].find((x) => x.config.ip === argv[2] && x.config.port === port);
-      return [m?.sdown === true ? 1 : 0, '*', 0];
+      // The vote is asked for only with a run id; "*" just asks for the down state.
+      const vote = m !== undefined && argv[5] !== '*' ? voteLeader(s, m, Number(argv[4]), argv[5]!) : null;
+      return [m?.sdown === true ? 1 : 0, vote?.leader ?? '*', vote?.epoch ?? 0];
     }
     case 'reset': {
       if (n !== 3) return arity(sub);

@@ -6,6 +6,7 @@ import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import { ErrorReply, StatusReply, VerbatimReply, type Reply } from '../resp/reply.js';
 import { parseSentinelConfig, rewriteSentinelConfig, SentinelConfigError, newMasterConfig, type MonitoredMasterConfig, type SentinelConfig } from './config.js';
 import { ReplyLink } from './link.js';
+import { actOnRole, askMasterStateToOtherSentinels, checkObjectivelyDown, failoverStateMachine, startFailoverIfNeeded, switchToPromoted } from './failover.js';
 
 /** The Sentinel of each sentinel-mode server, for its command handlers. */
 const SENTINELS = new WeakMap<RedisServer, Sentinel>();
@@ -65,7 +66,19 @@ export interface Instance {
   lastHelloMs: number;
   leader: string | null;
   leaderEpoch: number;
+  /** Sentinels: SRI_MASTER_DOWN, their last answer to IS-MASTER-DOWN-BY-ADDR. */
+  masterDown: boolean;
+  lastMasterDownReplyMs: number;
+  /** Replicas: SRI_PROMOTED and the SRI_RECONF_* steps of a failover. */
+  promoted: boolean;
+  reconf: 'none' | 'sent' | 'inprog' | 'done';
+  reconfSentMs: number;
+  /** slave_conf_change_time: when its master address or role last changed. */
+  slaveConfChangeMs: number;
 }
+
+/** sentinelFailoverStateStr's names of the failover states. */
+export type FailoverState = 'none' | 'wait_start' | 'select_slave' | 'send_slaveof_noone' | 'wait_promotion' | 'reconf_slaves' | 'update_config';
 
 /** A master this sentinel monitors, with its replicas and the other sentinels that watch it. */
 export interface MonitoredMaster extends Instance {
@@ -77,6 +90,13 @@ export interface MonitoredMaster extends Instance {
   readonly replicas: Map<string, Instance>;
   /** By run id. */
   readonly sentinels: Map<string, Instance>;
+  odownSinceMs: number;
+  failoverState: FailoverState;
+  failoverEpoch: number;
+  failoverStartMs: number;
+  failoverStateChangeMs: number;
+  failoverDelayLogged: number;
+  promotedReplica: Instance | null;
 }
 
 /** SENTINEL_PING_PERIOD, SENTINEL_INFO_PERIOD, SENTINEL_PUBLISH_PERIOD, SENTINEL_MAX_PENDING_COMMANDS of src/sentinel.c. */
@@ -86,6 +106,8 @@ const PUBLISH_PERIOD_MS = 2000;
 const MAX_PENDING_COMMANDS = 100;
 /** SENTINEL_HELLO_CHANNEL. */
 export const HELLO_CHANNEL = '__sentinel__:hello';
+/** CONFIG_DEFAULT_HZ of src/server.h. */
+const CONFIG_DEFAULT_HZ = 10;
 /** SENTINEL_DEFAULT_SLAVE_PRIORITY. */
 const DEFAULT_REPLICA_PRIORITY = 100;
 
@@ -146,12 +168,32 @@ export class Sentinel implements ProcessModule {
       lastHelloMs: now,
       leader: null,
       leaderEpoch: 0,
+      masterDown: false,
+      lastMasterDownReplyMs: 0,
+      promoted: false,
+      reconf: 'none',
+      reconfSentMs: 0,
+      slaveConfChangeMs: now,
     };
   }
 
   private masterInstance(config: MonitoredMasterConfig): MonitoredMaster {
     const base = this.newInstance('master', config.name, config.ip, config.port, null);
-    return Object.assign(base, { config, odown: false, createdMs: this.nowMs(), replicas: new Map<string, Instance>(), sentinels: new Map<string, Instance>() });
+    base.leaderEpoch = config.leaderEpoch;
+    return Object.assign(base, {
+      config,
+      odown: false,
+      createdMs: this.nowMs(),
+      replicas: new Map<string, Instance>(),
+      sentinels: new Map<string, Instance>(),
+      odownSinceMs: 0,
+      failoverState: 'none' as FailoverState,
+      failoverEpoch: 0,
+      failoverStartMs: 0,
+      failoverStateChangeMs: 0,
+      failoverDelayLogged: 0,
+      promotedReplica: null,
+    });
   }
 
   private addReplica(m: MonitoredMaster, ip: string, port: number): Instance | null {
@@ -204,13 +246,24 @@ export class Sentinel implements ProcessModule {
       this.handleInstance(m);
       for (const r of [...m.replicas.values()]) this.handleInstance(r);
       for (const s of [...m.sentinels.values()]) this.handleInstance(s);
+      if (m.failoverState === 'update_config') switchToPromoted(this, m);
     }
+    // A random hz each time keeps sentinels from running their timers in lockstep and splitting every vote.
+    this.p.server.config.set('hz', String(CONFIG_DEFAULT_HZ + (this.p.kernel.random.nextU32() % CONFIG_DEFAULT_HZ)));
   }
 
+  /** sentinelHandleRedisInstance: monitoring for all, then for masters the odown check and the failover. */
   private handleInstance(ri: Instance): void {
     this.reconnect(ri);
     this.sendPeriodicCommands(ri);
     this.checkSubjectivelyDown(ri);
+    if (ri.kind === 'master') {
+      const m = ri as MonitoredMaster;
+      checkObjectivelyDown(this, m);
+      if (startFailoverIfNeeded(this, m)) askMasterStateToOtherSentinels(this, m, true);
+      failoverStateMachine(this, m);
+      askMasterStateToOtherSentinels(this, m, false);
+    }
   }
 
   /** Whether both links are up (only the command link for a sentinel): link->disconnected. */
@@ -224,7 +277,7 @@ export class Sentinel implements ProcessModule {
   }
 
   /** sentinelReconnectInstance: the command link (CLIENT SETNAME, then a PING at once) and, but for sentinels, the pub/sub link subscribed to the hello channel. */
-  private reconnect(ri: Instance): void {
+  reconnect(ri: Instance): void {
     if (ri.cc === null) {
       const cc: ReplyLink = new ReplyLink(this.p, ri.ip, ri.port, this.nowMs(), () => {
         if (ri.cc === cc) ri.cc = null;
@@ -268,7 +321,7 @@ export class Sentinel implements ProcessModule {
     if (ri.cc.pending >= MAX_PENDING_COMMANDS) return;
     const now = this.nowMs();
     const downAfter = this.downAfterMs(ri);
-    const fast = ri.kind === 'slave' && (ri.master!.odown || ri.masterLinkDownMs !== 0);
+    const fast = ri.kind === 'slave' && (ri.master!.odown || ri.master!.failoverState !== 'none' || ri.masterLinkDownMs !== 0);
     const infoPeriod = fast ? 1000 : INFO_PERIOD_MS;
     const pingPeriod = Math.min(downAfter, PING_PERIOD_MS);
     if (ri.kind !== 'sentinel' && (ri.infoRefreshMs === 0 || now - ri.infoRefreshMs > infoPeriod)) {
@@ -312,10 +365,11 @@ export class Sentinel implements ProcessModule {
    * sentinelSendHello: PUBLISH on the hello channel of the instance
    * "<ip>,<port>,<myid>,<current epoch>,<master name>,<master ip>,<master port>,<master config epoch>".
    */
-  private sendHello(ri: Instance): void {
+  sendHello(ri: Instance): void {
     if (ri.cc === null) return;
     const m = ri.master ?? (ri as MonitoredMaster);
-    const payload = `${this.announceIp()},${this.config.port},${this.myid},${this.config.currentEpoch},${m.config.name},${m.config.ip},${m.config.port},${m.config.configEpoch}`;
+    const addr = currentMasterAddress(m);
+    const payload = `${this.announceIp()},${this.config.port},${this.myid},${this.config.currentEpoch},${m.config.name},${addr.ip},${addr.port},${m.config.configEpoch}`;
     ri.cc.send(['PUBLISH', HELLO_CHANNEL, payload], (r) => {
       // sentinelPublishReplyCallback: only a reply that is not an error counts as published.
       if (!(r instanceof ErrorReply)) ri.lastPubMs = this.nowMs();
@@ -373,8 +427,14 @@ export class Sentinel implements ProcessModule {
       if (l.startsWith('role:master')) role = 'master';
       else if (l.startsWith('role:slave')) role = 'slave';
       if (role === 'slave') {
-        if (l.startsWith('master_host:')) ri.masterHost = l.slice(12);
-        if (l.startsWith('master_port:')) ri.masterPort = parseInt(l.slice(12), 10);
+        if (l.startsWith('master_host:') && ri.masterHost?.toLowerCase() !== l.slice(12).toLowerCase()) {
+          ri.masterHost = l.slice(12);
+          ri.slaveConfChangeMs = this.nowMs();
+        }
+        if (l.startsWith('master_port:') && ri.masterPort !== parseInt(l.slice(12), 10)) {
+          ri.masterPort = parseInt(l.slice(12), 10);
+          ri.slaveConfChangeMs = this.nowMs();
+        }
         if (l.startsWith('master_link_status:')) ri.masterLinkUp = l.slice(19).toLowerCase() === 'up';
         if (l.startsWith('slave_priority:')) ri.priority = parseInt(l.slice(15), 10);
         if (l.startsWith('slave_repl_offset:')) ri.replOffset = parseInt(l.slice(18), 10);
@@ -385,9 +445,11 @@ export class Sentinel implements ProcessModule {
     if (role !== null && role !== ri.roleReported) {
       ri.roleReportedMs = this.nowMs();
       ri.roleReported = role;
+      if (role === 'slave') ri.slaveConfChangeMs = this.nowMs();
       const coherent = (ri.kind === 'master' ? 'master' : 'slave') === role;
       this.event('verbose', coherent ? '+role-change' : '-role-change', ri, ` new reported role is ${role}`);
     }
+    if (role !== null) actOnRole(this, ri, role);
   }
 
   /**
@@ -469,7 +531,7 @@ export class Sentinel implements ProcessModule {
   }
 
   /** sentinelResetMaster without its event: links closed, replicas forgotten, down states cleared (sentinels are kept unless asked). */
-  private resetMaster(m: MonitoredMaster, forgetSentinels = false): void {
+  resetMaster(m: MonitoredMaster, forgetSentinels = false): void {
     for (const r of m.replicas.values()) this.closeLinks(r);
     m.replicas.clear();
     if (forgetSentinels) {
@@ -483,6 +545,11 @@ export class Sentinel implements ProcessModule {
     }
     m.odown = false;
     m.createdMs = this.nowMs();
+    m.leader = null;
+    m.failoverState = 'none';
+    m.failoverStateChangeMs = 0;
+    m.failoverStartMs = 0;
+    m.promotedReplica = null;
   }
 
   private closeLinks(ri: Instance): void {
@@ -515,6 +582,7 @@ export class Sentinel implements ProcessModule {
       // rewriteConfigSentinelOption skips a replica at the master's own address.
       m.config.knownReplicas = [...m.replicas.values()].filter((r) => !(r.ip === m.config.ip && r.port === m.config.port)).map((r) => ({ ip: r.ip, port: r.port }));
       m.config.knownSentinels = [...m.sentinels.values()].map((s) => ({ ip: s.ip, port: s.port, runId: s.runId }));
+      m.config.leaderEpoch = m.leaderEpoch;
     }
     try {
       this.p.host.disk.writeFile(this.configPath, bytesToArray(rewriteSentinelConfig(this.config)));
@@ -548,6 +616,16 @@ export class Sentinel implements ProcessModule {
     this.resetMaster(m, true);
     this.event('warning', '+reset-master', m, '');
   }
+}
+
+/**
+ * sentinelGetCurrentMasterAddress: once the promoted replica is a master
+ * (the failover reconfigures the others), it is the master's address.
+ */
+export function currentMasterAddress(m: MonitoredMaster): { ip: string; port: number } {
+  const p = m.promotedReplica;
+  if (p !== null && (m.failoverState === 'reconf_slaves' || m.failoverState === 'update_config')) return { ip: p.ip, port: p.port };
+  return { ip: m.config.ip, port: m.config.port };
 }
 
 /** A reply's text when it is a bulk or verbatim string. */

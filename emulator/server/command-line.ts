@@ -57,3 +57,25 @@ export function configFromCommandLine(args: readonly string[]): CommandLineConfi
   }
   return { configFile, options, fromStdin };
 }
+
+/**
+ * loadServerConfigFromString's walk over configuration text (src/config.c):
+ * each line trimmed, blank lines and comments skipped, the rest split like
+ * a shell line with the directive's name lower-cased, and handed to
+ * `directive`, which answers null or the error that stops the server. The
+ * first failure comes back in the fatal error's words; the caller raises it
+ * its own way (a shell's exit, the Node server's).
+ */
+export function readConfigText(text: string, version: string, directive: (argv: string[]) => string | null): string | null {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+    if (line === '' || line[0] === '#') continue;
+    const argv = splitArgs(line);
+    const err = argv === null ? 'Unbalanced quotes in configuration line' : argv.length === 0 ? null : directive(argv.map((a, k) => (k === 0 ? asciiLower(a) : a)));
+    if (err !== null) {
+      return `\n*** FATAL CONFIG FILE ERROR (Redis ${version}) ***\n` + `Reading the configuration file, at line ${i + 1}\n>>> '${line}'\n${err}`;
+    }
+  }
+  return null;
+}

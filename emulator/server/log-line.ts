@@ -21,7 +21,7 @@ function two(n: number): string {
 }
 
 /** Year, month (1-12) and day of a count of days since 1970-01-01 (the proleptic Gregorian calendar, as gmtime uses). */
-function civilDate(days: number): [number, number, number] {
+export function civilDate(days: number): [number, number, number] {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;

@@ -6,10 +6,9 @@
  * Arguments and file contents are byte strings, like everything the
  * emulator handles; paths go back to UTF-8 at the ConfigIO boundary.
  */
-import { splitArgs } from '../../emulator/resp/split-args.js';
-import { asciiLower } from '../../emulator/resp/bytes.js';
+import { asciiLower, splitArgs } from '../../emulator/index.js';
 import { MULTI_ARG_CONFIGS, REDIS_CONFIG_NAMES } from './redis-config-names.js';
-import { configFromCommandLine } from '../../emulator/server/command-line.js';
+import { configFromCommandLine, readConfigText } from '../../emulator/server/command-line.js';
 
 export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
 
@@ -167,22 +166,8 @@ class ConfigLoader {
   }
 
   load(text: string): void {
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
-      if (line === '' || line[0] === '#') continue;
-      const fail = (err: string): never => {
-        throw new FatalConfigError(
-          `\n*** FATAL CONFIG FILE ERROR (Redis ${REDIS_VERSION}) ***\n` +
-            `Reading the configuration file, at line ${i + 1}\n>>> '${line}'\n${err}`,
-        );
-      };
-      const argv = splitArgs(line);
-      if (argv === null) fail('Unbalanced quotes in configuration line');
-      if (argv!.length === 0) continue;
-      const err = this.directive(argv!.map((a, k) => (k === 0 ? asciiLower(a) : a)));
-      if (err !== null) fail(err);
-    }
+    const fatal = readConfigText(text, REDIS_VERSION, (argv) => this.directive(argv));
+    if (fatal !== null) throw new FatalConfigError(fatal);
   }
 
   /** Applies one directive; returns an error text or null. */

@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runServer, type RunningServer } from '../../src/node/server-main.js';
 import { freePort, RawConnection, REDIS_SERVER_BIN, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
+import { Peer } from '../support/peer.js';
 import { StatusReply, type ErrorReply } from '../../emulator/resp/reply.js';
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! limits: ${skipNotice()}\n`);
@@ -382,37 +383,3 @@ describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'limits and clock beside red
     expect(lines[0]).toBe("# Can't open or create append-only dir appendonlydir: Not a directory");
   });
 });
-
-/** A raw socket that keeps what it receives and knows when it closed. */
-export class Peer {
-  bytes = '';
-  closed = false;
-
-  private constructor(readonly socket: Socket) {
-    socket.on('data', (d: Buffer) => (this.bytes += d.toString('latin1')));
-    socket.on('close', () => (this.closed = true));
-    socket.on('error', () => {});
-  }
-
-  static open(port: number): Promise<Peer> {
-    return new Promise((resolve, reject) => {
-      const s = new Socket();
-      s.once('error', reject);
-      s.connect(port, '127.0.0.1', () => resolve(new Peer(s)));
-    });
-  }
-
-  send(bytes: string): void {
-    this.socket.write(bytes, 'latin1');
-  }
-
-  /** Waits until `ready()` holds, the connection closes, or `ms` pass. */
-  async until(ready: () => boolean, ms = 5000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!ready() && !this.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-}

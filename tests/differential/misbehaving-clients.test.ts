@@ -13,7 +13,6 @@
  */
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import { runServer, type RunningServer } from '../../src/node/server-main.js';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
 import { randomRunOptions } from './fc-options.js';
+import { Peer } from '../support/peer.js';
 import { StatusReply } from '../../emulator/resp/reply.js';
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20261127;
@@ -33,40 +33,6 @@ const HARD_LIMIT_BYTES = 1024 * 1024;
 const BIG_BYTES = 256 * 1024;
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! misbehaving clients: ${skipNotice()}; the emulator runs alone\n`);
-
-/** A raw connection that records every byte it gets and whether the server closed it. */
-class Peer {
-  bytes = '';
-  closed = false;
-
-  private constructor(readonly socket: Socket) {
-    socket.on('data', (d: Buffer) => (this.bytes += d.toString('latin1')));
-    socket.on('close', () => (this.closed = true));
-    socket.on('error', () => {});
-  }
-
-  static open(port: number): Promise<Peer> {
-    return new Promise((resolve, reject) => {
-      const s = new Socket();
-      s.once('error', reject);
-      s.connect(port, '127.0.0.1', () => resolve(new Peer(s)));
-    });
-  }
-
-  send(bytes: string): void {
-    this.socket.write(bytes, 'latin1');
-  }
-
-  /** Waits for `ready()` or the end of the connection; the long deadline only keeps a broken server from hanging the suite. */
-  async until(ready: () => boolean): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    while (!ready() && !this.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-}
 
 const command = (...argv: string[]): string => `*${argv.length}\r\n${argv.map((a) => `$${a.length}\r\n${a}\r\n`).join('')}`;
 
@@ -162,7 +128,7 @@ async function misbehave(port: number, d: Misdeed): Promise<Outcome> {
   switch (d.kind) {
     case 'malformed': {
       p.send(d.bytes);
-      await p.until(() => false);
+      await p.until(() => false, 30_000);
       return { fate: { what: JSON.stringify(d.bytes), bytes: p.bytes, closedByServer: p.closed } };
     }
     case 'half': {
@@ -175,7 +141,7 @@ async function misbehave(port: number, d: Misdeed): Promise<Outcome> {
     }
     case 'vanish-mid-reply': {
       p.send(command('GET', 'junk:big').repeat(d.gets));
-      await p.until(() => p.bytes.length > 0);
+      await p.until(() => p.bytes.length > 0, 30_000);
       p.close();
       return { fate: null };
     }

@@ -116,6 +116,30 @@ describe.skipIf(!HAVE_CHROMIUM)('the workbook in Chromium', () => {
     await page.context().close();
   });
 
+  it('at 1280x720, tells two long keys apart that the cluster panel cuts alike: the full name on hover and in the text read aloud', async () => {
+    const opened = await newWatchedPage(suite, { viewport: { width: 1280, height: 720 } });
+    const { page, problems } = opened;
+    await page.goto(suite.app.url);
+    await terminalRows(page).getByText('redis:6379>').waitFor();
+    const names = ['article:92617:comments:by-score:first', 'article:92617:comments:by-score:second'];
+    await typeLines(page, `SET ${names[0]} 1`, `SET ${names[1]} 2`);
+    const cells = page.locator('.cluster-pane .key td:first-child');
+    await expect.poll(() => cells.count()).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const cell = cells.nth(i);
+      // The name is cut where it is drawn...
+      expect(await cell.evaluate((td) => td.scrollWidth > td.clientWidth)).toBe(true);
+      // ...and whole on hover and in what a screen reader reads.
+      expect(names.map((n) => `"${n}"`)).toContain(await cell.getAttribute('title'));
+      expect(await cell.textContent()).toBe(await cell.getAttribute('title'));
+    }
+    expect(await cells.nth(0).getAttribute('title')).not.toBe(await cells.nth(1).getAttribute('title'));
+    await cells.nth(0).hover();
+    await page.screenshot({ path: join(SHOTS, 'long-keys-1280.png') });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('puts the focus in the terminal and lets Tab move between the controls', async () => {
     const { page } = await openWorkbook();
     const inTerminal = (): Promise<boolean> => page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea') === true);

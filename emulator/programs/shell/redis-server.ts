@@ -6,7 +6,7 @@ import { CONF } from '../../server/config-params.js';
 import { lookupParam } from '../../server/config.js';
 import { normalizePath } from '../../sim/disk-path.js';
 import type { FileSystem } from '../../sim/disk-api.js';
-import { configFromCommandLine } from '../../server/command-line.js';
+import { configFromCommandLine, readConfigText } from '../../server/command-line.js';
 import type { World } from '../../world/world.js';
 import type { Command, CommandContext } from './context.js';
 import { strftime } from './dates.js';
@@ -217,22 +217,8 @@ class Loader {
   }
 
   load(text: string): void {
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
-      if (line === '' || line[0] === '#') continue;
-      const fail = (err: string): never => {
-        throw new Fatal(
-          `\n*** FATAL CONFIG FILE ERROR (Redis ${REDIS_VERSION}) ***\n` + `Reading the configuration file, at line ${i + 1}\n>>> '${line}'\n${err}\n`,
-          false,
-        );
-      };
-      const argv = splitArgs(line);
-      if (argv === null) fail('Unbalanced quotes in configuration line');
-      if (argv!.length === 0) continue;
-      const err = this.directive([asciiLower(argv![0]!), ...argv!.slice(1)]);
-      if (err !== null) fail(err);
-    }
+    const fatal = readConfigText(text, REDIS_VERSION, (argv) => this.directive(argv));
+    if (fatal !== null) throw new Fatal(`${fatal}\n`, false);
   }
 
   /** One line: null, or the error that stops the server. */

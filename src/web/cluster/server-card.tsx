@@ -120,13 +120,14 @@ function DbCard({ db }: { db: DbView }) {
         </thead>
         <tbody>
           {db.sample.map((k, i) => (
-            // Names are cut when long, so two could look alike: the position tells them apart.
+            // Names are cut when long, so two could look alike: the full name shows on hover, and
+            // screen readers read the cell's whole text (the cut is only drawn).
             <tr key={i} className="key">
-              <td>
+              <td title={k.name}>
                 <code className="key-name">{k.name}</code>
               </td>
               <td className={`key-type type-${k.type}`}>{k.type}</td>
-              <td>
+              <td title={k.detail}>
                 <code className="key-detail">{k.detail}</code>
               </td>
             </tr>

@@ -32,9 +32,17 @@ export function FileViewer({ file, onClose, onReload }: { file: OpenedFile; onCl
     };
   }, []);
 
+  // A close event comes a task after the close. Under React's StrictMode
+  // (the dev server), the effect above is run, cleaned up and run again at
+  // once: the cleanup's close reaches us when the dialog is open again, and
+  // must not close the viewer.
+  const closed = () => {
+    if (ref.current?.open !== true) onClose();
+  };
+
   const lost = file.bytes.length - file.durableLength;
   return (
-    <dialog ref={ref} className="file-viewer" aria-labelledby="file-viewer-title" onClose={onClose}>
+    <dialog ref={ref} className="file-viewer" aria-labelledby="file-viewer-title" onClose={closed}>
       <header className="viewer-header">
         <div className="viewer-title-line">
           <h2 id="file-viewer-title" className="viewer-title">
