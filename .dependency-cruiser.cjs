@@ -85,8 +85,6 @@ const KNOWN_PAST_THE_DOOR = [
   'emulator/redis-cli/shell-completion.ts',
   'emulator/resp/bytes.ts',
   'emulator/resp/encode.ts',
-  'emulator/resp/reply.ts',
-  'emulator/resp/split-args.ts',
   'emulator/server/command-line.ts',
   'emulator/server/info.ts',
   'emulator/sim/base64.ts',

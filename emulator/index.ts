@@ -15,4 +15,4 @@ export { encodeReply, encodeCommand, type Protocol } from './resp/encode.js';
 export { RequestParser, ProtocolError, type ByteDecoder } from './resp/request-parser.js';
 export { ReplyParser } from './resp/reply-parser.js';
 export { splitArgs } from './resp/split-args.js';
-export { utf8ToBytes, bytesToUtf8, bytesFromArray, bytesToArray } from './resp/bytes.js';
+export { utf8ToBytes, bytesToUtf8, bytesFromArray, bytesToArray, asciiLower, repr } from './resp/bytes.js';

@@ -106,11 +106,18 @@ function entryText(e: HelpEntry, withGroup: boolean): string {
 export function helpText(words: readonly string[]): string {
   if (words.length === 0) {
     return (
-      `redis-cli ${VERSION} (the redis-workbook terminal)\n` +
-      'Help on Redis commands:\n' +
-      '      "help @<group>"   the commands of a group (@string, @list, @hash, @generic...)\n' +
-      '      "help <command>"  the arguments of a command\n' +
-      '      "quit"            leave the terminal\n'
+      // What redis-cli 7.0 prints (redis-cli.c, cliOutputGenericHelp): every line fits a narrow terminal.
+      `redis-cli ${VERSION}\n` +
+      'To get help about Redis commands type:\n' +
+      '      "help @<group>" to get a list of commands in <group>\n' +
+      '      "help <command>" for help on <command>\n' +
+      '      "help <tab>" to get a list of possible help topics\n' +
+      '      "quit" to exit\n' +
+      '\n' +
+      'To set redis-cli preferences:\n' +
+      '      ":set hints" enable online hints\n' +
+      '      ":set nohints" disable online hints\n' +
+      'Set your preferences in ~/.redisclirc\n'
     );
   }
   let out = '';

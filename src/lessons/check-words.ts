@@ -1,4 +1,4 @@
-import { repr } from '../../emulator/resp/bytes.js';
+import { repr } from '../../emulator/index.js';
 import { happeningWords } from './happenings.js';
 import { parseServerRef, type Check, type Moment } from './schema.js';
 

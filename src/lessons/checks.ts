@@ -1,5 +1,5 @@
 import { formatReply } from '../../emulator/redis-cli/format.js';
-import { repr } from '../../emulator/resp/bytes.js';
+import { repr } from '../../emulator/index.js';
 import type { RedisProcess } from '../../emulator/process/redis-process.js';
 import type { World } from '../../emulator/world/world.js';
 import { checkLabel, count, momentNotYet, momentWhen, sentence, serverName } from './check-words.js';

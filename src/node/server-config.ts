@@ -6,8 +6,7 @@
  * Arguments and file contents are byte strings, like everything the
  * emulator handles; paths go back to UTF-8 at the ConfigIO boundary.
  */
-import { splitArgs } from '../../emulator/resp/split-args.js';
-import { asciiLower } from '../../emulator/resp/bytes.js';
+import { asciiLower, splitArgs } from '../../emulator/index.js';
 import { MULTI_ARG_CONFIGS, REDIS_CONFIG_NAMES } from './redis-config-names.js';
 import { configFromCommandLine, readConfigText } from '../../emulator/server/command-line.js';
 

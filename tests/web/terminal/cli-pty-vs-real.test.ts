@@ -1,6 +1,10 @@
 /**
- * Ctrl-C in MONITOR, next to the real redis-cli 7.0 in a pseudo-terminal
- * (util-linux `script`). The real one prints the terminal's echo of Ctrl-C,
+ * The page's terminal next to the real redis-cli 7.0 in a pseudo-terminal
+ * (util-linux `script`), where only a terminal shows what happens.
+ *
+ * `help` prints the same lines, each short enough for a narrow pane.
+ *
+ * Ctrl-C in MONITOR: the real one prints the terminal's echo of Ctrl-C,
  * then how long the command ran, as it does after any command of half a
  * second or more (redis-cli.c, repl(): "(%.2fs)"), and gives the prompt
  * back: "OK", "^C(0.62s)", prompt. The page's terminal must do the same,
@@ -22,8 +26,8 @@ function plainLines(raw: string): string[] {
   return kept.map((l) => l.split('\r').at(-1)!.trimEnd()).filter((l) => l !== '');
 }
 
-/** The real redis-cli in a pseudo-terminal: MONITOR, a pause, Ctrl-C; what it showed. */
-async function realMonitorInterrupted(port: number): Promise<string[]> {
+/** The real redis-cli in a pseudo-terminal, driven by `drive` once it shows its prompt; what it showed. */
+async function realCli(port: number, drive: (type: (bytes: string) => void, until: (done: (out: string) => boolean) => Promise<void>) => Promise<void>): Promise<string[]> {
   const child = spawn(SCRIPT, ['-q', '-f', '-e', '-c', `${REDIS_CLI_BIN} -p ${port}`, '/dev/null'], { stdio: 'pipe', env: { ...process.env, TERM: 'xterm' } });
   let out = '';
   const changed: Array<() => void> = [];
@@ -34,17 +38,12 @@ async function realMonitorInterrupted(port: number): Promise<string[]> {
     if (s.includes('\x1b[6n')) child.stdin.write('\x1b[1;1R');
     for (const f of changed.splice(0)) f();
   });
-  const until = async (done: () => boolean) => {
-    while (!done()) await new Promise<void>((r) => changed.push(r));
+  const until = async (done: (out: string) => boolean) => {
+    while (!done(out)) await new Promise<void>((r) => changed.push(r));
   };
   try {
-    await until(() => out.endsWith('> '));
-    child.stdin.write('monitor\r');
-    await until(() => out.includes('OK\r\n'));
-    // More than half a second, so that redis-cli prints how long MONITOR ran.
-    await new Promise((r) => setTimeout(r, 700));
-    child.stdin.write('\x03');
-    await until(() => /\^C[^]*> $/.test(out));
+    await until((o) => o.endsWith('> '));
+    await drive((bytes) => child.stdin.write(bytes), until);
   } finally {
     child.kill();
   }
@@ -61,7 +60,14 @@ describe.skipIf(!HAVE_REAL_CLI || !HAVE_PTY)(HAVE_REAL_CLI ? 'Ctrl-C in MONITOR 
   });
 
   it('echoes ^C, prints how long MONITOR ran and gives the prompt back, as the real one does', async () => {
-    const theirs = await realMonitorInterrupted(real.port);
+    const theirs = await realCli(real.port, async (type, until) => {
+      type('monitor\r');
+      await until((o) => o.includes('OK\r\n'));
+      // More than half a second, so that redis-cli prints how long MONITOR ran.
+      await new Promise((r) => setTimeout(r, 700));
+      type('\x03');
+      await until((o) => /\^C[^]*> $/.test(o));
+    });
     const after = theirs.slice(theirs.lastIndexOf('OK'));
     expect(after).toHaveLength(3);
     expect(after[1]).toMatch(/^\^C\(\d+\.\d\ds\)$/);
@@ -80,5 +86,22 @@ describe.skipIf(!HAVE_REAL_CLI || !HAVE_PTY)(HAVE_REAL_CLI ? 'Ctrl-C in MONITOR 
     expect(mine).toHaveLength(3);
     expect(mine[1]).toMatch(/^\^C\(\d+\.\d\ds\)$/);
     expect(mine[2]).toBe('redis:6379>');
+  });
+
+  it('prints the same help, every line of it fitting a pane of 62 columns', async () => {
+    const theirs = await realCli(real.port, async (type, until) => {
+      type('help\r');
+      await until((o) => /redisclirc\r\n[^]*> $/.test(o));
+    });
+    const want = theirs.slice(theirs.findIndex((l) => l.startsWith('redis-cli ')), theirs.findIndex((l) => l.endsWith('~/.redisclirc')) + 1);
+    expect(want.length).toBeGreaterThan(5);
+
+    const h = storeHarness();
+    const t = h.open(undefined, 62);
+    await h.run(50);
+    t.session.input('help\r');
+    await h.run(100);
+    // The model screen wraps at 62 columns as xterm does: a line too long would show as two.
+    expect(t.lines().filter((l) => l !== '').slice(1, -1)).toEqual(want);
   });
 });
