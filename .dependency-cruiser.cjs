@@ -42,7 +42,8 @@ const KNOWN_UPWARD = [
  * client; world/world.ts the world the page and the lessons drive;
  * persistence/inspect/ the file viewers; redis-cli/repl.ts the redis-cli a
  * terminal runs; commands/on-demand-handlers.ts the commands the page loads
- * after the first prompt (a dynamic import, its own chunk).
+ * after the first prompt (a dynamic import, its own chunk); resp/index.ts the
+ * byte strings and command framing the page's light modules use.
  */
 const DOOR = [
   'emulator/index.ts',
@@ -50,6 +51,7 @@ const DOOR = [
   'emulator/persistence/inspect/index.ts',
   'emulator/commands/on-demand-handlers.ts',
   'emulator/redis-cli/repl.ts',
+  'emulator/resp/index.ts',
 ];
 
 /**
@@ -83,8 +85,6 @@ const KNOWN_PAST_THE_DOOR = [
   'emulator/redis-cli/hints.ts',
   'emulator/redis-cli/link.ts',
   'emulator/redis-cli/shell-completion.ts',
-  'emulator/resp/bytes.ts',
-  'emulator/resp/encode.ts',
   'emulator/server/command-line.ts',
   'emulator/server/info.ts',
   'emulator/sim/base64.ts',

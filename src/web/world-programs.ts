@@ -4,7 +4,7 @@ import type { FaultOp } from '../../emulator/sim/disk.js';
 import { normalizePath } from '../../emulator/sim/disk-path.js';
 import type { RecordedAction, World } from '../../emulator/world/world.js';
 import { requireShellParts } from './shell-loader.js';
-import { encodeCommand } from '../../emulator/resp/encode.js';
+import { encodeCommand } from '../../emulator/resp/index.js';
 
 /**
  * What the workbook's panels do to a world beyond the World's own methods,

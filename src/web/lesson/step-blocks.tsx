@@ -1,6 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import { LaterPart } from '../layout/later-part.js';
-import { bytesToUtf8 } from '../../../emulator/resp/bytes.js';
+import { bytesToUtf8 } from '../../../emulator/resp/index.js';
 import type { StepBlock } from '../../lessons/lesson.js';
 import { MarkdownView } from './markdown-view.js';
 

@@ -1,4 +1,4 @@
-import { bytesToUtf8, utf8ToBytes } from '../../../emulator/resp/bytes.js';
+import { bytesToUtf8, utf8ToBytes } from '../../../emulator/resp/index.js';
 import { shellCompletion, type DirEntry, type ShellView } from '../../../emulator/redis-cli/shell-completion.js';
 import { normalizePath } from '../../../emulator/sim/disk-path.js';
 import { shellCommandNames, type HostShell } from '../../../emulator/programs/shell.js';

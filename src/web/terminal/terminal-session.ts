@@ -1,4 +1,4 @@
-import { utf8ToBytes } from '../../../emulator/resp/bytes.js';
+import { utf8ToBytes } from '../../../emulator/resp/index.js';
 import { parseKeys, type Key } from './key-input.js';
 import { LineEditor } from './line-editor.js';
 import { historyRulesFor } from './line-history.js';
