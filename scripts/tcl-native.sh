@@ -25,7 +25,7 @@ REPLICATION=(integration/replication integration/replication-2 integration/repli
   integration/replication-psync integration/replication-buffer integration/psync2 integration/psync2-reg
   integration/psync2-pingoff integration/psync2-master-restart integration/block-repl integration/failover)
 # Fast units whose every test the emulator passes, so that CI notices a regression.
-CI_UNITS=(integration/shutdown integration/aof-multi-part)
+CI_UNITS=(integration/shutdown integration/redis-cli)
 
 # Tests skipped by name on both servers, so that the counts compare:
 # those that need what the emulator does not have (Lua scripting and

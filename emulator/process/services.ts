@@ -143,9 +143,9 @@ export interface ProcessModule {
   /**
    * prepareForShutdown's wait (lagging replicas get shutdown-timeout to
    * catch up). True when the module holds the shutdown: it calls `resume`
-   * once the wait is over.
+   * once the wait is over, which says whether the shutdown went on.
    */
-  holdShutdown?(request: ShutdownRequest, resume: () => void): boolean;
+  holdShutdown?(request: ShutdownRequest, resume: () => boolean): boolean;
   /** finishShutdown's steps that cannot fail: reports, children killed. */
   stop?(): void;
   /**

@@ -65,7 +65,7 @@ export class DaemonReplicationRuntime implements ReplicationRuntime, ProcessModu
     return true;
   }
 
-  holdShutdown(request: ShutdownRequest, resume: () => void): boolean {
+  holdShutdown(request: ShutdownRequest, resume: () => boolean): boolean {
     return this.server.replication.primary.waitBeforeShutdown(request.flags.now, request.client, resume);
   }
 

@@ -61,7 +61,7 @@ export class ReplicationPrimary {
   readonly server: RedisServer;
   private readonly links = new WeakMap<Client, ReplicaLink>();
   private stopFeeding: (() => void) | null = null;
-  private shutdownWait: { deadlineMs: number; finish: () => void; clients: Client[] } | null = null;
+  private shutdownWait: { deadlineMs: number; finish: () => boolean; clients: Client[]; joinedFrom: number } | null = null;
   /** A block was added to the buffer: replicas' output buffer limits are to be checked. */
   private limitsCheckDue = false;
 
@@ -406,10 +406,10 @@ export class ReplicationPrimary {
    * `finish` once they have, or the time is up. The SHUTDOWN client (if
    * any) stays blocked meanwhile.
    */
-  waitBeforeShutdown(now: boolean, c: Client | null, finish: () => void): boolean {
+  waitBeforeShutdown(now: boolean, c: Client | null, finish: () => boolean): boolean {
     const timeoutS = this.server.config.getNumber('shutdown-timeout');
     if (now || timeoutS === 0 || this.readyToShutdown()) return false;
-    this.shutdownWait = { deadlineMs: this.server.nowMs + timeoutS * 1000, finish, clients: c === null ? [] : [c] };
+    this.shutdownWait = { deadlineMs: this.server.nowMs + timeoutS * 1000, finish, clients: c === null ? [] : [c], joinedFrom: c === null ? 0 : 1 };
     if (!this.server.pause.paused()) this.feedCommand(this.slaveSelDb, GETACK_COMMAND);
     // Writes wait meanwhile, so the replicas can catch up with a stream that holds still.
     this.server.pause.pause('shutdown', Number.MAX_SAFE_INTEGER, 'write');
@@ -465,7 +465,15 @@ export class ReplicationPrimary {
     if (wait === null || (this.server.nowMs < wait.deadlineMs && !this.readyToShutdown())) return;
     this.shutdownWait = null;
     this.server.pause.unpause('shutdown');
-    wait.finish();
+    if (wait.finish()) return;
+    // The shutdown failed after the wait (an initial AOF still being
+    // written): the SHUTDOWN that started it has been told; every other
+    // client blocked on SHUTDOWN is told too (replyToClientsBlockedOnShutdown).
+    for (const c of wait.clients.slice(wait.joinedFrom)) {
+      if (c.closed) continue;
+      c.onAsyncReply?.(errorReply('Errors trying to SHUTDOWN. Check logs.'));
+      c.onResume?.();
+    }
   }
 
   // ---- serverCron ----

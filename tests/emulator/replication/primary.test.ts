@@ -365,6 +365,28 @@ describe('shutting down', () => {
     }
   });
 
+  it('a shutdown that fails after the wait tells every client blocked on SHUTDOWN', async () => {
+    const { world, r, log, peer, proc } = setup({ 'shutdown-timeout': '2' });
+    const p = peer();
+    p.command('PSYNC', '?', '-1');
+    p.waitFor((b) => splitBulk(b.slice(b.indexOf('\r\n') + 2)) !== null);
+    await world.settle(r.set('b', '2'));
+    const other = world.connect({ from: 'app', to: 'A:6379' });
+    const admin = world.connect({ from: 'app', to: 'A:6379' });
+    const first = r.call('SHUTDOWN').catch((e: Error) => e.message);
+    world.advance(100);
+    const second = other.call('SHUTDOWN').catch((e: Error) => e.message);
+    world.advance(100);
+    // A slow initial AOF rewrite keeps the server from exiting.
+    await world.settle(admin.call('CONFIG', 'SET', 'rdb-key-save-delay', '30000000'));
+    await world.settle(admin.call('CONFIG', 'SET', 'appendonly', 'yes'));
+    world.advance(3000);
+    expect(log()).toContain("Writing initial AOF, can't exit.");
+    expect(proc.alive).toBe(true);
+    expect(await world.settle(first)).toBe('ERR Errors trying to SHUTDOWN. Check logs.');
+    expect(await world.settle(second)).toBe('ERR Errors trying to SHUTDOWN. Check logs.');
+  });
+
   it('SHUTDOWN ABORT ends the wait and the server goes on', async () => {
     const { world, r, log, peer, proc } = setup({ 'shutdown-timeout': '5' });
     const p = peer();
