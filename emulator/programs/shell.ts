@@ -22,6 +22,7 @@ import { redisBenchmark } from './shell/redis-benchmark.js';
 import { redisCheckAof, redisCheckRdb } from './shell/redis-check.js';
 import { redisCli } from './shell/redis-cli.js';
 import { redisServer } from './shell/redis-server.js';
+import { redisSentinel } from './shell/redis-sentinel.js';
 import { scp } from './shell/scp.js';
 import { sim } from './shell/sim-verbs.js';
 import { globMatches, parseLine, type Redirect, type Word } from './shell/words.js';
@@ -648,6 +649,7 @@ const COMMANDS: Record<string, Command> = {
   ps,
   kill,
   'redis-server': redisServer,
+  'redis-sentinel': redisSentinel,
   'redis-cli': redisCli,
   'redis-benchmark': redisBenchmark,
   'redis-check-rdb': redisCheckRdb,

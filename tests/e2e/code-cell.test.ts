@@ -264,16 +264,24 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
   it('runs the benchmark of table 4.4 and draws it beside the book', async () => {
     const { page, problems } = await openLesson16(4);
     const started = Date.now();
+    // Every text the line above the output shows, however briefly (a fast machine measures the local rows in a blink).
+    // (Hidden while empty, so found by its class, not its role.)
+    const status = cell(page, 'benchmark').locator('.cell-status');
+    await status.evaluate((el) => {
+      const seen: string[] = [];
+      (window as unknown as { statusSeen: string[] }).statusSeen = seen;
+      new MutationObserver(() => seen.push(el.textContent ?? '')).observe(el, { childList: true, subtree: true, characterData: true });
+    });
     const done = runAndWait(page, 'benchmark', 120_000);
-    // While it runs, the line above the output says which connection and function it measures, and how far the run is.
-    const status = cell(page, 'benchmark').getByRole('status');
-    await expect.poll(() => status.innerText(), { timeout: 60_000 }).toMatch(/^Running… Unix socket, updateToken(Pipeline)?: \d\.\d of 0\.25 s \(\d%\)/);
     await cell(page, 'benchmark').getByRole('progressbar').waitFor();
     await status.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'benchmark-progress.png') });
-    await expect.poll(() => status.innerText(), { timeout: 60_000 }).toMatch(/^Running… VPN, updateToken(Pipeline)?: \d+\.\d of 30 s \(\d+%\)/);
     expect(await done).toBe('done');
     expect(await status.innerText()).toMatch(/^Done: /);
+    // While it ran, the line said which connection and function it measured, and how far the run was.
+    const seen = await page.evaluate(() => (window as unknown as { statusSeen: string[] }).statusSeen);
+    expect(seen.some((t) => /^Running… Unix socket, updateToken(Pipeline)?: \d\.\d of 0\.25 s \(\d%\)/.test(t))).toBe(true);
+    expect(seen.some((t) => /^Running… VPN, updateToken(Pipeline)?: \d+\.\d of 30 s \(\d+%\)/.test(t))).toBe(true);
     console.log(`table 4.4 in ${((Date.now() - started) / 1000).toFixed(1)} s of wall time`);
     const figure = cell(page, 'benchmark').locator('figure');
     await figure.locator('canvas').first().waitFor();

@@ -14,6 +14,7 @@ import { errnoText } from './errors.js';
 import { join } from './files.js';
 import { TerminalProcess } from './processes.js';
 import { globMatches } from './words.js';
+import { startSentinel } from './redis-sentinel.js';
 
 /**
  * redis-server 7.0.15 as a shell command: the command line and config
@@ -39,10 +40,7 @@ export const redisServer: Command = (ctx, args) => {
     ctx.err(`redis-server: ${first} is not simulated\n`);
     return 1;
   }
-  if (args.includes('--sentinel')) {
-    ctx.err('redis-server: sentinel mode is not simulated\n');
-    return 1;
-  }
+  if (args.includes('--sentinel')) return startSentinel(ctx, 'redis-server', args.filter((a) => a !== '--sentinel'));
   // The process that reads the configuration; a daemonized server forks a
   // child and this one exits, so the server gets the next pid.
   const proc = ctx.host.spawn(
