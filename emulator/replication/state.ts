@@ -87,6 +87,15 @@ export class ReplicationState {
       this.buffer?.trim();
       return null;
     });
+    // updateGoodSlaves: the count of good replicas follows a new limit at
+    // once, not at the next serverCron (a write right after CONFIG SET
+    // min-replicas-to-write is judged by it).
+    for (const name of ['min-replicas-to-write', 'min-replicas-max-lag']) {
+      server.config.onApply(name, () => {
+        this.primary.refreshGoodReplicas();
+        return null;
+      });
+    }
   }
 
   /** The part that follows a primary. */

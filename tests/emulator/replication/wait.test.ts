@@ -34,4 +34,15 @@ describe('WAIT and min-replicas', () => {
     expect(await run('A', 'SET', 'k', 'w')).toBe('NOREPLICAS Not enough good replicas to write.');
     expect(await run('A', 'GET', 'k')).toBe('v');
   });
+
+  it('a write right after CONFIG SET min-replicas-to-write counts the replicas already online', async () => {
+    const { world, run, until, linkUp } = setup();
+    await run('B', 'REPLICAOF', 'A', '6379');
+    until(() => linkUp('B'));
+    world.advance(1100);
+    await run('A', 'CONFIG', 'SET', 'min-replicas-to-write', '1');
+    expect(await run('A', 'SET', 'k', 'v')).toBe('OK');
+    await run('A', 'CONFIG', 'SET', 'min-replicas-to-write', '2');
+    expect(await run('A', 'SET', 'k', 'w')).toBe('NOREPLICAS Not enough good replicas to write.');
+  });
 });
