@@ -27,7 +27,8 @@ function text(r: Reply): string {
 
 describe('FLUSHDB, FLUSHALL and SWAPDB', () => {
   it('FLUSHALL counts the removed keys as changes and is propagated even when nothing was removed', () => {
-    const { server, run, propagated } = setup();
+    // Without save rules: with them, FLUSHALL saves at once and the save zeroes the count (below).
+    const { server, run, propagated } = setup({ save: '' });
     run('FLUSHALL');
     expect(server.dirty).toBe(0);
     expect(propagated).toEqual([['FLUSHALL']]);
@@ -37,6 +38,16 @@ describe('FLUSHDB, FLUSHALL and SWAPDB', () => {
     const before = server.dirty;
     run('FLUSHALL', 'ASYNC');
     expect(server.dirty - before).toBe(2);
+  });
+
+  it('FLUSHALL with save rules saves the empty dataset at once, which zeroes the count of changes, and is still propagated', () => {
+    // flushAllDataAndResetRDB (src/db.c) calls rdbSave, which sets server.dirty to 0, when saveparams exist.
+    const { server, run, propagated } = setup({ save: '3600 1' });
+    run('SET', 'a', '1');
+    expect(server.dirty).toBe(1);
+    run('FLUSHALL');
+    expect(server.dirty).toBe(0);
+    expect(propagated.at(-1)).toEqual(['FLUSHALL']);
   });
 
   it('FLUSHDB empties only the selected database', () => {
