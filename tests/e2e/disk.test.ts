@@ -73,7 +73,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the cluster panel and the disk view in Chromium
     await expect.poll(() => page.locator('.file', { hasText: 'appendonly.aof.1.incr.aof' }).locator('.file-fate').innerText()).toMatch(/a power loss now loses \d+ B/);
     await page.getByRole('tab', { name: 'Cluster' }).click();
     await page.getByRole('button', { name: 'Cut the power of redis' }).click();
-    await expect.poll(() => page.locator('.cluster-pane [role=status]').innerText()).toBe('redis: power cut; every process died and what was not on the disk yet is lost');
+    await expect.poll(() => page.locator('.cluster-pane .fault-status').innerText()).toBe('redis: power cut; every process died and what was not on the disk yet is lost');
     await page.getByRole('article', { name: 'Host redis' }).getByText('power off').waitFor();
     await page.getByRole('button', { name: 'Power redis on again' }).click();
     await page.getByRole('button', { name: 'Start redis-server on redis port 6379 again, as it was last started' }).click();

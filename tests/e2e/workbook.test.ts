@@ -268,7 +268,7 @@ describe.skipIf(!HAVE_CHROMIUM)('terminal completion, hints and screen reader mo
 
   it('turns on screen reader mode in the terminals from the keyboard, and remembers it', async () => {
     const page = await open();
-    const toggle = page.getByRole('button', { name: 'Screen reader mode' });
+    const toggle = page.getByRole('button', { name: 'Screen reader', exact: true });
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
     await toggle.focus();
     await page.keyboard.press('Enter');
@@ -276,7 +276,7 @@ describe.skipIf(!HAVE_CHROMIUM)('terminal completion, hints and screen reader mo
     await page.locator('.terminal-screen:not([hidden]) .xterm-accessibility-tree').waitFor({ state: 'attached' });
     await page.reload();
     await page.locator('.terminal-screen:not([hidden]) .xterm-accessibility-tree').waitFor({ state: 'attached' });
-    expect(await page.getByRole('button', { name: 'Screen reader mode' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Screen reader', exact: true }).getAttribute('aria-pressed')).toBe('true');
     await page.context().close();
   });
 });

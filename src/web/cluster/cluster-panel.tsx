@@ -1,6 +1,7 @@
 import { lazy, useCallback, useEffect, useState } from 'react';
 import { LaterPart } from '../layout/later-part.js';
 import { useStore, useWorkbook } from '../store-context.js';
+import { ClusterAnnouncer } from './cluster-announcer.js';
 import './cluster.css';
 import type { Fault, FaultOutcome } from './faults.js';
 
@@ -99,6 +100,7 @@ export function ClusterPanel() {
       <p className={outcome !== null && !outcome.ok ? 'fault-status bad' : 'fault-status'} role="status">
         {outcome?.message ?? ''}
       </p>
+      <ClusterAnnouncer />
     </section>
   );
 }

@@ -114,6 +114,17 @@ function run(world: World, f: Fault): void {
   }
 }
 
+/**
+ * The accessible name of a fault's button whose face shows a short word: the
+ * word first, then the sentence, so that what the eye reads is part of the
+ * name (a voice control user says "Power loss") and a screen reader still
+ * hears what it does, to what.
+ */
+export function faultButtonName(face: string, f: Fault): string {
+  const label = faultLabel(f);
+  return label.toLowerCase().includes(face.toLowerCase()) ? label : `${face}: ${label}`;
+}
+
 /** The accessible name of a fault's button: what it does, to what, in words. */
 export function faultLabel(f: Fault): string {
   switch (f.kind) {

@@ -1,6 +1,6 @@
 import type { FaultOp } from '../../../emulator/sim/disk.js';
 import type { HostView } from './cluster-view.js';
-import { faultLabel, type Fault } from './faults.js';
+import { faultButtonName, faultLabel, type Fault } from './faults.js';
 import { ServerCard } from './server-card.js';
 import { Toolbar } from './toolbar.js';
 
@@ -27,7 +27,7 @@ export function HostCard({ host, nowS, onFault }: { host: HostView; nowS: number
         <span className={host.powered ? 'badge on' : 'badge off'}>{host.powered ? 'power on' : 'power off'}</span>
       </header>
       <Toolbar label={`Faults of host ${host.name}`} className="fault-bar host-faults">
-        <button type="button" className={host.powered ? 'fault danger' : 'fault go'} aria-label={faultLabel(power)} title={faultLabel(power)} onClick={() => onFault(power)}>
+        <button type="button" className={host.powered ? 'fault danger' : 'fault go'} aria-label={faultButtonName(host.powered ? 'Power loss' : 'Power on', power)} title={faultLabel(power)} onClick={() => onFault(power)}>
           {host.powered ? 'Power loss' : 'Power on'}
         </button>
         <button
@@ -45,7 +45,7 @@ export function HostCard({ host, nowS, onFault }: { host: HostView; nowS: number
           const f: Fault = { kind: 'disk-error', host: host.name, op, count: 1 };
           const n = host.disk.failing[op];
           return (
-            <button key={op} type="button" className="fault" aria-label={faultLabel(f)} title={faultLabel(f)} onClick={() => onFault(f)} disabled={host.disk.kind === 'real'}>
+            <button key={op} type="button" className="fault" aria-label={faultButtonName(`Fail ${op}`, f)} title={faultLabel(f)} onClick={() => onFault(f)} disabled={host.disk.kind === 'real'}>
               Fail {op}
               {n > 0 ? <span className="count" aria-label={`, ${n} pending`}>{n}</span> : null}
             </button>
@@ -76,7 +76,7 @@ export function HostCard({ host, nowS, onFault }: { host: HostView; nowS: number
               <span className="server-name">
                 redis-server :{s.port} <span className="muted small">not running</span>
               </span>
-              <button type="button" className="fault go" aria-label={faultLabel(start)} title={`${faultLabel(start)}: ${s.commandLine}`} onClick={() => onFault(start)} disabled={!host.powered}>
+              <button type="button" className="fault go" aria-label={faultButtonName('Start', start)} title={`${faultLabel(start)}: ${s.commandLine}`} onClick={() => onFault(start)} disabled={!host.powered}>
                 Start
               </button>
             </div>

@@ -1,7 +1,7 @@
 import { LINK_PROFILES, type LinkProfileName } from '../../../emulator/sim/links.js';
 import type { LinkView } from './cluster-view.js';
 import { formatBandwidth, formatRtt } from './cluster-format.js';
-import { faultLabel, type Fault } from './faults.js';
+import { faultButtonName, faultLabel, type Fault } from './faults.js';
 import { Toolbar } from './toolbar.js';
 
 const PROFILES = Object.keys(LINK_PROFILES) as LinkProfileName[];
@@ -38,14 +38,14 @@ function LinkRow({ link: l, onFault }: { link: LinkView; onFault: (f: Fault) => 
         {l.profile} · round trip {formatRtt(l.rttUs)} · {formatBandwidth(l.bandwidthBps)}
       </div>
       <Toolbar label={`Faults of the link between ${l.a} and ${l.b}`} className="fault-bar">
-        <button type="button" className={cut ? 'fault go' : 'fault danger'} aria-label={faultLabel(toggle)} title={faultLabel(toggle)} onClick={() => onFault(toggle)}>
+        <button type="button" className={cut ? 'fault go' : 'fault danger'} aria-label={faultButtonName(cut ? 'Heal' : 'Partition', toggle)} title={faultLabel(toggle)} onClick={() => onFault(toggle)}>
           {cut ? 'Heal' : 'Partition'}
         </button>
         <span className="bar-gap" aria-hidden="true" />
         {PROFILES.map((p) => {
           const f: Fault = { kind: 'link-profile', a: l.a, b: l.b, profile: p };
           return (
-            <button key={p} type="button" className="fault profile" aria-pressed={l.profile === p} aria-label={faultLabel(f)} title={faultLabel(f)} onClick={() => onFault(f)}>
+            <button key={p} type="button" className="fault profile" aria-pressed={l.profile === p} aria-label={faultButtonName(p, f)} title={faultLabel(f)} onClick={() => onFault(f)}>
               {p}
             </button>
           );

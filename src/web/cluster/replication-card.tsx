@@ -1,6 +1,6 @@
 import type { TopologyLink, TopologyNode } from './cluster-view.js';
 import type { Fault } from './faults.js';
-import { faultLabel } from './faults.js';
+import { faultButtonName, faultLabel } from './faults.js';
 
 /**
  * The servers as replication ties them: each primary with its replicas
@@ -55,7 +55,7 @@ function NodeItem({ node, all, onFault }: { node: TopologyNode; all: ReadonlyArr
         {node.link !== null ? <span className={`topology-link link-${node.link.status}`}>{linkText(node.link)}</span> : null}
         <span className="topology-actions">
           {node.role === 'replica' ? (
-            <button type="button" className="small-button" title={faultLabel(promote)} aria-label={faultLabel(promote)} onClick={() => onFault(promote)}>
+            <button type="button" className="small-button" title={faultLabel(promote)} aria-label={faultButtonName('make primary', promote)} onClick={() => onFault(promote)}>
               make primary
             </button>
           ) : null}

@@ -1,7 +1,7 @@
 import type { DbView, PersistenceView, ReplicationView, ServerView } from './cluster-view.js';
 import { formatAgo, plural } from './cluster-format.js';
 import type { Fault } from './faults.js';
-import { faultLabel } from './faults.js';
+import { faultButtonName, faultLabel } from './faults.js';
 import { Toolbar } from './toolbar.js';
 
 /**
@@ -19,10 +19,10 @@ export function ServerCard({ host, server, nowS, onFault }: { host: string; serv
           redis-server :{server.port} <span className="muted small">pid {server.pid}</span>
         </span>
         <Toolbar label={`Stop redis-server on ${host} port ${server.port}`} className="fault-bar">
-          <button type="button" className="fault danger" aria-label={faultLabel(kill)} title={faultLabel(kill)} onClick={() => onFault(kill)}>
+          <button type="button" className="fault danger" aria-label={faultButtonName('kill -9', kill)} title={faultLabel(kill)} onClick={() => onFault(kill)}>
             kill -9
           </button>
-          <button type="button" className="fault" aria-label={faultLabel(term)} title={faultLabel(term)} onClick={() => onFault(term)}>
+          <button type="button" className="fault" aria-label={faultButtonName('SIGTERM', term)} title={faultLabel(term)} onClick={() => onFault(term)}>
             SIGTERM
           </button>
         </Toolbar>

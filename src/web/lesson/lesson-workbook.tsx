@@ -45,17 +45,29 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
               const where = lessonState(state, l);
               return (
                 <li key={l.meta.id} className="lesson-list-item">
-                  <button type="button" className="lesson-entry" aria-label={`Lesson ${l.meta.number}: ${l.meta.title}`} aria-describedby={`lesson-state-${l.meta.id}`} onClick={() => void lessons.choose(l)} disabled={state.reopening !== null}>
+                  {/* The button's name is "Lesson N: Title", made of its own text (a name from
+                      aria-label would differ from what the eye reads, which voice control users
+                      speak); the rest of what it shows is its description. */}
+                  <button type="button" className="lesson-entry" aria-describedby={`lesson-summary-${l.meta.id} lesson-state-${l.meta.id}`} onClick={() => void lessons.choose(l)} disabled={state.reopening !== null}>
+                    <span className="visually-hidden">{`Lesson ${l.meta.number}: `}</span>
                     <span className="lesson-number" aria-hidden="true">
                       {l.meta.number}
                     </span>
                     <span className="lesson-entry-text">
                       <span className="lesson-entry-title">
                         {l.meta.title}
-                        {l.meta.section !== '' && <span className="muted small"> · §{l.meta.section}</span>}
+                        {l.meta.section !== '' && (
+                          <span className="muted small" aria-hidden="true">
+                            {' '}
+                            · §{l.meta.section}
+                          </span>
+                        )}
                       </span>
-                      <span className="muted small">{l.meta.summary}</span>
-                      <span id={`lesson-state-${l.meta.id}`} className={`lesson-entry-progress small ${where.kind}`}>
+                      <span id={`lesson-summary-${l.meta.id}`} className="muted small" aria-hidden="true">
+                        {l.meta.section !== '' && <span className="visually-hidden">{`Section ${l.meta.section}. `}</span>}
+                        {l.meta.summary}
+                      </span>
+                      <span id={`lesson-state-${l.meta.id}`} className={`lesson-entry-progress small ${where.kind}`} aria-hidden="true">
                         {where.text}
                       </span>
                     </span>
@@ -74,13 +86,18 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
               );
             })}
             <li>
-              <button type="button" className="lesson-entry" aria-label="Sandbox: no lesson" onClick={() => void lessons.openSandbox()}>
+              <button type="button" className="lesson-entry" aria-describedby="lesson-summary-sandbox" onClick={() => void lessons.openSandbox()}>
                 <span className="lesson-number" aria-hidden="true">
                   ◇
                 </span>
                 <span className="lesson-entry-text">
-                  <span className="lesson-entry-title">Sandbox</span>
-                  <span className="muted small">A machine “redis” running redis-server and a client machine “app”: no steps, no checks.</span>
+                  <span className="visually-hidden">Sandbox: no lesson</span>
+                  <span className="lesson-entry-title" aria-hidden="true">
+                    Sandbox
+                  </span>
+                  <span id="lesson-summary-sandbox" className="muted small" aria-hidden="true">
+                    A machine “redis” running redis-server and a client machine “app”: no steps, no checks.
+                  </span>
                 </span>
               </button>
             </li>

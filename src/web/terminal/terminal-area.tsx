@@ -15,6 +15,17 @@ export function TerminalArea({ theme }: { theme: 'light' | 'dark' }) {
   const active = useWorkbook((s) => s.activeTerminal);
 
   const onTabKey = (e: React.KeyboardEvent, index: number): void => {
+    if (e.key === 'Delete') {
+      // The tab list may hold only tabs, so the close button is for the mouse and Delete closes
+      // the focused tab from the keyboard (the closable-tabs pattern of WAI-ARIA's practices).
+      e.preventDefault();
+      const t = terminals[index];
+      if (t === undefined) return;
+      const next = terminals[index + 1] ?? terminals[index - 1];
+      store.closeTerminal(t.id);
+      if (next !== undefined) document.getElementById(`tab-${next.id}`)?.focus();
+      return;
+    }
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
     e.preventDefault();
     const next = terminals[(index + (e.key === 'ArrowRight' ? 1 : terminals.length - 1)) % terminals.length];
@@ -28,13 +39,14 @@ export function TerminalArea({ theme }: { theme: 'light' | 'dark' }) {
       <div className="tab-bar">
         <div className="tabs" role="tablist" aria-label="Terminals">
           {terminals.map((t, i) => (
-            <div key={t.id} className={t.id === active ? 'tab active' : 'tab'}>
+            <div key={t.id} role="presentation" className={t.id === active ? 'tab active' : 'tab'}>
               <button
                 type="button"
                 role="tab"
                 id={`tab-${t.id}`}
                 aria-selected={t.id === active}
                 aria-controls={`panel-${t.id}`}
+                aria-keyshortcuts="Delete"
                 tabIndex={t.id === active ? 0 : -1}
                 className="tab-label"
                 onClick={() => store.selectTerminal(t.id)}
@@ -45,7 +57,7 @@ export function TerminalArea({ theme }: { theme: 'light' | 'dark' }) {
                 </span>
                 {t.title}
               </button>
-              <button type="button" className="tab-close" aria-label={`Close ${t.title}`} title="Close" onClick={() => store.closeTerminal(t.id)}>
+              <button type="button" className="tab-close" aria-hidden="true" tabIndex={-1} title={`Close ${t.title} (Delete on its tab)`} onClick={() => store.closeTerminal(t.id)}>
                 <span aria-hidden="true">×</span>
               </button>
             </div>
@@ -56,11 +68,14 @@ export function TerminalArea({ theme }: { theme: 'light' | 'dark' }) {
             type="button"
             className="screen-reader-toggle"
             aria-pressed={screenReader.on}
-            aria-label="Screen reader mode"
             title="Screen reader mode: the terminals' output is read out as it comes"
             onClick={screenReader.toggle}
           >
-            Screen reader<span className="toggle-state">{screenReader.on ? 'on' : 'off'}</span>
+            Screen reader
+            {/* The pressed state says on or off to a screen reader; the word is for the eye. */}
+            <span className="toggle-state" aria-hidden="true">
+              {screenReader.on ? 'on' : 'off'}
+            </span>
           </button>
           <NewTerminalMenu />
         </div>
