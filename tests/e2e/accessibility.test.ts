@@ -60,6 +60,13 @@ describe.skipIf(!HAVE_CHROMIUM)('an accessibility audit with axe-core', () => {
     await page.getByRole('button', { name: 'Lesson 2: Snapshots' }).click();
     await page.getByRole('navigation', { name: 'Steps' }).waitFor();
     found['a lesson'] = await audit(page);
+    // The tab list holds only tabs, so the keyboard closes one with Delete on the focused tab.
+    const tabs = page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab');
+    const open = await tabs.count();
+    expect(open).toBeGreaterThan(0);
+    await page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab', { selected: true }).focus();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => tabs.count()).toBe(open - 1);
     expect(found).toEqual({ 'lesson list and cluster panel': [], 'disk view': [], history: [], 'a lesson': [] });
     expect(problems).toEqual([]);
     await page.context().close();
