@@ -161,14 +161,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the cluster panel and the disk view in Chromium
 
   it('shows a torn AOF as torn, and where a damaged RDB stops decoding and why', async () => {
     const aof = Buffer.from('*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n1\r\n*3\r\n$3\r\nSET\r\n$1\r', 'latin1');
-    const rdb = writeRdb([{ id: 0, size: 1, expiresSize: 0, keys: [{ key: 'k', value: 'v' }] }], {
-      compression: false,
-      checksum: true,
-      fill: -2,
-      compressDepth: 0,
-      packedThreshold: 1 << 30,
-      aux: { redisVersion: '7.0.15', ctimeSeconds: 1767225600, usedMemoryBytes: 1 << 20, aofBase: false },
-    });
+    const rdb = writeRdb([{ id: 0, size: 1, expiresSize: 0, keys: [{ key: 'k', value: 'v' }] }], PLAIN_RDB);
     // The value's last byte changed: every record reads, the checksum does not match.
     rdb[rdb.length - 10] = 0x77;
     const { page, problems } = await openWorkbook();

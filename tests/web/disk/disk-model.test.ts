@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AofEntryReader, RdbRecordReader, type AofEntry, type AofReaderState, type RdbReaderState, type RdbRecord } from '../../../emulator/persistence/inspect/index.js';
 import { writeRdb } from '../../../emulator/persistence/rdb/index.js';
-import { millionKeyRdb } from '../../support/big-files.js';
+import { millionKeyRdb, PLAIN_RDB } from '../../support/big-files.js';
 import { registerShellProgram } from '../../../emulator/programs/shell.js';
 import { World } from '../../../emulator/world/world.js';
 import { clusterView } from '../../../src/web/cluster/cluster-view.js';
@@ -262,14 +262,7 @@ describe('downloads and uploads', () => {
 
   it('loads an uploaded dump.rdb when redis-server starts again', async () => {
     const { h, t, send } = await sandbox();
-    const rdb = writeRdb([{ id: 0, size: 1, expiresSize: 0, keys: [{ key: 'uploaded', value: 'yes' }] }], {
-      compression: false,
-      checksum: true,
-      fill: -2,
-      compressDepth: 0,
-      packedThreshold: 1 << 30,
-      aux: { redisVersion: '7.0.15', ctimeSeconds: 1767225600, usedMemoryBytes: 1 << 20, aofBase: false },
-    });
+    const rdb = writeRdb([{ id: 0, size: 1, expiresSize: 0, keys: [{ key: 'uploaded', value: 'yes' }] }], PLAIN_RDB);
     const pid = clusterView(h.store.world).hosts[0]!.servers[0]!.pid;
     applyFault(h.store, { kind: 'kill', host: 'redis', pid });
     const plan = planUpload('/var/lib/redis', [{ relativePath: 'dump.rdb', bytes: rdb }]);
