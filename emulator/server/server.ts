@@ -9,6 +9,7 @@ import { Config } from './config.js';
 import { ServerStats } from './stats.js';
 import { discardTransaction } from './transaction.js';
 import { activeExpireCycle } from '../keyspace/expire.js';
+import { ReplicaKeysWithExpire } from '../keyspace/replica-keys-with-expire.js';
 import { ScanCursors } from '../keyspace/scan.js';
 import { BLOCKED, BlockingRegistry } from './blocking.js';
 import type { Value } from '../keyspace/values.js';
@@ -177,6 +178,8 @@ export class RedisServer implements KeyspaceHost {
   loadingData = false;
   /** Whether the active expire cycle runs (DEBUG SET-ACTIVE-EXPIRE). */
   activeExpireEnabled = true;
+  /** Keys given a TTL by clients of this server while it is a writable replica: its cron expires them. */
+  readonly replicaKeysWithExpire = new ReplicaKeysWithExpire();
   /** The database the next active expire cycle starts with. */
   expireCycleNextDb = 0;
   /** Replication: the IDs, offsets and backlog, the replicas served, the primary followed (emulator/replication). */
@@ -723,7 +726,12 @@ export class RedisServer implements KeyspaceHost {
     // A pause whose time is up ends here, and the commands it held run.
     this.pause.paused();
     if (this.pause.hasReleased) this.pause.processReleased();
-    if (this.activeExpireEnabled && this.mayDeleteExpired) activeExpireCycle(this);
+    // databasesCron: a primary samples its keys; a replica leaves its
+    // primary's keys to the primary's DEL and expires only those written on it.
+    if (this.activeExpireEnabled) {
+      if (this.replication.masterHost !== null) this.replicaKeysWithExpire.expire(this.dbs);
+      else if (this.mayDeleteExpired) activeExpireCycle(this);
+    }
     this.runTimers();
   }
 
