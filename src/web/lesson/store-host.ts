@@ -73,6 +73,9 @@ export class StoreLessonHost implements LessonHost {
     if (id === null) throw new Error(`no terminal named ${terminal}`);
     this.store.selectTerminal(id);
     await this.whenIdle([id]);
+    // redis-cli printing a stream (MONITOR, SUBSCRIBE) has had its reply and reads no line: Ctrl-C first, as a learner would.
+    const session = this.store.terminal(id);
+    if (this.specs.get(terminal)?.kind === 'redis-cli' && session?.running === true && !this.busy(id)) session.input('\x03');
     this.store.sendLine(id, line);
     await this.whenIdle([id]);
   }
