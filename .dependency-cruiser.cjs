@@ -55,6 +55,7 @@ const KNOWN_UPWARD = [];
  * redis-cli/assist-data.ts (redis-cli's help table). One is the small
  * registry the page's loader reads before it sends a command kept apart:
  * commands/on-demand.ts (the names, and whether their code has arrived).
+ * sentinel/index.ts starts redis-sentinel (the Node entry in sentinel mode).
  * A front that the page's first load imports re-exports only modules that
  * load is already made of, so it adds nothing to the initial JavaScript.
  */
@@ -70,6 +71,7 @@ const DOOR = [
   'emulator/programs/index.ts',
   'emulator/persistence/inspect/index.ts',
   'emulator/resp/index.ts',
+  'emulator/sentinel/index.ts',
   'emulator/programs/shell-parts.ts',
   'emulator/commands/on-demand-handlers.ts',
   'emulator/redis-cli/assist-data.ts',
