@@ -11,7 +11,7 @@ import { randomInt } from 'node:crypto';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { World } from '../../emulator/world/world.js';
-import { RedisProcess } from '../../emulator/process/redis-process.js';
+import { RedisProcess } from '../../emulator/process/index.js';
 import { configWords, parseSentinelConfig, registerSentinel, sentinelConfigText } from '../../emulator/sentinel/index.js';
 import { RealDisk } from './real-disk.js';
 import { ServerLog } from './server-log.js';

@@ -24,7 +24,7 @@ import { RedisTcpServer, closeEarly, listenEarly, type EarlyListeners } from './
 import { WallClock } from './wall-clock.js';
 import { World } from '../../emulator/world/world.js';
 import { RealDisk } from './real-disk.js';
-import { RedisProcess } from '../../emulator/process/redis-process.js';
+import { RedisProcess } from '../../emulator/process/index.js';
 import { NodeWorldDriver } from './world-driver.js';
 import { tcpDialer } from './tcp-dialer.js';
 import { isSentinelMode, sentinelMain } from './sentinel-main.js';
