@@ -43,7 +43,9 @@ const KNOWN_UPWARD = [
  * persistence/inspect/ the file viewers; redis-cli/repl.ts the redis-cli a
  * terminal runs; commands/on-demand-handlers.ts the commands the page loads
  * after the first prompt (a dynamic import, its own chunk); resp/index.ts the
- * byte strings and command framing the page's light modules use.
+ * byte strings and command framing the page's light modules use;
+ * world/sentinel-client.ts the Sentinel-following client code cells load on
+ * first use (a dynamic import).
  */
 const DOOR = [
   'emulator/index.ts',
@@ -52,6 +54,7 @@ const DOOR = [
   'emulator/commands/on-demand-handlers.ts',
   'emulator/redis-cli/repl.ts',
   'emulator/resp/index.ts',
+  'emulator/world/sentinel-client.ts',
 ];
 
 /**
