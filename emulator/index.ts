@@ -3,6 +3,7 @@
  * here.
  */
 export { RedisServer, type ServerOptions, type PropagationListener } from './server/server.js';
+export { createServer, type CreateServerOptions } from './process/create-server.js';
 export { Client } from './server/client.js';
 export { ServerConnection } from './server/connection.js';
 export { ConfigError } from './server/config.js';

@@ -9,7 +9,7 @@ import '../../emulator/commands/on-demand-handlers.js';
 import { randomInt } from 'node:crypto';
 import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { RedisServer, bytesToUtf8, utf8ToBytes } from '../../emulator/index.js';
+import { createServer, bytesToUtf8, utf8ToBytes, type RedisServer } from '../../emulator/index.js';
 import {
   parseServerArgs,
   usageText,
@@ -92,7 +92,7 @@ export interface RunOptions {
 
 /** The emulator's own parameters, checked against a throwaway server with default settings. */
 function emulatorConfigCheck(): EmulatorConfigCheck {
-  const probe = new RedisServer({ clock: new WallClock() });
+  const probe = createServer({ clock: new WallClock() });
   const prefix = /^CONFIG SET failed \(possibly related to argument '[^']*'\) - /;
   return {
     knows: (name) => probe.config.match([name]).length > 0,

@@ -1,3 +1,4 @@
+import type { World } from '../../../emulator/world/world.js';
 import type { Lesson } from '../../lessons/lesson.js';
 import { LessonRunner, type LessonProgress, type StepStatus } from '../../lessons/runner.js';
 import { lessonCellOptions } from '../code-cell/lesson-cells.js';
@@ -84,6 +85,8 @@ export class LessonController {
   private readonly host: StoreLessonHost;
   private lastCluster: WorkbookSnapshot['cluster'] | null = null;
   private loading: Promise<void> | null = null;
+  /** The world the shown block output came from: output of another timeline (one rewound away from) is never shown. */
+  private outputWorld: World | null = null;
   /** The record last noted on the shelf ("id:step:done"), so it is written only when it changes. */
   private lastNoted = '';
 
@@ -299,8 +302,8 @@ export class LessonController {
   /** Plays an events block; its output is kept under the block's key. */
   play(key: string, lines: readonly string[]): void {
     void this.guard(key, async () => {
-      const out = await this.runner!.playEvents(lines);
-      this.set({ eventOutput: { ...this.current.eventOutput, [key]: out } });
+      const world = this.store.world;
+      this.keepOutput(world, key, await this.runner!.playEvents(lines));
     });
   }
 
@@ -308,9 +311,23 @@ export class LessonController {
   playSolution(): void {
     const step = this.current.progress?.step ?? 0;
     void this.guard(`solution:${step}`, async () => {
+      const world = this.store.world;
       const out = await this.runner!.playSolution();
-      if (out !== '') this.set({ eventOutput: { ...this.current.eventOutput, [`solution:${step}`]: out } });
+      if (out !== '') this.keepOutput(world, `solution:${step}`, out);
     });
+  }
+
+  /**
+   * Shows what a block printed in `world`, unless the page has left that
+   * world meanwhile (a rewind or a branch switch while it played): the
+   * output of a timeline the learner left would describe a world that
+   * is not there.
+   */
+  private keepOutput(world: World, key: string, out: string): void {
+    if (this.store.world !== world) return;
+    const kept = this.outputWorld === world ? this.current.eventOutput : {};
+    this.outputWorld = world;
+    this.set({ eventOutput: { ...kept, [key]: out } });
   }
 
   showHint(): void {
@@ -347,6 +364,10 @@ export class LessonController {
 
   /** The store published: if the world moved, the checks look again. */
   private worldMoved(): void {
+    if (this.outputWorld !== null && this.store.world !== this.outputWorld) {
+      this.outputWorld = null;
+      if (Object.keys(this.current.eventOutput).length !== 0) this.set({ eventOutput: {} });
+    }
     const cluster = this.store.getSnapshot().cluster;
     if (cluster === this.lastCluster) return;
     this.lastCluster = cluster;
