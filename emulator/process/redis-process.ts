@@ -830,6 +830,10 @@ class OutboundLink implements OutboundConnection {
     private readonly events: OutboundEvents,
   ) {}
 
+  get localAddress(): string {
+    return this.transport.address.laddr;
+  }
+
   connected(): void {
     if (this.state !== 'connecting' || this.client !== null) return;
     this.state = 'open';

@@ -1,6 +1,6 @@
 import { RedisCliRepl } from '../../emulator/redis-cli/repl.js';
-import { HostShell } from '../../emulator/programs/shell.js';
-import { SessionLink } from '../../emulator/programs/session-link.js';
+import { HostShell } from '../../emulator/programs/shell-parts.js';
+import { SessionLink } from '../../emulator/programs/index.js';
 import type { World } from '../../emulator/world/world.js';
 import type { LessonHost, TimedReply } from './host.js';
 import { parseServerRef, type TerminalSpec } from './schema.js';

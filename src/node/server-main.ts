@@ -24,9 +24,10 @@ import { RedisTcpServer, closeEarly, listenEarly, type EarlyListeners } from './
 import { WallClock } from './wall-clock.js';
 import { World } from '../../emulator/world/world.js';
 import { RealDisk } from './real-disk.js';
-import { RedisProcess } from '../../emulator/process/redis-process.js';
+import { RedisProcess } from '../../emulator/process/index.js';
 import { NodeWorldDriver } from './world-driver.js';
 import { tcpDialer } from './tcp-dialer.js';
+import { isSentinelMode, sentinelMain } from './sentinel-main.js';
 
 /** Lines the simulated process logs that this entry point prints itself, in Redis's form. */
 const STARTUP_LINES = new Set([
@@ -279,6 +280,10 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
 
 /** The process entry: runs until SIGINT or SIGTERM. */
 export async function main(): Promise<void> {
+  if (isSentinelMode(process.argv[1], process.argv.slice(2))) {
+    await sentinelMain(process.argv.slice(2));
+    return;
+  }
   const running = await runServer(process.argv.slice(2), { onShutdownCommand: () => process.exit(0) });
   if (typeof running === 'number') {
     process.exitCode = running;

@@ -10,6 +10,7 @@ import type { WorkbookSnapshot, WorldStore } from '../world-store.js';
 import { loadCatalogue } from './lesson-files.js';
 import { lessonKeeping } from './lesson-keeping.js';
 import type { LessonRecord, LessonShelf } from './lesson-shelf.js';
+import type { KeptLesson } from './progress-file.js';
 import { StoreLessonHost } from './store-host.js';
 
 /** What the lesson pane shows, as one immutable value per change. */
@@ -34,6 +35,9 @@ export interface LessonPaneState {
   /** A lesson being opened where it was left: its title. */
   readonly reopening: string | null;
 }
+
+/** The progress file's code, loaded when the learner exports or imports. */
+const progressFiles = (): Promise<typeof import('./progress-file.js')> => import('./progress-file.js');
 
 /** The session's name for the lesson state. */
 const SESSION_KEY = 'lesson';
@@ -223,6 +227,50 @@ export class LessonController {
     if (this.runner?.lesson.meta.id !== lesson.meta.id) await this.stowCurrent();
     await this.shelf?.forget(lesson.meta.id).catch(() => undefined);
     this.open(lesson);
+  }
+
+  /**
+   * Every lesson's progress as one file's text (see progress-file.ts):
+   * the lesson open now is kept first, so it goes in as it is. Null when
+   * the page keeps no lessons.
+   */
+  async exportProgress(): Promise<string | null> {
+    const shelf = this.shelf;
+    if (shelf === null) return null;
+    await this.stowCurrent();
+    const { progressFile } = await progressFiles();
+    const kept = await shelf.kept();
+    return JSON.stringify(progressFile(kept.map((k) => ({ record: k.record, session: k.session as KeptLesson['session'] })), new Date().toISOString()));
+  }
+
+  /**
+   * Takes every lesson of a progress file's text back where it was. A
+   * file that is not one, or a damaged one, changes nothing: the result
+   * says why. Lessons the file does not name keep what they had; the
+   * lesson open now, when the file names it, reopens as the file has it.
+   */
+  async importProgress(text: string): Promise<{ ok: true; lessons: number } | { ok: false; message: string }> {
+    const shelf = this.shelf;
+    if (shelf === null) return { ok: false, message: 'This page keeps no lessons, so it cannot take progress in.' };
+    if (this.current.busy !== null || this.current.reopening !== null) return { ok: false, message: 'Wait for the lesson to finish what it is doing.' };
+    const parsed = (await progressFiles()).parseProgressText(text);
+    if (!parsed.ok) return parsed;
+    const lessons = parsed.progress.lessons;
+    try {
+      for (const k of lessons) await shelf.put(k.record, k.session);
+    } catch (e) {
+      return { ok: false, message: `The progress could not be kept in this browser: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    const open = this.runner === null ? undefined : lessons.find((k) => k.record.id === this.runner!.lesson.meta.id);
+    const session = lessonKeeping.session;
+    if (open?.session != null && session !== null) {
+      const title = this.runner!.lesson.meta.title;
+      this.set({ reopening: title });
+      const ok = await session.openKept(open.session, `Opening “${title}” as the file has it`);
+      this.set({ reopening: null });
+      if (!ok) return { ok: false, message: `The other lessons were taken in, but “${title}” could not be opened as the file has it; it stays as it was.` };
+    }
+    return { ok: true, lessons: lessons.length };
   }
 
   /** Keeps the lesson open now on the shelf, with its whole session, before the page leaves it. */

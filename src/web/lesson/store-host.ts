@@ -1,4 +1,4 @@
-import { HostShell } from '../../../emulator/programs/shell.js';
+import { HostShell } from '../../../emulator/programs/shell-parts.js';
 import type { World } from '../../../emulator/world/world.js';
 import type { LessonHost, TimedReply } from '../../lessons/host.js';
 import { parseServerRef, type TerminalSpec } from '../../lessons/schema.js';

@@ -1,4 +1,4 @@
-import { SessionLink } from '../../../emulator/programs/session-link.js';
+import { SessionLink } from '../../../emulator/programs/index.js';
 import type { RecordedAction, World, WorldCheckpoint } from '../../../emulator/world/world.js';
 import { loadCommandCode } from '../command-code.js';
 import { loadShellParts } from '../shell-loader.js';
