@@ -152,6 +152,22 @@ export class Redis {
     return p;
   }
 
+  /**
+   * @internal Runs a command and calls `done` with its reply the moment it
+   * arrives, not in a later promise reaction: code inside the world that
+   * acts on a reply (the Sentinel-following client) then acts at the same
+   * point of the world's history however the world is driven, a replay
+   * included.
+   */
+  callback(argv: string[], done: (error: Error | null, value: ClientValue) => void): void {
+    if (this.status === 'end') {
+      done(this.closeError ?? new Error('Connection is closed.'), null);
+      return;
+    }
+    this.waiting.push({ resolve: (v) => done(null, v), reject: (e) => done(e, null) });
+    this.send(encodeCommand(argv), 1);
+  }
+
   /** Commands sent together in one flight, not wrapped in MULTI. */
   pipeline(): Pipeline {
     return new Pipeline(this, false);
