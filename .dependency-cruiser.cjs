@@ -26,82 +26,70 @@ const LAYERS = [
 ];
 
 /**
- * Upward imports that remain, each with the reason it is still there. The
- * list may only shrink: a new upward import fails lint.
+ * Upward imports that remain, each as [from, to] with the reason it is
+ * still there. None remain: a new upward import fails lint. (The server's
+ * command table and replication state come from above it, through
+ * emulator/process/create-server.ts.)
  */
-const KNOWN_UPWARD = [
-  // RedisServer is the assembly of one server (server.c): it builds the
-  // default handler table and the replication state. Splitting the struct
-  // from its assembly (a factory above both) removes these.
-  ['^emulator/server/server\\.ts$', '^emulator/(commands/index|replication/state)\\.ts$'],
-];
+const KNOWN_UPWARD = [];
 
 /**
  * The door: src/ imports the emulator only through these modules, each a
- * documented API. emulator/index.ts is the server, RESP and the in-process
- * client; world/world.ts the world the page and the lessons drive;
- * persistence/inspect/ the file viewers; redis-cli/repl.ts the redis-cli a
- * terminal runs; commands/on-demand-handlers.ts the commands the page loads
- * after the first prompt (a dynamic import, its own chunk); resp/index.ts the
- * byte strings and command framing the page's light modules use.
+ * documented API (see the comment at the top of each):
+ * - emulator/index.ts: a server (createServer), RESP, the in-process client,
+ *   command keys and redis.conf reading, for Node programs, lessons, cells;
+ * - world/world.ts: the world the page and the lessons drive;
+ * - sim/index.ts: hosts, links, disks, the realtime driver, the wire;
+ * - process/index.ts: a redis-server process and its external transport;
+ * - server/index.ts: what the page shows of a server (INFO, memory, values);
+ * - client-library/index.ts: what the code cells' sandbox speaks with;
+ * - redis-cli/repl.ts and redis-cli/index.ts: the redis-cli a terminal runs,
+ *   its formatter, link, completion and hints;
+ * - programs/index.ts: host setup, the session link, the shell's action name;
+ * - persistence/inspect/index.ts: the file viewers;
+ * - resp/index.ts: the byte strings and command framing of the page's light
+ *   modules.
+ * Three are loaded on demand, each a chunk of its own that the page imports
+ * dynamically: programs/shell-parts.ts (the host shell, what it runs, the
+ * checkers), commands/on-demand-handlers.ts (the commands kept apart) and
+ * redis-cli/assist-data.ts (redis-cli's help table). One is the small
+ * registry the page's loader reads before it sends a command kept apart:
+ * commands/on-demand.ts (the names, and whether their code has arrived).
+ * sentinel/index.ts starts redis-sentinel (the Node entry in sentinel mode).
+ * A front that the page's first load imports re-exports only modules that
+ * load is already made of, so it adds nothing to the initial JavaScript.
  */
 const DOOR = [
   'emulator/index.ts',
   'emulator/world/world.ts',
-  'emulator/persistence/inspect/index.ts',
-  'emulator/commands/on-demand-handlers.ts',
+  'emulator/sim/index.ts',
+  'emulator/process/index.ts',
+  'emulator/server/index.ts',
+  'emulator/client-library/index.ts',
   'emulator/redis-cli/repl.ts',
+  'emulator/redis-cli/index.ts',
+  'emulator/programs/index.ts',
+  'emulator/persistence/inspect/index.ts',
   'emulator/resp/index.ts',
+  'emulator/sentinel/index.ts',
+  'emulator/programs/shell-parts.ts',
+  'emulator/commands/on-demand-handlers.ts',
+  'emulator/redis-cli/assist-data.ts',
+  'emulator/commands/on-demand.ts',
 ];
 
 /**
- * Modules src/ still reaches past the door (the simulated hosts and disks the
- * page draws, the shell's parts, redis-cli's helpers). The list may only
- * shrink: a new one fails lint; export what src/ needs from a front instead.
+ * Modules src/ still reaches past the door, each with why. The list may
+ * only shrink: a new one fails lint; export what src/ needs from a front.
  */
 const KNOWN_PAST_THE_DOOR = [
-  'emulator/client-library/command-names.ts',
-  'emulator/client-library/reply-error.ts',
-  'emulator/client-library/values.ts',
-  'emulator/commands/command-keys.ts',
-  'emulator/commands/on-demand.ts',
-  'emulator/keyspace/database.ts',
-  'emulator/keyspace/values.ts',
-  'emulator/persistence/check/rdb/check.ts',
-  'emulator/process/external-transport.ts',
-  'emulator/process/outbound.ts',
-  'emulator/process/redis-process.ts',
-  'emulator/programs/host-setup.ts',
-  'emulator/programs/redis-check-aof.ts',
-  'emulator/programs/session-link.ts',
-  'emulator/programs/shell.ts',
+  // src/web/world-programs.ts is in the page's first load and needs only
+  // these small leaves; importing them through sim/index.ts or
+  // programs/index.ts makes the bundler split the first load into more
+  // chunks (297.3 -> 300.9 KB gzipped, over the 300 KB budget).
   'emulator/programs/shell/action.ts',
-  'emulator/programs/shell/quoting.ts',
-  'emulator/programs/shell/redis-server.ts',
-  'emulator/programs/shell/sim-verbs.ts',
-  'emulator/redis-cli/assist-data.ts',
-  'emulator/redis-cli/completion.ts',
-  'emulator/redis-cli/format.ts',
-  'emulator/redis-cli/hints.ts',
-  'emulator/redis-cli/link.ts',
-  'emulator/redis-cli/shell-completion.ts',
-  'emulator/server/command-line.ts',
-  'emulator/server/info.ts',
   'emulator/sim/base64.ts',
-  'emulator/sim/cpu.ts',
-  'emulator/sim/disk-api.ts',
-  'emulator/sim/disk-buffer.ts',
-  'emulator/sim/disk-errors.ts',
   'emulator/sim/disk-path.ts',
-  'emulator/sim/disk.ts',
-  'emulator/sim/host.ts',
-  'emulator/sim/kernel.ts',
-  'emulator/sim/links.ts',
-  'emulator/sim/network.ts',
-  'emulator/sim/realtime.ts',
-  'emulator/sim/trace.ts',
-  'emulator/sim/wire.ts',
-  'emulator/world/terminal-session.ts',
 ];
 
 const exactly = (paths) => paths.map((p) => `^${p.replace(/[.]/g, '\\.')}$`);

@@ -5,7 +5,7 @@
 // Every command's code, also those kept apart (emulator/commands/on-demand.ts).
 import '../emulator/commands/on-demand-handlers.js';
 import RedisMock from 'ioredis-mock';
-import { DirectClient, ManualClock, RedisServer } from '../emulator/index.js';
+import { DirectClient, ManualClock, createServer } from '../emulator/index.js';
 import { timeIt, type Row } from './measure.js';
 
 interface Caller {
@@ -13,7 +13,7 @@ interface Caller {
 }
 
 function emulatorCaller(): Caller {
-  const server = new RedisServer({ clock: new ManualClock() });
+  const server = createServer({ clock: new ManualClock() });
   return new DirectClient(server);
 }
 

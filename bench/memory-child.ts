@@ -5,7 +5,7 @@
  */
 // Every command's code, also those kept apart (emulator/commands/on-demand.ts).
 import '../emulator/commands/on-demand-handlers.js';
-import { ManualClock, RedisServer } from '../emulator/index.js';
+import { ManualClock, createServer } from '../emulator/index.js';
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -17,7 +17,7 @@ function heap(): number {
   return process.memoryUsage().heapUsed;
 }
 
-const server = new RedisServer({ clock: new ManualClock() });
+const server = createServer({ clock: new ManualClock() });
 const client = server.connect();
 const before = heap();
 for (let i = 0; i < n; i++) {

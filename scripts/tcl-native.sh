@@ -34,6 +34,8 @@ CI_UNITS=(integration/shutdown integration/redis-cli)
 # children are simulated inside its one process.
 LUA='/EVAL|/[Ss]cript|/FUNCTION|/Dumping an RDB - functions only'
 STREAMS='/stream|/XADD'
+# Tests whose names do not say so but that run EVAL or FCALL among their steps.
+LUA_INSIDE='/min-slaves-to-write'
 OS_CHILD='AOF will open a temporary INCR AOF to accumulate data until the first AOFRW success when AOF is dynamically enabled|AOF enable during BGSAVE will not write data util AOFRW finish|AOF multiple rewrite failures will open multiple INCR AOFs|AOF will trigger limit when AOFRW fails many times|failed bgsave prevents writes'
 declare -A SKIP=(
   [integration/aof]="$LUA|$STREAMS"
@@ -41,7 +43,7 @@ declare -A SKIP=(
   [integration/rdb]="$LUA|$STREAMS|$OS_CHILD"
   [integration/redis-cli]="$LUA"
   [integration/replication]="$LUA|$STREAMS|$OS_CHILD"
-  [integration/replication-4]="$LUA|$STREAMS"
+  [integration/replication-4]="$LUA|$STREAMS|$LUA_INSIDE"
   [integration/block-repl]="$STREAMS"
 )
 

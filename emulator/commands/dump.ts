@@ -8,7 +8,7 @@ import { lfuDataWithCounter, lruClockBefore, valueReadOptions, valueWriteOptions
 import { debugSettings } from '../server/debug-settings.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
-import { setExpireExact } from '../keyspace/expire-exact.js';
+import { setExpireBy } from './set-expire.js';
 import type { Handler } from '../server/command-table.js';
 
 /**
@@ -95,7 +95,7 @@ function restore(c: Client, argv: string[]): Reply {
 
   db.add(key, value);
   if (ttl !== 0n) {
-    setExpireExact(db, key, normalizeInt64(ttl));
+    setExpireBy(c, db, key, normalizeInt64(ttl));
     // Replicas and the AOF get the absolute time, so that they expire the key when this server does.
     if (!opts.absttl) c.propagateArgv = [...argv.slice(0, 2), ttl.toString(), ...argv.slice(3), 'ABSTTL'];
   }

@@ -1,4 +1,5 @@
-import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
+import { getExpireExact } from '../keyspace/expire-exact.js';
+import { setExpireBy } from './set-expire.js';
 import { INT64_MAX, INT64_MIN, normalize } from '../numbers/int64.js';
 import { errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
@@ -80,7 +81,7 @@ function expireGeneric(c: Client, argv: string[], relative: boolean, seconds: bo
     notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
     return 1;
   }
-  setExpireExact(db, key, normalize(when));
+  setExpireBy(c, db, key, normalize(when));
   modified(c, key);
   notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'expire', key, c.db.id);
   // Propagated as PEXPIREAT with an absolute time in ms, options kept.

@@ -7,7 +7,8 @@ import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR } from '../server/errors.js';
-import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
+import { getExpireExact } from '../keyspace/expire-exact.js';
+import { setExpireBy } from './set-expire.js';
 import { SAME_OBJECT, dbArg } from './generic-rename.js';
 import type { Handler } from '../server/command-table.js';
 
@@ -79,7 +80,7 @@ function copy(c: Client, argv: string[]): Reply {
   const dup = duplicateValue(value);
   if (exists) dst.delete(newKey);
   dst.add(newKey, dup);
-  if (when !== undefined) setExpireExact(dst, newKey, when);
+  if (when !== undefined) setExpireBy(c, dst, newKey, when);
   c.server.keyModified(dst, newKey);
   notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'copy_to', newKey, dst.id);
   c.server.dirty++;

@@ -4,7 +4,8 @@ import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { intArg } from './args.js';
 import { INVALID_DB_INDEX, NOT_INTEGER, NO_SUCH_KEY } from '../server/errors.js';
-import { getExpireExact, setExpireExact } from '../keyspace/expire-exact.js';
+import { getExpireExact } from '../keyspace/expire-exact.js';
+import { setExpireBy } from './set-expire.js';
 import type { Handler } from '../server/command-table.js';
 
 /**
@@ -34,7 +35,7 @@ function renameGeneric(c: Client, argv: string[], nx: boolean): Reply {
   db.add(dst, value);
   // The value keeps its own access data (LRU time or LFU counter).
   if (stamp !== undefined) db.access.set(dst, stamp);
-  if (when !== undefined) setExpireExact(db, dst, when);
+  if (when !== undefined) setExpireBy(c, db, dst, when);
   db.delete(src);
   c.server.keyModified(db, src);
   c.server.keyModified(db, dst);
@@ -77,7 +78,7 @@ function move(c: Client, argv: string[]): Reply {
   const stamp = src.access.get(key);
   dst.add(key, value);
   if (stamp !== undefined) dst.access.set(key, stamp);
-  if (when !== undefined) setExpireExact(dst, key, when);
+  if (when !== undefined) setExpireBy(c, dst, key, when);
   src.delete(key);
   c.server.keyModified(src, key);
   c.server.keyModified(dst, key);

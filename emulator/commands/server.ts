@@ -56,6 +56,7 @@ function flushdb(c: Client, argv: string[]): Reply {
 function flushall(c: Client, argv: string[]): Reply {
   if (!flushArgsValid(argv)) return SYNTAX_ERROR;
   for (const db of c.server.dbs) c.server.dirty += emptyDb(db);
+  c.server.replicaKeysWithExpire.flush();
   resetRdbAfterFlushAll(c.server);
   for (const hook of keyspaceHooks.afterFlushAll) hook(c);
   c.forcePropagation = PROPAGATE.ALL;

@@ -5,7 +5,7 @@ import type { Client } from '../server/client.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
 import { int64Arg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR, invalidExpireTime } from '../server/errors.js';
-import { setExpireExact } from '../keyspace/expire-exact.js';
+import { setExpireBy } from './set-expire.js';
 import { deleteKey, modified } from './lookup.js';
 import { isStringValue, readString } from './string-access.js';
 import { stringByteCommands } from './string-bytes.js';
@@ -140,7 +140,7 @@ function setGeneric(
   c.server.dirty++;
   notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'set', key, c.db.id);
   if (expire !== null) {
-    setExpireExact(c.db, key, when);
+    setExpireBy(c, c.db, key, when);
     c.propagateArgv = ['SET', key, value, 'PXAT', int64ToString(when)];
     notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'expire', key, c.db.id);
   } else if (flags & GET) {
@@ -198,7 +198,7 @@ function getex(c: Client, argv: string[]): Reply {
     c.propagateArgv = [c.server.config.getBool('lazyfree-lazy-expire') ? 'UNLINK' : 'DEL', key];
     notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'del', key, c.db.id);
   } else {
-    setExpireExact(c.db, key, when);
+    setExpireBy(c, c.db, key, when);
     modified(c, key);
     c.propagateArgv = ['PEXPIREAT', key, int64ToString(when)];
     notifyKeyspaceEvent(c.server, NOTIFY.GENERIC, 'expire', key, c.db.id);

@@ -65,6 +65,7 @@ export function debugReload(c: Client, opts: { flush: boolean; save: boolean; me
     }
     // emptyData without EMPTYDB_NOFUNCTIONS: the libraries go too, and come back from the file.
     server.functions.clear();
+    server.replicaKeysWithExpire.flush();
   }
   if (!load(server, opts.merge)) return errorReply('Error trying to load the RDB dump');
   return OK;

@@ -36,6 +36,12 @@ export interface OutboundConnection {
   /** 'connecting' until `connected`, 'open', then 'closed'. */
   readonly state: 'connecting' | 'open' | 'closed';
   /**
+   * This end's address, "ip:port" ("[ip]:port" for IPv6), once connected:
+   * Sentinel announces the address its command link leaves from
+   * (anetFdToString with FD_TO_SOCK_NAME in sentinelSendHello).
+   */
+  readonly localAddress: string;
+  /**
    * Queues bytes (a byte string or bytes) for the peer, sent at the
    * thread's time; false when the connection can no longer send.
    */

@@ -1,4 +1,5 @@
-import { RedisServer } from '../server/server.js';
+import type { RedisServer } from '../server/server.js';
+import { createServer } from './create-server.js';
 import { ServerConnection } from '../server/connection.js';
 import type { ClientAddress } from '../server/client.js';
 import type { ByteDecoder } from '../resp/request-parser.js';
@@ -145,7 +146,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     this.port = opts.port ?? 6379;
     this.costs = opts.costs ?? REDIS_CPU;
     const clock = { nowUs: (): number => this.threadTimeUs() };
-    this.server = new RedisServer({
+    this.server = createServer({
       clock,
       seed: opts.seed ?? kernel.random.nextU32(),
       host: host.name,
@@ -828,6 +829,10 @@ class OutboundLink implements OutboundConnection {
     private readonly proc: RedisProcess,
     private readonly events: OutboundEvents,
   ) {}
+
+  get localAddress(): string {
+    return this.transport.address.laddr;
+  }
 
   connected(): void {
     if (this.state !== 'connecting' || this.client !== null) return;

@@ -22,6 +22,7 @@ export function emptyAllData(server: RedisServer): void {
     touchAllWatchedKeysInDb(db, null);
     db.clear();
   }
+  server.replicaKeysWithExpire.flush();
 }
 
 /** The outcome of loading a received RDB. */

@@ -76,6 +76,12 @@ export class SentinelConfigError extends Error {
   }
 }
 
+/** Sentinel.conf's text with the command line's options after it, as loadServerConfig reads them. */
+export function sentinelConfigText(fileText: string, extraConfig: string | undefined): string {
+  if (extraConfig === undefined || extraConfig === '') return fileText;
+  return `${fileText}${fileText === '' || fileText.endsWith('\n') ? '' : '\n'}${extraConfig}`;
+}
+
 /** Reads sentinel.conf's text. */
 export function parseSentinelConfig(text: string): SentinelConfig {
   const config: SentinelConfig = { port: 26379, myid: null, currentEpoch: 0, masters: [], otherLines: [] };

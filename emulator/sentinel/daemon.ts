@@ -2,7 +2,7 @@ import type { World } from '../world/world.js';
 import { RedisProcess } from '../process/redis-process.js';
 import { SENTINEL_FACTS, SENTINEL_HANDLERS } from './commands.js';
 import { Sentinel, SentinelConfigError } from './sentinel.js';
-import { configWords, parseSentinelConfig } from './config.js';
+import { configWords, parseSentinelConfig, sentinelConfigText } from './config.js';
 
 /** Options of the server itself that a sentinel.conf may set. */
 const SERVER_OPTIONS = new Set(['logfile', 'loglevel', 'dir']);
@@ -12,6 +12,24 @@ import { bytesFromArray } from '../resp/bytes.js';
 export interface SentinelDaemonOptions {
   config: string;
   seed?: number;
+  /**
+   * Options given on the command line after the file (`--port 26380`), as
+   * config lines: Redis reads them after the file's own lines.
+   */
+  extraConfig?: string;
+  /** The directory it was started in: a relative `dir` is taken from it (chdir). */
+  cwd?: string;
+}
+
+/** `dir` as a path from the root, a relative one taken from `cwd`. */
+function absoluteDir(dir: string, cwd: string): string {
+  if (dir.startsWith('/')) return dir;
+  const parts = cwd.split('/').filter((x) => x !== '');
+  for (const part of dir.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '.' && part !== '') parts.push(part);
+  }
+  return '/' + parts.join('/');
 }
 
 /**
@@ -26,13 +44,14 @@ export function registerSentinel(world: World): void {
     let port: number;
     const settings: Record<string, string> = { dir: '/' };
     try {
-      const parsed = parseSentinelConfig(bytesFromArray(host.disk.readFile(opts.config)));
+      const parsed = parseSentinelConfig(sentinelConfigText(bytesFromArray(host.disk.readFile(opts.config)), opts.extraConfig));
       port = parsed.port;
       // The server's own options in the file (logfile, loglevel, dir) apply as in redis.conf.
       for (const line of parsed.otherLines) {
         const words = configWords(line.trim());
         if (words.length === 2 && !words[0]!.startsWith('#') && SERVER_OPTIONS.has(words[0]!.toLowerCase())) settings[words[0]!.toLowerCase()] = words[1]!;
       }
+      settings['dir'] = absoluteDir(settings['dir']!, opts.cwd ?? '/');
     } catch (e) {
       if (e instanceof SentinelConfigError) throw new Error(`*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\nReading the configuration file, at line ${e.lineNumber}\n>>> '${e.line}'\n${e.reason}`, { cause: e });
       // sentinelCheckConfigFile: Sentinel cannot run without a config file it can write.
@@ -46,7 +65,7 @@ export function registerSentinel(world: World): void {
         sentinel: { handlers: SENTINEL_HANDLERS, extraFacts: SENTINEL_FACTS },
       }),
     );
-    proc.addModule((services) => new Sentinel(services, opts.config));
+    proc.addModule((services) => new Sentinel(services, opts.config, opts.extraConfig));
     if (!proc.start()) {
       host.reap(proc, 1, 'exited');
       throw new Error(`${host.name}:${port}: Address already in use`);

@@ -46,6 +46,15 @@ export class ReplyLink {
     return this.conn !== null;
   }
 
+  /** The IP address this end of the connection has; null while the system has not told it yet (a real socket still connecting). */
+  get localIp(): string | null {
+    if (this.conn === null) return null;
+    const a = this.conn.localAddress;
+    if (a.startsWith('?')) return null;
+    const ip = a.slice(0, a.lastIndexOf(':'));
+    return ip.startsWith('[') ? ip.slice(1, -1) : ip;
+  }
+
   /** Replies still awaited (pending_commands). */
   get pending(): number {
     return this.waiting.length;

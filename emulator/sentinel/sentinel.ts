@@ -4,7 +4,7 @@ import { GLOBAL } from '../server/pubsub.js';
 import type { ServerLogLevel } from '../server/log-line.js';
 import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import { ErrorReply, StatusReply, VerbatimReply, type Reply } from '../resp/reply.js';
-import { parseSentinelConfig, rewriteSentinelConfig, SentinelConfigError, newMasterConfig, type MonitoredMasterConfig, type SentinelConfig } from './config.js';
+import { parseSentinelConfig, rewriteSentinelConfig, sentinelConfigText, SentinelConfigError, newMasterConfig, type MonitoredMasterConfig, type SentinelConfig } from './config.js';
 import { ReplyLink } from './link.js';
 import { actOnRole, askMasterStateToOtherSentinels, checkObjectivelyDown, failoverStateMachine, startFailoverIfNeeded, switchToPromoted } from './failover.js';
 
@@ -124,8 +124,9 @@ export class Sentinel implements ProcessModule {
   constructor(
     readonly p: ProcessServices,
     readonly configPath: string,
+    extraConfig?: string,
   ) {
-    this.config = parseSentinelConfig(bytesFromArray(p.host.disk.readFile(configPath)));
+    this.config = parseSentinelConfig(sentinelConfigText(bytesFromArray(p.host.disk.readFile(configPath)), extraConfig));
     for (const m of this.config.masters) {
       const master = this.masterInstance(m);
       // known-replica and known-sentinel lines create the instances at once (sentinelHandleConfiguration).
@@ -357,19 +358,19 @@ export class Sentinel implements ProcessModule {
   }
 
   /** The address this sentinel announces: its host's (sentinel-announce-ip is not kept). */
-  private announceIp(): string {
-    return this.p.host.ip;
-  }
 
   /**
    * sentinelSendHello: PUBLISH on the hello channel of the instance
    * "<ip>,<port>,<myid>,<current epoch>,<master name>,<master ip>,<master port>,<master config epoch>".
    */
   sendHello(ri: Instance): void {
-    if (ri.cc === null) return;
+    // The address announced is the one the command link leaves from
+    // (anetFdToString of its socket); until the system tells it, no hello.
+    const ip = ri.cc?.localIp ?? null;
+    if (ri.cc === null || ip === null) return;
     const m = ri.master ?? (ri as MonitoredMaster);
     const addr = currentMasterAddress(m);
-    const payload = `${this.announceIp()},${this.config.port},${this.myid},${this.config.currentEpoch},${m.config.name},${addr.ip},${addr.port},${m.config.configEpoch}`;
+    const payload = `${ip},${this.config.port},${this.myid},${this.config.currentEpoch},${m.config.name},${addr.ip},${addr.port},${m.config.configEpoch}`;
     ri.cc.send(['PUBLISH', HELLO_CHANNEL, payload], (r) => {
       // sentinelPublishReplyCallback: only a reply that is not an error counts as published.
       if (!(r instanceof ErrorReply)) ri.lastPubMs = this.nowMs();

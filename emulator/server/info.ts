@@ -443,7 +443,7 @@ function statsSection(server: RedisServer): string {
     `latest_fork_usec:${s.latestForkUsec}\r\n` +
     `total_forks:${s.totalForks}\r\n` +
     'migrate_cached_sockets:0\r\n' +
-    'slave_expires_tracked_keys:0\r\n' +
+    `slave_expires_tracked_keys:${server.replicaKeysWithExpire.size}\r\n` +
     'active_defrag_hits:0\r\n' +
     'active_defrag_misses:0\r\n' +
     'active_defrag_key_hits:0\r\n' +

@@ -8,8 +8,8 @@ import { Client, PROPAGATE, type ClientAddress } from './client.js';
 import { Config } from './config.js';
 import { ServerStats } from './stats.js';
 import { discardTransaction } from './transaction.js';
-import { ALL_HANDLERS } from '../commands/index.js';
 import { activeExpireCycle } from '../keyspace/expire.js';
+import { ReplicaKeysWithExpire } from '../keyspace/replica-keys-with-expire.js';
 import { ScanCursors } from '../keyspace/scan.js';
 import { BLOCKED, BlockingRegistry } from './blocking.js';
 import type { Value } from '../keyspace/values.js';
@@ -20,7 +20,7 @@ import type { ShutdownFlags } from '../commands/shutdown.js';
 import { monitorLine } from './monitor-line.js';
 import type { AofCommands, SnapshotCommands } from '../commands/persistence.js';
 import { asciiLower, asciiUpper } from '../resp/bytes.js';
-import { ReplicationState } from '../replication/state.js';
+import type { ReplicationState } from '../replication/state.js';
 import { ClientPause } from './client-pause.js';
 import { FunctionLibraries } from './function-libraries.js';
 import { ClientsCron } from './clients-cron.js';
@@ -41,10 +41,20 @@ export interface ServerOptions {
   /** The address the server listens on, for CLIENT LIST laddr and INFO. */
   host?: string;
   port?: number;
-  /** Replaces the handler set (tests). */
-  handlers?: Readonly<Record<string, Handler>>;
   /** Facts of commands the data server does not have (redis-sentinel's SENTINEL). */
   extraFacts?: readonly CommandFacts[];
+}
+
+/**
+ * What a server is assembled from, given by the layer above that knows the
+ * subsystems (emulator/process/create-server.ts), as Redis's main() in
+ * server.c wires them: the server itself knows only their shapes.
+ */
+export interface ServerParts {
+  /** The command handlers, by full lowercase name ("get", "config|get"). */
+  handlers: Readonly<Record<string, Handler>>;
+  /** Builds the server's replication state once the server's config and run id exist. */
+  replication: (server: RedisServer) => ReplicationState;
 }
 
 /**
@@ -168,6 +178,8 @@ export class RedisServer implements KeyspaceHost {
   loadingData = false;
   /** Whether the active expire cycle runs (DEBUG SET-ACTIVE-EXPIRE). */
   activeExpireEnabled = true;
+  /** Keys given a TTL by clients of this server while it is a writable replica: its cron expires them. */
+  readonly replicaKeysWithExpire = new ReplicaKeysWithExpire();
   /** The database the next active expire cycle starts with. */
   expireCycleNextDb = 0;
   /** Replication: the IDs, offsets and backlog, the replicas served, the primary followed (emulator/replication). */
@@ -183,7 +195,7 @@ export class RedisServer implements KeyspaceHost {
   /** Nesting depth of call(): EXEC calls commands from inside a call. */
   private callDepth = 0;
 
-  constructor(opts: ServerOptions) {
+  constructor(opts: ServerOptions, parts: ServerParts) {
     this.clock = opts.clock;
     this.random = new Random(opts.seed ?? 1);
     this.host = opts.host ?? '127.0.0.1';
@@ -232,9 +244,9 @@ export class RedisServer implements KeyspaceHost {
     const n = this.config.getNumber('databases');
     this.dbs = [];
     for (let i = 0; i < n; i++) this.dbs.push(new Database(i, this));
-    this.commands = new CommandTable(opts.handlers ?? ALL_HANDLERS, opts.extraFacts);
+    this.commands = new CommandTable(parts.handlers, opts.extraFacts);
     this.runId = this.randomHex(40);
-    this.replication = new ReplicationState(this);
+    this.replication = parts.replication(this);
   }
 
   /** 'n' random lowercase hex digits from the server's PRNG. */
@@ -714,7 +726,12 @@ export class RedisServer implements KeyspaceHost {
     // A pause whose time is up ends here, and the commands it held run.
     this.pause.paused();
     if (this.pause.hasReleased) this.pause.processReleased();
-    if (this.activeExpireEnabled && this.mayDeleteExpired) activeExpireCycle(this);
+    // databasesCron: a primary samples its keys; a replica leaves its
+    // primary's keys to the primary's DEL and expires only those written on it.
+    if (this.activeExpireEnabled) {
+      if (this.replication.masterHost !== null) this.replicaKeysWithExpire.expire(this.dbs);
+      else if (this.mayDeleteExpired) activeExpireCycle(this);
+    }
     this.runTimers();
   }
 

@@ -1,4 +1,4 @@
-import { COMMAND_NAMES } from '../../emulator/client-library/command-names.js';
+import { COMMAND_NAMES } from '../../emulator/client-library/index.js';
 import type { CellArg, CellRequest, Flight } from './protocol.js';
 
 /** Requests without their id: the runtime numbers them. */

@@ -1,6 +1,6 @@
-import { argToBytes } from '../../emulator/client-library/values.js';
-import { CLIENT_CPU, type ClientCpuName } from '../../emulator/sim/cpu.js';
-import { RedisProcess } from '../../emulator/process/redis-process.js';
+import { argToBytes } from '../../emulator/index.js';
+import { CLIENT_CPU, type ClientCpuName } from '../../emulator/sim/index.js';
+import { RedisProcess } from '../../emulator/process/index.js';
 import type { World } from '../../emulator/world/world.js';
 import { parseCellMessage } from './cell-messages.js';
 import type { CellError, CellRequest, CellResult, PageMessage } from './protocol.js';

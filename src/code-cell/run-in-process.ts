@@ -1,5 +1,5 @@
 import type { World } from '../../emulator/world/world.js';
-import type { ClientCpuName } from '../../emulator/sim/cpu.js';
+import type { ClientCpuName } from '../../emulator/sim/index.js';
 import { MAX_PRINT_LINES } from './cell-messages.js';
 import { CellExecutor } from './executor.js';
 import { QuickJsCell } from './engine/quickjs-cell.js';

@@ -1,4 +1,4 @@
-import { ReplyError } from '../../emulator/client-library/reply-error.js';
+import { ReplyError } from '../../emulator/client-library/index.js';
 import type { WireError, WireValue } from './protocol.js';
 
 /** An error as plain data: its name and message. */

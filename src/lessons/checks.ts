@@ -1,6 +1,6 @@
-import { formatReply } from '../../emulator/redis-cli/format.js';
+import { formatReply } from '../../emulator/redis-cli/index.js';
 import { repr } from '../../emulator/index.js';
-import type { RedisProcess } from '../../emulator/process/redis-process.js';
+import type { RedisProcess } from '../../emulator/process/index.js';
 import type { World } from '../../emulator/world/world.js';
 import { checkLabel, count, momentNotYet, momentWhen, sentence, serverName } from './check-words.js';
 import { happeningWords } from './happenings.js';

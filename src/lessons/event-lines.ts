@@ -1,4 +1,4 @@
-import { LINK_PROFILES, parseBandwidth, parseDurationUs } from '../../emulator/sim/links.js';
+import { LINK_PROFILES, parseBandwidth, parseDurationUs } from '../../emulator/sim/index.js';
 import { parseServerRef, type WorldSpec } from './schema.js';
 
 /**

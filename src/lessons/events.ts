@@ -1,4 +1,4 @@
-import { HostShell } from '../../emulator/programs/shell.js';
+import { HostShell } from '../../emulator/programs/shell-parts.js';
 import type { World } from '../../emulator/world/world.js';
 import { parseEventLine } from './event-lines.js';
 import type { LessonHost } from './host.js';

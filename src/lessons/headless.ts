@@ -1,6 +1,6 @@
 import { RedisCliRepl } from '../../emulator/redis-cli/repl.js';
-import { HostShell } from '../../emulator/programs/shell.js';
-import { SessionLink } from '../../emulator/programs/session-link.js';
+import { HostShell } from '../../emulator/programs/shell-parts.js';
+import { SessionLink } from '../../emulator/programs/index.js';
 import type { World } from '../../emulator/world/world.js';
 import type { LessonHost, TimedReply } from './host.js';
 import { parseServerRef, type TerminalSpec } from './schema.js';
@@ -66,9 +66,12 @@ export class HeadlessLessonHost implements LessonHost {
       };
     }
     const { host, port } = parseServerRef(spec.server);
+    let link: SessionLink | null = null;
+    // The line still running: a MONITOR or SUBSCRIBE, which never ends by itself.
+    let streaming: Promise<unknown> | null = null;
     const cli = new RedisCliRepl({
       connect: () => {
-        const link = new SessionLink(world, spec.from, `${host}:${port}`);
+        link = new SessionLink(world, spec.from, `${host}:${port}`);
         // A reply settles a promise redis-cli awaits: let world.settle run it at the reply's virtual time.
         link.session.subscribe(() => {
           world.kernel.promisesSettled = true;
@@ -90,7 +93,21 @@ export class HeadlessLessonHost implements LessonHost {
         return cli.prompt;
       },
       run: async (line) => {
-        await world.settle(cli.runLine(line), { maxMs: 600_000 });
+        // The learner presses Ctrl-C to type into a terminal that prints a stream, as redis-cli needs.
+        if (streaming !== null) {
+          this.print(spec.name, '^C\n');
+          cli.interrupt();
+          await world.settle(streaming, { maxMs: 60_000 });
+          streaming = null;
+        }
+        let ended = false;
+        const running = cli.runLine(line).finally(() => {
+          ended = true;
+        });
+        // A stream's first reply (MONITOR's OK, SUBSCRIBE's confirmation) ends the line for the learner; what comes after is printed as it comes.
+        await world.kernel.runUntilAsync(() => ended || (cli.busy && link !== null && link.session.pending === 0), { maxMs: 600_000 });
+        if (ended) await running;
+        else streaming = running;
       },
     };
   }

@@ -1,4 +1,4 @@
-import type { RealtimeDriver } from '../../emulator/sim/realtime.js';
+import type { RealtimeDriver } from '../../emulator/sim/index.js';
 import type { World } from '../../emulator/world/world.js';
 import type { Reply } from '../../emulator/resp/reply.js';
 import type { TerminalSpec } from './schema.js';

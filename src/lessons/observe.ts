@@ -1,10 +1,8 @@
-import { checkRdb } from '../../emulator/persistence/check/rdb/check.js';
-import { runRedisCheckAof } from '../../emulator/programs/redis-check-aof.js';
+import { checkRdb, runRedisCheckAof } from '../../emulator/programs/shell-parts.js';
 import type { Database } from '../../emulator/keyspace/database.js';
-import { typeOf, type Value } from '../../emulator/keyspace/values.js';
-import { infoText } from '../../emulator/server/info.js';
+import { typeOf, type Value, infoText } from '../../emulator/server/index.js';
 import type { DiskStat } from '../../emulator/sim/disk-api.js';
-import { RedisProcess } from '../../emulator/process/redis-process.js';
+import { RedisProcess } from '../../emulator/process/index.js';
 import type { World } from '../../emulator/world/world.js';
 
 /**

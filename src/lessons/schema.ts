@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { HOST_PROFILES } from '../../emulator/sim/host.js';
-import { LINK_PROFILES } from '../../emulator/sim/links.js';
+import { HOST_PROFILES, LINK_PROFILES } from '../../emulator/sim/index.js';
 import { HAPPENINGS } from './happening-names.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { commandKeys } from '../../emulator/commands/command-keys.js';
-import { RedisProcess } from '../../emulator/process/redis-process.js';
+import { commandKeys } from '../../emulator/index.js';
+import { RedisProcess } from '../../emulator/process/index.js';
 import type { TraceEntry } from '../../emulator/sim/trace.js';
 import type { World } from '../../emulator/world/world.js';
 import { traceMatcher } from './trace-match.js';

@@ -1,10 +1,9 @@
 // Every command's code, also those kept apart (emulator/commands/on-demand.ts).
 import '../../emulator/commands/on-demand-handlers.js';
-import { REDIS_CONF, installRedisHost } from '../../emulator/programs/host-setup.js';
-import { HostShell, registerShellProgram } from '../../emulator/programs/shell.js';
-import { shellQuote } from '../../emulator/programs/shell/quoting.js';
+import { REDIS_CONF, installRedisHost } from '../../emulator/programs/index.js';
+import { HostShell, registerShellProgram, shellQuote } from '../../emulator/programs/shell-parts.js';
 import { ErrorReply, splitArgs } from '../../emulator/index.js';
-import { parseDurationUs } from '../../emulator/sim/links.js';
+import { parseDurationUs } from '../../emulator/sim/index.js';
 import { World } from '../../emulator/world/world.js';
 import { parseServerRef, type ServerSpec, type WorldSpec } from './schema.js';
 

@@ -1,6 +1,5 @@
 import { redisCliAssistData } from '../../emulator/redis-cli/assist-data.js';
-import { commandCompletions } from '../../emulator/redis-cli/completion.js';
-import { commandHint } from '../../emulator/redis-cli/hints.js';
+import { commandCompletions, commandHint } from '../../emulator/redis-cli/index.js';
 
 /**
  * redis-cli's Tab completion and grey hints for `npm run cli`, on Node's

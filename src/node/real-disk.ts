@@ -21,18 +21,19 @@ import {
   type Stats,
 } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import type {
-  DiskStat,
-  FaultOp,
-  FileSystem,
-  FsyncCallback,
-  MkdirOptions,
-  OpenFlags,
-  OpenOptions,
-} from '../../emulator/sim/disk.js';
-import { DiskError, isDiskErrorCode } from '../../emulator/sim/disk-errors.js';
-import { ProcessBuffer } from '../../emulator/sim/disk-buffer.js';
-import { normalizePath } from '../../emulator/sim/disk-path.js';
+import {
+  DiskError,
+  isDiskErrorCode,
+  normalizePath,
+  ProcessBuffer,
+  type DiskStat,
+  type FaultOp,
+  type FileSystem,
+  type FsyncCallback,
+  type MkdirOptions,
+  type OpenFlags,
+  type OpenOptions,
+} from '../../emulator/sim/index.js';
 import type { Kernel } from '../../emulator/sim/kernel.js';
 
 /**

@@ -8,7 +8,7 @@
  */
 import { asciiLower, splitArgs } from '../../emulator/index.js';
 import { MULTI_ARG_CONFIGS, REDIS_CONFIG_NAMES } from './redis-config-names.js';
-import { configFromCommandLine, readConfigText } from '../../emulator/server/command-line.js';
+import { configFromCommandLine, readConfigText } from '../../emulator/index.js';
 
 export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
 

@@ -7,11 +7,12 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /**
  * Log lines in redis-server's format (src/server.c serverLogRaw):
  * `pid:role 21 Nov 2026 05:43:23.626 * message`, where the role is C while
- * the configuration loads and M once the server runs, and the mark after
+ * the configuration loads and M once the server runs (S for a replica, X
+ * for a sentinel), and the mark after
  * the time is the level (. debug, - verbose, * notice, # warning).
  */
 export class ServerLog {
-  role: 'C' | 'M' | 'S' = 'C';
+  role: 'C' | 'M' | 'S' | 'X' = 'C';
 
   constructor(
     private readonly write: (line: string) => void,

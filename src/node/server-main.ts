@@ -9,7 +9,7 @@ import '../../emulator/commands/on-demand-handlers.js';
 import { randomInt } from 'node:crypto';
 import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { RedisServer, bytesToUtf8, utf8ToBytes } from '../../emulator/index.js';
+import { createServer, bytesToUtf8, utf8ToBytes, type RedisServer } from '../../emulator/index.js';
 import {
   parseServerArgs,
   usageText,
@@ -24,9 +24,10 @@ import { RedisTcpServer, closeEarly, listenEarly, type EarlyListeners } from './
 import { WallClock } from './wall-clock.js';
 import { World } from '../../emulator/world/world.js';
 import { RealDisk } from './real-disk.js';
-import { RedisProcess } from '../../emulator/process/redis-process.js';
+import { RedisProcess } from '../../emulator/process/index.js';
 import { NodeWorldDriver } from './world-driver.js';
 import { tcpDialer } from './tcp-dialer.js';
+import { isSentinelMode, sentinelMain } from './sentinel-main.js';
 
 /** Lines the simulated process logs that this entry point prints itself, in Redis's form. */
 const STARTUP_LINES = new Set([
@@ -92,7 +93,7 @@ export interface RunOptions {
 
 /** The emulator's own parameters, checked against a throwaway server with default settings. */
 function emulatorConfigCheck(): EmulatorConfigCheck {
-  const probe = new RedisServer({ clock: new WallClock() });
+  const probe = createServer({ clock: new WallClock() });
   const prefix = /^CONFIG SET failed \(possibly related to argument '[^']*'\) - /;
   return {
     knows: (name) => probe.config.match([name]).length > 0,
@@ -279,6 +280,10 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
 
 /** The process entry: runs until SIGINT or SIGTERM. */
 export async function main(): Promise<void> {
+  if (isSentinelMode(process.argv[1], process.argv.slice(2))) {
+    await sentinelMain(process.argv.slice(2));
+    return;
+  }
   const running = await runServer(process.argv.slice(2), { onShutdownCommand: () => process.exit(0) });
   if (typeof running === 'number') {
     process.exitCode = running;

@@ -1,7 +1,7 @@
 import { createConnection, type Socket } from 'node:net';
-import { externalTransport } from '../../emulator/process/external-transport.js';
+import { externalTransport } from '../../emulator/process/index.js';
 import type { Dialer, Transport, TransportEvents } from '../../emulator/process/outbound.js';
-import { NET_ERRORS } from '../../emulator/sim/network.js';
+import { NET_ERRORS } from '../../emulator/sim/index.js';
 import type { Kernel } from '../../emulator/sim/kernel.js';
 import { formatAddress } from './tcp-server.js';
 

@@ -1,7 +1,7 @@
 import { getSystemErrorName } from 'node:util';
 import { createServer, Socket, type Server, type SocketConstructorOpts } from 'node:net';
 import type { RedisServer } from '../../emulator/index.js';
-import type { ExternalConnection, RedisProcess } from '../../emulator/process/redis-process.js';
+import type { ExternalConnection, RedisProcess } from '../../emulator/process/index.js';
 import type { NodeWorldDriver } from './world-driver.js';
 import { readDecoder } from './byte-decoder.js';
 import type { ServerLog } from './server-log.js';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { RealtimeDriver } from '../../emulator/sim/realtime.js';
+import { RealtimeDriver } from '../../emulator/sim/index.js';
 import type { World } from '../../emulator/world/world.js';
 import type { Clock } from '../../emulator/index.js';
 

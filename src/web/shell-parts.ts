@@ -6,6 +6,5 @@
  */
 // Every command's code, also those kept apart (emulator/commands/on-demand.ts).
 import '../../emulator/commands/on-demand-handlers.js';
-export { HostShell, registerShellProgram } from '../../emulator/programs/shell.js';
-export { startRedisFromCommandLine } from '../../emulator/programs/shell/redis-server.js';
+export { HostShell, registerShellProgram, startRedisFromCommandLine } from '../../emulator/programs/shell-parts.js';
 export { ShellProgram } from './terminal/shell-program.js';

@@ -1,4 +1,4 @@
-import type { RealtimeDriver } from '../../emulator/sim/realtime.js';
+import type { RealtimeDriver } from '../../emulator/sim/index.js';
 import type { World } from '../../emulator/world/world.js';
 
 /**

@@ -1,4 +1,4 @@
-import { installRedisHost } from '../../emulator/programs/host-setup.js';
+import { installRedisHost } from '../../emulator/programs/index.js';
 import { World } from '../../emulator/world/world.js';
 import { installWorkbookPrograms } from './world-programs.js';
 

@@ -1,5 +1,4 @@
-import { RealtimeDriver } from '../../emulator/sim/realtime.js';
-import { WireRecorder } from '../../emulator/sim/wire.js';
+import { RealtimeDriver, WireRecorder } from '../../emulator/sim/index.js';
 import type { World } from '../../emulator/world/world.js';
 import { clusterView, type ClusterView } from './cluster/cluster-view.js';
 import { DeferredShellProgram } from './terminal/deferred-shell.js';

@@ -5,7 +5,8 @@
  */
 import { Socket } from 'node:net';
 import { ManualClock } from '../../emulator/sim/clock.js';
-import { RedisServer } from '../../emulator/server/server.js';
+import type { RedisServer } from '../../emulator/server/server.js';
+import { createServer } from '../../emulator/process/create-server.js';
 import { ServerConnection } from '../../emulator/server/connection.js';
 import { encodeCommand } from '../../emulator/resp/encode.js';
 import { ReplyParser } from '../../emulator/resp/reply-parser.js';
@@ -172,7 +173,7 @@ export class EmulatorBackend implements Backend {
     // Start at the wall clock so absolute timestamps in scripts mean the
     // same thing on both sides.
     this.clock = new ManualClock(Date.now() * 1000);
-    this.server = new RedisServer({ clock: this.clock, config: { ...BASE_CONFIG, ...config } });
+    this.server = createServer({ clock: this.clock, config: { ...BASE_CONFIG, ...config } });
     // The real side is probed with one PING connection before a script
     // starts; do the same so that client ids and counters line up.
     const probe = this.server.connect();

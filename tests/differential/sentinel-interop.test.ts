@@ -1,12 +1,14 @@
 /**
- * Real redis-sentinel 7.0.15 processes monitoring emulator servers over
- * TCP: three sentinels watch an `npm run server` primary with two
- * `npm run server` replicas; the primary is killed, the sentinels fail
- * over, one replica is promoted and the other follows it. The same run over
- * three real redis-servers happens side by side, and the leader's events
- * on its pub/sub (+sdown ... +switch-master) must come in the same order
- * for both: event names are compared, never timings. Skipped, with a
- * notice, when redis-server or redis-sentinel is not installed.
+ * Sentinel over TCP, with real and emulated programs on either end: three
+ * sentinels watch a primary with two replicas; the primary is SIGKILLed,
+ * the sentinels fail over, one replica is promoted and the other follows
+ * it. Real redis-sentinel 7.0.15 watching `npm run server` processes, and
+ * the emulator's sentinels (`npm run server -- sentinel.conf --sentinel`)
+ * watching real redis-servers, are each compared with real sentinels over
+ * real servers: the leader's events on its pub/sub (+sdown ...
+ * +switch-master) must come in the same order. Event names are compared,
+ * never timings. Skipped, with a notice, when redis-server or
+ * redis-sentinel is not installed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -99,7 +101,7 @@ async function startServer(kind: 'emulator' | 'real', dir: string, extra: string
   return { port, child };
 }
 
-async function startSentinel(dir: string, primaryPort: number): Promise<Proc> {
+async function startSentinel(kind: 'emulator' | 'real', dir: string, primaryPort: number): Promise<Proc> {
   const port = await freePort();
   const conf = join(dir, `sentinel-${port}.conf`);
   writeFileSync(
@@ -115,7 +117,10 @@ async function startSentinel(dir: string, primaryPort: number): Promise<Proc> {
       '',
     ].join('\n'),
   );
-  const child = spawn(SENTINEL_BIN, [conf], { stdio: 'ignore' });
+  const child =
+    kind === 'emulator'
+      ? spawn(process.execPath, ['scripts/server.mjs', conf, '--sentinel'], { cwd: ROOT, stdio: 'ignore' })
+      : spawn(SENTINEL_BIN, [conf], { stdio: 'ignore' });
   started.push(child);
   await waitFor(`sentinel on ${port} answers PING`, async () => ((await command(port, ['PING'])) === 'PONG' ? true : undefined));
   return { port, child };
@@ -187,9 +192,12 @@ interface FailoverRun {
   otherPort: number;
 }
 
-/** One primary, two replicas, three sentinels; kill the primary; wait for the failover to settle. */
-async function failover(kind: 'emulator' | 'real'): Promise<FailoverRun> {
-  const dir = tempDir(`rw-sentinel-${kind}-`);
+/**
+ * One primary, two replicas, three sentinels, servers and sentinels each
+ * real or the emulator's; kill the primary; wait for the failover to settle.
+ */
+async function failover(kind: 'emulator' | 'real', sentinelKind: 'emulator' | 'real' = 'real'): Promise<FailoverRun> {
+  const dir = tempDir(`rw-sentinel-${kind}-${sentinelKind}-`);
   const primary = await startServer(kind, dir, []);
   const replicas = await Promise.all([0, 1].map(() => startServer(kind, dir, ['--replicaof', '127.0.0.1', String(primary.port)])));
   await Promise.all(
@@ -201,7 +209,7 @@ async function failover(kind: 'emulator' | 'real'): Promise<FailoverRun> {
     ),
   );
   const sentinels: Proc[] = [];
-  for (let i = 0; i < 3; i++) sentinels.push(await startSentinel(dir, primary.port));
+  for (let i = 0; i < 3; i++) sentinels.push(await startSentinel(sentinelKind, dir, primary.port));
   const logs = await Promise.all(sentinels.map((s) => EventLog.open(s.port)));
   try {
     // Every sentinel must know both replicas (from the primary's INFO, with
@@ -241,7 +249,21 @@ async function failover(kind: 'emulator' | 'real'): Promise<FailoverRun> {
   }
 }
 
-describe.skipIf(!RUN)('real redis-sentinel 7.0.15 failing over emulator servers', () => {
+/** Real sentinels over real servers: the sequence both directions are held to, run once for the file. */
+let reference: Promise<FailoverRun> | null = null;
+function realFailover(): Promise<FailoverRun> {
+  reference ??= failover('real', 'real');
+  return reference;
+}
+
+const REAL_SEQUENCE = [
+  '+sdown', '+odown', '+try-failover', '+elected-leader', '+failover-state-select-slave', '+selected-slave',
+  '+failover-state-send-slaveof-noone', '+failover-state-wait-promotion', '+promoted-slave',
+  '+failover-state-reconf-slaves', '+slave-reconf-sent', '+slave-reconf-inprog', '+slave-reconf-done',
+  '+failover-end', '+switch-master',
+];
+
+describe.skipIf(!RUN)('Sentinel over TCP, real and emulated on either end', () => {
   afterAll(async () => {
     for (const child of started) {
       if (child.exitCode === null && child.signalCode === null) {
@@ -254,18 +276,22 @@ describe.skipIf(!RUN)('real redis-sentinel 7.0.15 failing over emulator servers'
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('promotes a replica, repoints the other and publishes the same events as over real servers', async () => {
+  it('real sentinels fail over emulator servers with the same events as over real servers', async () => {
     // Both runs at once: the sentinels' periods are wall time, and waiting
     // for them twice in a row would double the cost of the test.
-    const [emulator, real] = await Promise.all([failover('emulator'), failover('real')]);
-    expect(real.sequence).toEqual([
-      '+sdown', '+odown', '+try-failover', '+elected-leader', '+failover-state-select-slave', '+selected-slave',
-      '+failover-state-send-slaveof-noone', '+failover-state-wait-promotion', '+promoted-slave',
-      '+failover-state-reconf-slaves', '+slave-reconf-sent', '+slave-reconf-inprog', '+slave-reconf-done',
-      '+failover-end', '+switch-master',
-    ]);
+    const [emulator, real] = await Promise.all([failover('emulator', 'real'), realFailover()]);
+    expect(real.sequence).toEqual(REAL_SEQUENCE);
     expect(emulator.sequence).toEqual(real.sequence);
     expect(emulator.roles.promoted[0]).toBe('master');
     expect(emulator.roles.other.slice(0, 4)).toEqual(['slave', '127.0.0.1', emulator.promotedPort, 'connected']);
+  }, 120_000);
+
+  it('emulator sentinels fail over real servers with the same events as real sentinels', async () => {
+    const [emulated, real] = await Promise.all([failover('real', 'emulator'), realFailover()]);
+    expect(real.sequence).toEqual(REAL_SEQUENCE);
+    expect(emulated.sequence).toEqual(real.sequence);
+    // The real servers were reconfigured by the emulator's sentinels: one promoted, the other following it.
+    expect(emulated.roles.promoted[0]).toBe('master');
+    expect(emulated.roles.other.slice(0, 4)).toEqual(['slave', '127.0.0.1', emulated.promotedPort, 'connected']);
   }, 120_000);
 });

@@ -102,6 +102,20 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
     await page.context().close();
   }, 240_000);
 
+  it('never shows what a block printed in a timeline rewound away from', async () => {
+    const { page, problems } = await open('light');
+    await page.getByRole('button', { name: 'Lesson 11: Verifying snapshots and append-only files' }).click();
+    await page.getByRole('button', { name: /^Play: Two writes/ }).click();
+    const output = page.locator('.events-block .block-output');
+    await output.waitFor();
+    await page.getByRole('button', { name: /^History/ }).click();
+    await page.getByRole('button', { name: /^Rewind to before power loss/ }).first().click();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Branch' }).locator('option').count()).toBe(2);
+    await expect.poll(() => output.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
   it('shows a fault notice only with the world that made it: another lesson or the sandbox does not inherit it', async () => {
     const { page, problems } = await open('light');
     const status = page.locator('.cluster-pane .fault-status');

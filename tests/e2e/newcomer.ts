@@ -47,6 +47,19 @@ async function typeLines(page: Page, terminal: string, lines: readonly string[])
     for (let attempt = 0; attempt < 2; attempt++) {
       await page.keyboard.type(line);
       await page.keyboard.press('Enter');
+      // MONITOR answers OK and then prints what the server runs, with no prompt: the newcomer goes on once OK is there.
+      if (/^monitor$/i.test(line.trim())) {
+        await expect
+          .poll(
+            async () => {
+              const text = await terminalText(page);
+              return text.slice(text.lastIndexOf(line));
+            },
+            { timeout: 90_000 },
+          )
+          .toMatch(/\nOK\n/);
+        break;
+      }
       const screen = await waitForPrompt(page);
       const after = screen.slice(screen.lastIndexOf(line));
       if (!after.includes('Error: Server closed the connection')) break;

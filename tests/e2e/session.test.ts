@@ -131,6 +131,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
     const row = page.locator('.event', { hasText: 'GET' }).last();
     await row.getByRole('button').click();
     expect(await page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab', { selected: true }).innerText()).toMatch(/redis-cli/);
+
+    // The rewind dropped nothing: the timeline where the power was cut is a branch the picker goes back to.
+    const branch = page.getByRole('combobox', { name: 'Branch' });
+    const names = await branch.locator('option').allInnerTexts();
+    expect(names).toHaveLength(2);
+    expect(names[0]).toBe('main');
+    expect(names[1]).toMatch(/^main left at T\+[\d:.]+ \(from before power loss on redis\)$/);
+    await page.locator('.timeline').screenshot({ path: join(SHOTS, 'history-branches.png') });
+    await branch.selectOption({ index: 1 });
+    await expect.poll(() => page.locator('.cluster-pane').innerText()).toMatch(/power off/);
     expect(problems).toEqual([]);
     await context.close();
   });

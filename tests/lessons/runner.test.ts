@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HeadlessLessonHost } from '../../src/lessons/headless.js';
 import { LessonRunner } from '../../src/lessons/runner.js';
 import { loadLesson } from './lesson-files.js';
+import { parseLesson } from '../../src/lessons/parse.js';
 
 const lesson = loadLesson('05-append-only-file.md');
 
@@ -79,5 +80,60 @@ describe('the lesson runner', () => {
     expect(after).toBeDefined();
     expect(after!.pid).not.toBe(before);
     expect(after!.alive).toBe(true);
+  });
+});
+
+describe('a terminal printing a stream', () => {
+  const streaming = parseLesson(
+    `---
+id: monitor-stream
+number: 99
+section: ""
+title: A stream
+summary: MONITOR, then more lines in the same terminal.
+world:
+  seed: 99
+  hosts:
+    - { name: A }
+    - { name: app }
+  servers:
+    - { host: A, config: { save: "" } }
+  terminals:
+    - { name: watch, kind: redis-cli, from: app, server: A }
+    - { name: redis, kind: redis-cli, from: app, server: A }
+---
+
+## Step: Watch
+
+\`\`\`check
+- command: MONITOR
+  on: A
+  label: "You watch A"
+\`\`\`
+
+\`\`\`solution
+watch> MONITOR
+redis> SET k 1
+watch> MONITOR
+watch> GET k
+\`\`\`
+`,
+    '99-monitor-stream.md',
+  );
+
+  it('goes on once MONITOR has answered, shows what it prints, and takes Ctrl-C before the next line typed there', async () => {
+    const host = new HeadlessLessonHost();
+    const runner = new LessonRunner(streaming, host);
+    runner.start();
+    const startUs = host.world.kernel.now;
+    await runner.playSolution(0);
+    // Without Ctrl-C redis-cli would never read the next line; without going on after OK the world would run for minutes.
+    expect(host.world.kernel.now - startUs).toBeLessThan(60_000_000);
+    const lines = host.transcript.split('\n').filter((l) => l.startsWith('[watch]'));
+    expect(lines.filter((l) => l.endsWith('MONITOR'))).toHaveLength(2);
+    expect(lines.some((l) => /"SET" "k" "1"$/.test(l))).toBe(true);
+    expect(lines.filter((l) => l === '[watch] ^C')).toHaveLength(2);
+    expect(lines[lines.length - 1]).toBe('[watch] "1"');
+    expect(runner.evaluate().passing).toBe(true);
   });
 });

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../emulator/sim/clock.js';
-import { RedisServer } from '../../emulator/server/server.js';
+import { createServer } from '../../emulator/process/create-server.js';
 import { InProcessLink } from '../../emulator/redis-cli/link.js';
 import { RedisCliRepl } from '../../emulator/redis-cli/repl.js';
 import { RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
@@ -102,7 +102,7 @@ async function theirs(port: number, flags: string[]): Promise<string> {
 
 /** The terminals' loop on the emulator, fed the same steps. */
 async function ours(flags: string[]): Promise<string> {
-  const server = new RedisServer({ clock: new ManualClock(Date.now() * 1000), config: { save: '' } });
+  const server = createServer({ clock: new ManualClock(Date.now() * 1000), config: { save: '' } });
   const admin = server.connect();
   let out = '';
   const repl = new RedisCliRepl({

@@ -1,11 +1,7 @@
-import { repr } from '../../../emulator/redis-cli/format.js';
-import { typeOf, stringOf, type TypeName, type Value } from '../../../emulator/keyspace/values.js';
-import { bytesToHuman, infoText, usedMemory } from '../../../emulator/server/info.js';
-import { Disk, type FaultOp } from '../../../emulator/sim/disk.js';
-import type { Host } from '../../../emulator/sim/host.js';
-import type { LinkProfile } from '../../../emulator/sim/links.js';
-import type { Link } from '../../../emulator/sim/network.js';
-import { RedisProcess, type RedisProcessOptions } from '../../../emulator/process/redis-process.js';
+import { repr } from '../../../emulator/redis-cli/index.js';
+import { typeOf, stringOf, type TypeName, type Value, bytesToHuman, infoText, usedMemory } from '../../../emulator/server/index.js';
+import { Disk, type FaultOp, type Host, type LinkProfile, type Link } from '../../../emulator/sim/index.js';
+import { RedisProcess, type RedisProcessOptions } from '../../../emulator/process/index.js';
 import type { World } from '../../../emulator/world/world.js';
 import { diskFiles, type DiskFilesView } from '../disk/disk-view.js';
 import { terminalText } from '../terminal/sanitize.js';

@@ -1,5 +1,4 @@
-import type { FaultOp } from '../../../emulator/sim/disk.js';
-import { LINK_PROFILES, type LinkProfileName } from '../../../emulator/sim/links.js';
+import { type FaultOp, LINK_PROFILES, type LinkProfileName } from '../../../emulator/sim/index.js';
 import type { World } from '../../../emulator/world/world.js';
 import { loadCommandCode } from '../command-code.js';
 import { loadShellParts } from '../shell-loader.js';

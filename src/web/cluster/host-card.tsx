@@ -1,4 +1,4 @@
-import type { FaultOp } from '../../../emulator/sim/disk.js';
+import type { FaultOp } from '../../../emulator/sim/index.js';
 import type { HostView } from './cluster-view.js';
 import { faultButtonName, faultLabel, type Fault } from './faults.js';
 import { ServerCard } from './server-card.js';

@@ -1,4 +1,4 @@
-import { LINK_PROFILES, type LinkProfileName } from '../../../emulator/sim/links.js';
+import { LINK_PROFILES, type LinkProfileName } from '../../../emulator/sim/index.js';
 import type { LinkView } from './cluster-view.js';
 import { formatBandwidth, formatRtt } from './cluster-format.js';
 import { faultButtonName, faultLabel, type Fault } from './faults.js';

@@ -4,6 +4,7 @@ import { visibleControls } from '../terminal/sanitize.js';
 import { CellReports } from './cell-reports.js';
 import { codeCells, type CellRunState } from './cell-runs.js';
 import { indent } from './indent.js';
+import { useWrappedLineHeights } from './wrapped-lines.js';
 import './code-cell.css';
 
 export interface CodeCellProps {
@@ -38,6 +39,7 @@ export function CodeCellView({ cellId, source, from, to, onSourceChange }: CodeC
   const [code, setCode] = useState(source);
   const [leaving, setLeaving] = useState(false);
   const gutter = useRef<HTMLPreElement>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
   const ids = useId();
   if (base !== source) {
     // The lesson gave new text (a reset): it replaces the edits.
@@ -84,6 +86,8 @@ export function CodeCellView({ cellId, source, from, to, onSourceChange }: CodeC
   };
 
   const lines = code.split('\n').length;
+  // Long lines wrap at the cell's edge (a narrow pane cuts nothing); each number takes its line's height.
+  const lineHeights = useWrappedLineHeights(area, code);
   const errorLine = run.error?.line ?? null;
   return (
     <section className="code-cell" aria-label={`Code cell ${cellId}`} data-status={run.status} data-runs={run.runs}>
@@ -107,13 +111,13 @@ export function CodeCellView({ cellId, source, from, to, onSourceChange }: CodeC
       <div className="cell-editor">
         <pre ref={gutter} className="cell-gutter" aria-hidden="true">
           {Array.from({ length: lines }, (_, i) => (
-            <span key={i} className={i + 1 === errorLine ? 'cell-gutter-error' : undefined}>
+            <span key={i} className={i + 1 === errorLine ? 'cell-gutter-error' : undefined} style={lineHeights?.[i] === undefined ? undefined : { height: lineHeights[i] }}>
               {i + 1}
-              {'\n'}
             </span>
           ))}
         </pre>
         <textarea
+          ref={area}
           className="cell-code"
           value={code}
           onChange={(e) => edit(e.target.value)}
@@ -128,7 +132,7 @@ export function CodeCellView({ cellId, source, from, to, onSourceChange }: CodeC
           autoCorrect="off"
           aria-label={`Code of cell ${cellId}`}
           aria-describedby={`${ids}-keys`}
-          wrap="off"
+          wrap="soft"
         />
       </div>
       <p id={`${ids}-keys`} className="cell-keys muted">

@@ -1,4 +1,4 @@
-import type { FileSystem } from '../../../emulator/sim/disk.js';
+import type { FileSystem } from '../../../emulator/sim/index.js';
 import { terminalText } from '../terminal/sanitize.js';
 
 /**

@@ -1,5 +1,5 @@
 import { fileKind, type FileKind } from '../../../emulator/persistence/inspect/index.js';
-import { Disk, type FileSystem } from '../../../emulator/sim/disk.js';
+import { Disk, type FileSystem } from '../../../emulator/sim/index.js';
 import type { World } from '../../../emulator/world/world.js';
 import { terminalText } from '../terminal/sanitize.js';
 

@@ -1,5 +1,4 @@
-import { encodeBase64 } from '../../../emulator/sim/base64.js';
-import { normalizePath } from '../../../emulator/sim/disk-path.js';
+import { encodeBase64, normalizePath } from '../../../emulator/sim/index.js';
 import type { WorldHost } from '../world-host.js';
 import { installWorkbookPrograms, PROGRAMS, type UploadChunk } from '../world-programs.js';
 

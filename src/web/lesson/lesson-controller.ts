@@ -1,3 +1,4 @@
+import type { World } from '../../../emulator/world/world.js';
 import type { Lesson } from '../../lessons/lesson.js';
 import { LessonRunner, type LessonProgress, type StepStatus } from '../../lessons/runner.js';
 import { lessonCellOptions } from '../code-cell/lesson-cells.js';
@@ -9,6 +10,7 @@ import type { WorkbookSnapshot, WorldStore } from '../world-store.js';
 import { loadCatalogue } from './lesson-files.js';
 import { lessonKeeping } from './lesson-keeping.js';
 import type { LessonRecord, LessonShelf } from './lesson-shelf.js';
+import type { KeptLesson } from './progress-file.js';
 import { StoreLessonHost } from './store-host.js';
 
 /** What the lesson pane shows, as one immutable value per change. */
@@ -33,6 +35,9 @@ export interface LessonPaneState {
   /** A lesson being opened where it was left: its title. */
   readonly reopening: string | null;
 }
+
+/** The progress file's code, loaded when the learner exports or imports. */
+const progressFiles = (): Promise<typeof import('./progress-file.js')> => import('./progress-file.js');
 
 /** The session's name for the lesson state. */
 const SESSION_KEY = 'lesson';
@@ -84,6 +89,8 @@ export class LessonController {
   private readonly host: StoreLessonHost;
   private lastCluster: WorkbookSnapshot['cluster'] | null = null;
   private loading: Promise<void> | null = null;
+  /** The world the shown block output came from: output of another timeline (one rewound away from) is never shown. */
+  private outputWorld: World | null = null;
   /** The record last noted on the shelf ("id:step:done"), so it is written only when it changes. */
   private lastNoted = '';
 
@@ -222,6 +229,50 @@ export class LessonController {
     this.open(lesson);
   }
 
+  /**
+   * Every lesson's progress as one file's text (see progress-file.ts):
+   * the lesson open now is kept first, so it goes in as it is. Null when
+   * the page keeps no lessons.
+   */
+  async exportProgress(): Promise<string | null> {
+    const shelf = this.shelf;
+    if (shelf === null) return null;
+    await this.stowCurrent();
+    const { progressFile } = await progressFiles();
+    const kept = await shelf.kept();
+    return JSON.stringify(progressFile(kept.map((k) => ({ record: k.record, session: k.session as KeptLesson['session'] })), new Date().toISOString()));
+  }
+
+  /**
+   * Takes every lesson of a progress file's text back where it was. A
+   * file that is not one, or a damaged one, changes nothing: the result
+   * says why. Lessons the file does not name keep what they had; the
+   * lesson open now, when the file names it, reopens as the file has it.
+   */
+  async importProgress(text: string): Promise<{ ok: true; lessons: number } | { ok: false; message: string }> {
+    const shelf = this.shelf;
+    if (shelf === null) return { ok: false, message: 'This page keeps no lessons, so it cannot take progress in.' };
+    if (this.current.busy !== null || this.current.reopening !== null) return { ok: false, message: 'Wait for the lesson to finish what it is doing.' };
+    const parsed = (await progressFiles()).parseProgressText(text);
+    if (!parsed.ok) return parsed;
+    const lessons = parsed.progress.lessons;
+    try {
+      for (const k of lessons) await shelf.put(k.record, k.session);
+    } catch (e) {
+      return { ok: false, message: `The progress could not be kept in this browser: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    const open = this.runner === null ? undefined : lessons.find((k) => k.record.id === this.runner!.lesson.meta.id);
+    const session = lessonKeeping.session;
+    if (open?.session != null && session !== null) {
+      const title = this.runner!.lesson.meta.title;
+      this.set({ reopening: title });
+      const ok = await session.openKept(open.session, `Opening “${title}” as the file has it`);
+      this.set({ reopening: null });
+      if (!ok) return { ok: false, message: `The other lessons were taken in, but “${title}” could not be opened as the file has it; it stays as it was.` };
+    }
+    return { ok: true, lessons: lessons.length };
+  }
+
   /** Keeps the lesson open now on the shelf, with its whole session, before the page leaves it. */
   private async stowCurrent(): Promise<void> {
     const r = this.runner;
@@ -299,8 +350,8 @@ export class LessonController {
   /** Plays an events block; its output is kept under the block's key. */
   play(key: string, lines: readonly string[]): void {
     void this.guard(key, async () => {
-      const out = await this.runner!.playEvents(lines);
-      this.set({ eventOutput: { ...this.current.eventOutput, [key]: out } });
+      const world = this.store.world;
+      this.keepOutput(world, key, await this.runner!.playEvents(lines));
     });
   }
 
@@ -308,9 +359,23 @@ export class LessonController {
   playSolution(): void {
     const step = this.current.progress?.step ?? 0;
     void this.guard(`solution:${step}`, async () => {
+      const world = this.store.world;
       const out = await this.runner!.playSolution();
-      if (out !== '') this.set({ eventOutput: { ...this.current.eventOutput, [`solution:${step}`]: out } });
+      if (out !== '') this.keepOutput(world, `solution:${step}`, out);
     });
+  }
+
+  /**
+   * Shows what a block printed in `world`, unless the page has left that
+   * world meanwhile (a rewind or a branch switch while it played): the
+   * output of a timeline the learner left would describe a world that
+   * is not there.
+   */
+  private keepOutput(world: World, key: string, out: string): void {
+    if (this.store.world !== world) return;
+    const kept = this.outputWorld === world ? this.current.eventOutput : {};
+    this.outputWorld = world;
+    this.set({ eventOutput: { ...kept, [key]: out } });
   }
 
   showHint(): void {
@@ -347,6 +412,10 @@ export class LessonController {
 
   /** The store published: if the world moved, the checks look again. */
   private worldMoved(): void {
+    if (this.outputWorld !== null && this.store.world !== this.outputWorld) {
+      this.outputWorld = null;
+      if (Object.keys(this.current.eventOutput).length !== 0) this.set({ eventOutput: {} });
+    }
     const cluster = this.store.getSnapshot().cluster;
     if (cluster === this.lastCluster) return;
     this.lastCluster = cluster;

@@ -76,6 +76,22 @@ export class LessonShelf {
     return (await this.kv.get(SESSION + id)) ?? null;
   }
 
+  /** Every lesson kept, with the session it was left with (null when there is none), for a progress file. */
+  async kept(): Promise<Array<{ record: LessonRecord; session: unknown }>> {
+    const records = this.all();
+    const sessions = await this.kv.getMany(records.map((r) => SESSION + r.id));
+    return records.map((record, i) => ({ record, session: sessions[i] ?? null }));
+  }
+
+  /** Keeps a lesson as a progress file gives it: how far it came and, when there is one, its session (else none). */
+  async put(record: LessonRecord, session: SessionFile | null): Promise<void> {
+    if (session !== null) return this.stow(record, session);
+    this.records.set(record.id, record);
+    this.changed();
+    await this.kv.setMany([[RECORD + record.id, record]]);
+    await this.kv.delMany([SESSION + record.id]);
+  }
+
   /** Forgets a lesson: it starts afresh next time. */
   async forget(id: string): Promise<void> {
     this.records.delete(id);

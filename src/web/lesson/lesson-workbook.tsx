@@ -5,6 +5,7 @@ import { useStore } from '../store-context.js';
 import { ConfirmButton } from './confirm-button.js';
 import { lessonController, type LessonController, type LessonPaneState } from './lesson-controller.js';
 import { MarkdownView } from './markdown-view.js';
+import { ProgressControls } from './progress-controls.js';
 import { StepBlockView, visibleText, type BlockActions } from './step-blocks.js';
 import './lesson.css';
 
@@ -103,6 +104,7 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
             </li>
           </ul>
         )}
+        {state.catalogue !== null && <ProgressControls lessons={lessons} disabled={state.reopening !== null || state.busy !== null} />}
         {state.reopening !== null && (
           <p className="muted" role="status">
             Opening “{state.reopening}” where you left it…

@@ -1,4 +1,4 @@
-import { HostShell } from '../../../emulator/programs/shell.js';
+import { HostShell } from '../../../emulator/programs/shell-parts.js';
 import type { World } from '../../../emulator/world/world.js';
 import type { LessonHost, TimedReply } from '../../lessons/host.js';
 import { parseServerRef, type TerminalSpec } from '../../lessons/schema.js';
@@ -73,6 +73,9 @@ export class StoreLessonHost implements LessonHost {
     if (id === null) throw new Error(`no terminal named ${terminal}`);
     this.store.selectTerminal(id);
     await this.whenIdle([id]);
+    // redis-cli printing a stream (MONITOR, SUBSCRIBE) has had its reply and reads no line: Ctrl-C first, as a learner would.
+    const session = this.store.terminal(id);
+    if (this.specs.get(terminal)?.kind === 'redis-cli' && session?.running === true && !this.busy(id)) session.input('\x03');
     this.store.sendLine(id, line);
     await this.whenIdle([id]);
   }

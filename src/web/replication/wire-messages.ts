@@ -1,4 +1,4 @@
-import type { WirePiece } from '../../../emulator/sim/wire.js';
+import type { WirePiece } from '../../../emulator/sim/index.js';
 import { terminalText } from '../terminal/sanitize.js';
 
 /**

@@ -1,7 +1,8 @@
-import { SessionLink } from '../../../emulator/programs/session-link.js';
+import { SessionLink } from '../../../emulator/programs/index.js';
 import type { RecordedAction, World, WorldCheckpoint } from '../../../emulator/world/world.js';
 import { loadCommandCode } from '../command-code.js';
 import { loadShellParts } from '../shell-loader.js';
+import { formatElapsed } from '../timeline/clock-format.js';
 import { actionOwner, EventLog } from '../timeline/event-log.js';
 import { replayNeedsShell } from '../world-programs.js';
 import type { SavedTerminal, TerminalChoice, WorldStore } from '../world-store.js';
@@ -245,27 +246,49 @@ export class WorkbookSession {
 
   /**
    * Goes back to a checkpoint on its branch ("back to before the power
-   * loss"): the world is rebuilt from its log up to that point, the
+   * loss"): the world is rebuilt from its log up to that point and the
    * terminals come back on their connections with their screens as they
-   * were, and the branch's later checkpoints are dropped (fork() keeps
-   * them instead). Resolves whether it was done.
+   * were. Nothing is lost: when the branch had gone on past the
+   * checkpoint, what came after (its actions, its later checkpoints, where
+   * it was) is kept as a branch of its own, to switch back to. The
+   * rewound branch keeps its name and goes on from the checkpoint.
+   * Resolves whether it was done.
    */
   async rewind(checkpointId: string): Promise<boolean> {
     const cp = this.checkpoints.find((c) => c.id === checkpointId);
     if (cp === undefined || this.busy !== null) return false;
     const branch = this.branches.get(cp.branch)!;
-    const log = this.logOf(branch).slice(0, cp.moment.actionCount);
     const previous = this.activeId;
     if (branch.id !== previous) this.park();
+    const whole = this.logOf(branch);
+    const head = branch.id === previous ? this.capture() : branch.head!;
+    const at = this.checkpoints.indexOf(cp);
+    const later = this.checkpoints.filter((c, i) => c.branch === branch.id && i > at);
+    const log = whole.slice(0, cp.moment.actionCount);
     const ok = await this.host(branch, log, cp.moment, `Rewinding to ${cp.label}`);
     if (!ok) {
       if (branch.id !== previous) this.unpark(previous);
       return false;
     }
-    const at = this.checkpoints.indexOf(cp);
-    this.checkpoints = this.checkpoints.filter((c, i) => c.branch !== branch.id || i <= at);
+    if (whole.length > cp.moment.actionCount || later.length > 0) {
+      // The future left behind becomes a branch that forks at the checkpoint, with the checkpoint and everything after it.
+      const kept: BranchRecord = {
+        id: `b${this.nextId++}`,
+        name: `${branch.name} left at T+${formatElapsed(head.nowUs - branch.startUs)}`.slice(0, 80),
+        seed: branch.seed,
+        startUs: branch.startUs,
+        parent: branch.id,
+        forkedFrom: cp.label,
+        head,
+        log: whole,
+      };
+      this.branches.set(kept.id, kept);
+      this.checkpoints = this.checkpoints.filter((c) => !later.includes(c));
+      for (const c of [cp, ...later]) this.checkpoints.push({ ...c, id: `c${this.nextId++}`, branch: kept.id });
+    }
     this.persistence?.invalidateLog(branch.id, cp.moment.actionCount);
     this.publish();
+    this.changed();
     return true;
   }
 

@@ -1,4 +1,4 @@
-import { registerHostSetup } from '../../../emulator/programs/host-setup.js';
+import { registerHostSetup } from '../../../emulator/programs/index.js';
 import type { World } from '../../../emulator/world/world.js';
 import { shellPartsNow } from '../shell-loader.js';
 import { installWorkbookPrograms } from '../world-programs.js';

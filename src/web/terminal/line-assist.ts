@@ -1,4 +1,4 @@
-import type { WordCompletion } from '../../../emulator/redis-cli/shell-completion.js';
+import type { WordCompletion } from '../../../emulator/redis-cli/index.js';
 
 /**
  * What Tab offers: whole lines that Tab cycles through, as redis-cli's

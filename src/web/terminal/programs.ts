@@ -1,7 +1,6 @@
 import { RedisCliRepl, type CliState, type LineResult } from '../../../emulator/redis-cli/repl.js';
-import { CLOSED, type CliLink } from '../../../emulator/redis-cli/link.js';
-import { formatReply } from '../../../emulator/redis-cli/format.js';
-import { SessionLink } from '../../../emulator/programs/session-link.js';
+import { CLOSED, type CliLink, formatReply } from '../../../emulator/redis-cli/index.js';
+import { SessionLink } from '../../../emulator/programs/index.js';
 import { commandCodeFor } from '../command-code.js';
 import type { WorldHost } from '../world-host.js';
 import type { LineAssist } from './line-assist.js';

@@ -1,6 +1,5 @@
 import type { RedisCliAssistData } from '../../../emulator/redis-cli/assist-data.js';
-import { commandCompletions } from '../../../emulator/redis-cli/completion.js';
-import { commandHint } from '../../../emulator/redis-cli/hints.js';
+import { commandCompletions, commandHint } from '../../../emulator/redis-cli/index.js';
 import type { LineAssist } from './line-assist.js';
 
 let data: RedisCliAssistData | null = null;

@@ -1,8 +1,13 @@
 import { bytesToUtf8, utf8ToBytes } from '../../../emulator/resp/index.js';
-import { shellCompletion, type DirEntry, type ShellView } from '../../../emulator/redis-cli/shell-completion.js';
-import { normalizePath } from '../../../emulator/sim/disk-path.js';
-import { shellCommandNames, type HostShell } from '../../../emulator/programs/shell.js';
-import { simVerbNames } from '../../../emulator/programs/shell/sim-verbs.js';
+import {
+  shellCommandNames,
+  shellCompletion,
+  simVerbNames,
+  type DirEntry,
+  type HostShell,
+  type ShellView,
+} from '../../../emulator/programs/shell-parts.js';
+import { normalizePath } from '../../../emulator/sim/index.js';
 import type { LineAssist } from './line-assist.js';
 
 /** root's home directory, the one the shell's prompt shows as "~". */

@@ -1,5 +1,5 @@
 import type { LineResult } from '../../../emulator/redis-cli/repl.js';
-import { HostShell, type RedisCliTarget } from '../../../emulator/programs/shell.js';
+import { HostShell, type RedisCliTarget } from '../../../emulator/programs/shell-parts.js';
 import type { WorldHost } from '../world-host.js';
 import type { LineAssist } from './line-assist.js';
 import { RedisCliProgram, type ProgramState, type ProgramWrite, type RedisCliSpec, type ShellState, type TerminalProgram, type WorldIdListener } from './programs.js';

@@ -125,6 +125,11 @@ export class TerminalSession {
     this.drain();
   }
 
+  /** Whether its program is running a line (a MONITOR or SUBSCRIBE stays there until Ctrl-C). */
+  get running(): boolean {
+    return this.state === 'running';
+  }
+
   /** Runs a line as if typed and followed by Enter. */
   sendLine(line: string): void {
     this.input(line.replace(/[\r\n]+/g, ' ') + '\r');

@@ -4,8 +4,9 @@ import { formatElapsed } from './clock-format.js';
 
 /**
  * The active branch's checkpoints, newest first, each with "Rewind" (back
- * to that point on this branch) and "Fork" (continue from there in a new
- * branch, keeping this one), and the branches to switch between.
+ * to that point; what came after it is kept as a branch) and "Fork"
+ * (continue from there in a new branch), and the branches to switch
+ * between: no timeline is ever dropped without the learner asking.
  */
 /** The checkpoint picked (on the track, or just taken), and whether the keyboard focus should go to it. */
 export interface CheckpointPick {
@@ -64,7 +65,7 @@ export function CheckpointPanel({ selected, onSelect }: { selected: CheckpointPi
                 type="button"
                 disabled={busy}
                 aria-label={`Rewind to ${c.label}`}
-                title="Go back to this point on this branch; what came after it is dropped"
+                title="Go back to this point; what came after it is kept as a branch you can switch back to"
                 onClick={() => {
                   onSelect(null);
                   void session.rewind(c.id);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { ErrorReply, MapReply, StatusReply, type Reply } from '../../../emulator/resp/reply.js';
 
 function setup(config: Record<string, string> = {}) {
-  const server = new RedisServer({ clock: new ManualClock(), config });
+  const server = createServer({ clock: new ManualClock(), config });
   const c = server.connect();
   const run = (...argv: string[]): Reply => server.execute(c, argv);
   return { server, c, run };

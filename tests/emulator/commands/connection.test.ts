@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RedisServer } from '../../../emulator/server/server.js';
+import type { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ServerConnection } from '../../../emulator/server/connection.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { encodeCommand } from '../../../emulator/resp/encode.js';
@@ -7,7 +8,7 @@ import { ErrorReply, MapReply, StatusReply, VerbatimReply, type Reply } from '..
 
 function setup(config: Record<string, string> = {}) {
   const clock = new ManualClock(1_767_225_600_000_000);
-  const server = new RedisServer({ clock, config });
+  const server = createServer({ clock, config });
   const c = server.connect();
   const run = (...argv: string[]): Reply => server.execute(c, argv);
   return { clock, server, c, run };

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorReply, type Reply } from '../../../emulator/resp/reply.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import type { Client } from '../../../emulator/server/client.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 
 function start(seed = 1) {
   const clock = new ManualClock();
-  const server = new RedisServer({ clock, seed });
+  const server = createServer({ clock, seed });
   const c: Client = server.connect();
   const propagated: string[][] = [];
   server.onPropagate((_db, argv) => propagated.push(argv));

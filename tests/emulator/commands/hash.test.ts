@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { HashValue } from '../../../emulator/keyspace/values.js';
 import { ErrorReply, MapReply, type Reply } from '../../../emulator/resp/reply.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import type { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import type { Client } from '../../../emulator/server/client.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 
 function start(seed = 1): { server: RedisServer; c: Client; run: (...argv: string[]) => Reply; propagated: string[][] } {
-  const server = new RedisServer({ clock: new ManualClock(), seed });
+  const server = createServer({ clock: new ManualClock(), seed });
   const c = server.connect();
   const propagated: string[][] = [];
   server.onPropagate((_db, argv) => propagated.push(argv));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { ErrorReply, MapReply, SetReply, StatusReply, VerbatimReply, type Reply } from '../../../emulator/resp/reply.js';
 import { COMMAND_SUMMARIES } from '../../../emulator/commands/summaries.js';
@@ -11,7 +11,7 @@ const START_MS = 1_767_225_600_123;
 
 function setup(config: Record<string, string> = { 'enable-debug-command': 'yes' }) {
   const clock = new ManualClock(START_MS * 1000);
-  const server = new RedisServer({ clock, config });
+  const server = createServer({ clock, config });
   const c = server.connect();
   const propagated: string[][] = [];
   server.onPropagate((_db, argv) => propagated.push(argv));
@@ -121,7 +121,7 @@ describe('COMMAND', () => {
   });
 
   it('only implemented commands exist', () => {
-    const server = new RedisServer({ clock: new ManualClock(), handlers: { get: () => null, 'config|get': () => null } });
+    const server = createServer({ clock: new ManualClock(), handlers: { get: () => null, 'config|get': () => null } });
     const c = server.connect();
     expect(server.execute(c, ['COMMAND', 'COUNT'])).toBeInstanceOf(ErrorReply);
     expect(server.commands.count).toBe(2);

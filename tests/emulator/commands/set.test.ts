@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SetValue } from '../../../emulator/keyspace/values.js';
 import { ErrorReply, SetReply, type Reply } from '../../../emulator/resp/reply.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import type { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import type { Client } from '../../../emulator/server/client.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { Random } from '../../../emulator/sim/random.js';
@@ -9,7 +10,7 @@ import { MAX_RANDOM_REPLY_ELEMENTS } from '../../../emulator/commands/set-random
 import { compareIntStrings, membersInOrder, randomMember, setAdd, setRemove } from '../../../emulator/commands/set-type.js';
 
 function start(seed = 1): { server: RedisServer; c: Client; run: (...argv: string[]) => Reply } {
-  const server = new RedisServer({ clock: new ManualClock(), seed });
+  const server = createServer({ clock: new ManualClock(), seed });
   const c = server.connect();
   return { server, c, run: (...argv) => server.execute(c, argv) };
 }

@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import { partialQuickSort } from '../../../emulator/commands/generic-partial-sort.js';
 import { sortScore } from '../../../emulator/commands/sort.js';
 import type { Reply } from '../../../emulator/resp/reply.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 
 function start() {
-  const server = new RedisServer({ clock: new ManualClock() });
+  const server = createServer({ clock: new ManualClock() });
   const c = server.connect();
   return { server, run: (...argv: string[]): Reply => server.execute(c, argv) };
 }

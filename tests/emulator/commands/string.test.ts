@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { ErrorReply, MapReply, type Reply } from '../../../emulator/resp/reply.js';
 
@@ -7,7 +7,7 @@ const START_MS = 1_767_225_600_000;
 
 function setup(config: Record<string, string> = {}) {
   const clock = new ManualClock(START_MS * 1000);
-  const server = new RedisServer({ clock, config });
+  const server = createServer({ clock, config });
   const c = server.connect();
   const propagated: string[][] = [];
   server.onPropagate((_db, argv) => propagated.push(argv));

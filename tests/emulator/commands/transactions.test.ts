@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorReply, NULL_ARRAY, OK, QUEUED, VerbatimReply, type Reply } from '../../../emulator/resp/reply.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 
 function start() {
   const clock = new ManualClock();
-  const server = new RedisServer({ clock });
+  const server = createServer({ clock });
   const a = server.connect();
   const b = server.connect();
   const propagated: string[][] = [];

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { RedisServer } from '../../../emulator/server/server.js';
+import type { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { activeExpireCycle } from '../../../emulator/keyspace/expire.js';
 
 function start(): { server: RedisServer; clock: ManualClock; run: (...argv: string[]) => unknown } {
   const clock = new ManualClock();
-  const server = new RedisServer({ clock });
+  const server = createServer({ clock });
   const c = server.connect();
   return { server, clock, run: (...argv) => server.execute(c, argv) };
 }

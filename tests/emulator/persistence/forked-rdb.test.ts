@@ -9,7 +9,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RedisServer } from '../../../emulator/server/server.js';
+import type { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { readRdb } from '../../../emulator/persistence/rdb/file-reader.js';
 import { RdbError } from '../../../emulator/persistence/rdb/errors.js';
@@ -46,7 +47,7 @@ const command: fc.Arbitrary<string[]> = fc.oneof(
 
 function fresh(): RedisServer {
   const clock = new ManualClock(1_767_225_600_000_000);
-  return new RedisServer({ clock, config: { 'hash-max-listpack-entries': '4', 'set-max-intset-entries': '4', 'zset-max-listpack-entries': '4' } });
+  return createServer({ clock, config: { 'hash-max-listpack-entries': '4', 'set-max-intset-entries': '4', 'zset-max-listpack-entries': '4' } });
 }
 
 /** Every key of a file as its own record bytes, by database: what the file says, in a form that compares. */

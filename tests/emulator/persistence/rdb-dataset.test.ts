@@ -4,7 +4,8 @@ import { ListValue } from '../../../emulator/keyspace/values.js';
 import { RdbError, readRdb, writeRdb, type RdbKey, type RdbReadOptions } from '../../../emulator/persistence/rdb/index.js';
 import { placeLoadedKeys, valueReadOptions } from '../../../emulator/persistence/rdb-dataset.js';
 import { loadRdbIntoServer } from '../../../emulator/persistence/rdb-load.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import type { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 
 const NOW_MS = 1_767_225_600_000;
@@ -24,7 +25,7 @@ function file(dbs: Array<{ id: number; keys: RdbKey[] }>): Uint8Array {
 }
 
 function server(policy = 'noeviction'): RedisServer {
-  const s = new RedisServer({ clock: new ManualClock(NOW_MS * 1000) });
+  const s = createServer({ clock: new ManualClock(NOW_MS * 1000) });
   s.config.set('maxmemory-policy', policy, true);
   return s;
 }

@@ -17,7 +17,7 @@ import { Crc64 } from '../../../emulator/persistence/rdb/crc64.js';
 import { HashValue, ListValue, SetValue, ZSetValue } from '../../../emulator/keyspace/values.js';
 import { Deque } from '../../../emulator/keyspace/deque.js';
 import { saveRdb } from '../../../emulator/persistence/rdb-dataset.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { runRedisCheckRdb } from '../../../emulator/programs/redis-check-rdb.js';
 import { Disk } from '../../../emulator/sim/disk.js';
@@ -217,7 +217,7 @@ function emulatorFile(): Uint8Array {
 
 /** What the emulated server saves after a few commands. */
 function emulatorServerFile(): Uint8Array {
-  const server = new RedisServer({ clock: new ManualClock(1_767_225_600_000 * 1000), config: { save: '' } });
+  const server = createServer({ clock: new ManualClock(1_767_225_600_000 * 1000), config: { save: '' } });
   const c = server.connect();
   for (const cmd of [
     ['SET', 'a', '1'],

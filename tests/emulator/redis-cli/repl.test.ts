@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock, RedisServer } from '../../../emulator/index.js';
+import { ManualClock, createServer } from '../../../emulator/index.js';
 import { RedisCliRepl, type RedisCliReplOptions } from '../../../emulator/redis-cli/repl.js';
 import { CLOSED, InProcessLink, type CliLink } from '../../../emulator/redis-cli/link.js';
 import { PushReply, StatusReply, type Reply } from '../../../emulator/resp/reply.js';
@@ -15,7 +15,7 @@ function scriptedLink(replies: Reply[]): CliLink {
 }
 
 function setup(opts: Partial<RedisCliReplOptions> = {}) {
-  const server = new RedisServer({ clock: new ManualClock() });
+  const server = createServer({ clock: new ManualClock() });
   const out: string[] = [];
   const err: string[] = [];
   const links: InProcessLink[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../../emulator/world/world.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ServerConnection } from '../../../emulator/server/connection.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { encodeCommand } from '../../../emulator/resp/encode.js';
@@ -423,7 +423,7 @@ describe('rdb-del-sync-files', () => {
 
 describe('a server without a process', () => {
   it('serves SYNC at once from memory', () => {
-    const server = new RedisServer({ clock: new ManualClock(1_700_000_000_000_000) });
+    const server = createServer({ clock: new ManualClock(1_700_000_000_000_000) });
     const out: string[] = [];
     const conn = new ServerConnection(server, (b) => out.push(b), () => {});
     const writer = server.connect();

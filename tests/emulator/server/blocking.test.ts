@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 
 function start() {
   const clock = new ManualClock(1_700_000_000_000_000);
-  const server = new RedisServer({ clock });
+  const server = createServer({ clock });
   return { clock, server, c: server.connect(), other: server.connect() };
 }
 

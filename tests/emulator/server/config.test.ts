@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Config, ConfigError } from '../../../emulator/server/config.js';
 import { CONFIG_PARAMS, memtoull, strtoll } from '../../../emulator/server/config-params.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 
 /**
@@ -202,7 +202,7 @@ const REAL_DEFAULTS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 function fresh(startup: Record<string, string> = {}): Config {
-  return new RedisServer({ clock: new ManualClock(), config: startup }).config;
+  return createServer({ clock: new ManualClock(), config: startup }).config;
 }
 
 describe('configuration parameters', () => {
@@ -222,7 +222,7 @@ describe('configuration parameters', () => {
   });
 
   it('the port defaults to the port the server listens on', () => {
-    const server = new RedisServer({ clock: new ManualClock(), port: 7777 });
+    const server = createServer({ clock: new ManualClock(), port: 7777 });
     expect(server.config.get('port')).toBe('7777');
   });
 

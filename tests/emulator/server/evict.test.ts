@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { usedMemory } from '../../../emulator/server/info.js';
 import { ErrorReply, type Reply } from '../../../emulator/resp/reply.js';
 
 function setup() {
   const clock = new ManualClock(1_767_225_600_000_000);
-  const server = new RedisServer({ clock });
+  const server = createServer({ clock });
   const c = server.connect();
   const run = (...argv: string[]): Reply => server.execute(c, argv);
   return { clock, server, run };

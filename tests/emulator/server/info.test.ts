@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHuman, infoText, printfFixed, setInfoSection, usedMemory } from '../../../emulator/server/info.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import { ErrorReply, VerbatimReply, type Reply } from '../../../emulator/resp/reply.js';
 
 function setup() {
   const clock = new ManualClock(1_767_225_600_000_000);
-  const server = new RedisServer({ clock });
+  const server = createServer({ clock });
   const c = server.connect();
   const run = (...argv: string[]): Reply => server.execute(c, argv);
   const info = (...sections: string[]): string => (run('INFO', ...sections) as VerbatimReply).text;

@@ -7,14 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_REAL_REDIS, skipNotice } from '../../differential/availability.js';
 import { RawConnection, startRealRedis, type RealRedis } from '../../support/real-redis.js';
-import { RedisServer } from '../../../emulator/server/server.js';
+import { createServer } from '../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../emulator/sim/clock.js';
 import type { Reply } from '../../../emulator/resp/reply.js';
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! memory-estimate: ${skipNotice()}\n`);
 
 function emulator() {
-  const server = new RedisServer({ clock: new ManualClock(1_767_225_600_000_000), config: { save: '' } });
+  const server = createServer({ clock: new ManualClock(1_767_225_600_000_000), config: { save: '' } });
   const c = server.connect();
   return (...argv: string[]): Reply => server.execute(c, argv);
 }

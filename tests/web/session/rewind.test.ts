@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatElapsed } from '../../../src/web/timeline/clock-format.js';
 import { digest, sessionHarness } from './session-harness.js';
 
 describe('checkpoints, rewind and fork', () => {
@@ -41,7 +42,7 @@ describe('checkpoints, rewind and fork', () => {
     expect(sh.lines()).toEqual(['root@redis:~#']);
   });
 
-  it('rewinds to a checkpoint taken on demand and drops the later ones of the branch', async () => {
+  it('rewinds to a checkpoint taken on demand and keeps what came after it as a branch to go back to', async () => {
     const h = sessionHarness();
     const cli = h.open();
     await h.run(50);
@@ -51,18 +52,51 @@ describe('checkpoints, rewind and fork', () => {
     expect(first.label).toBe('checkpoint 1');
     h.store.sendLine(cli.id, 'SET k second');
     await h.run(50);
-    const second = h.session.checkpoint('after the second SET')!;
+    h.session.checkpoint('after the second SET');
     h.store.sendLine(cli.id, 'SET k third');
     await h.run(50);
+    const futureDigest = digest(h.store.world);
+    const leftAtUs = h.store.world.kernel.now - h.store.world.kernel.startUs;
     expect(h.session.getSnapshot().checkpoints.map((c) => c.label)).toEqual(['checkpoint 1', 'after the second SET']);
 
-    await h.session.rewind(first.id);
-    expect(h.session.getSnapshot().checkpoints.map((c) => c.id)).toEqual([first.id]);
+    expect(await h.session.rewind(first.id)).toBe(true);
+    const snap = h.session.getSnapshot();
+    // The rewound branch goes on from the checkpoint under its name; the future left behind is a branch of its own.
+    expect(snap.branches.map((b) => [b.name, b.active, b.forkedFrom])).toEqual([
+      ['main', true, null],
+      [`main left at T+${formatElapsed(leftAtUs)}`, false, 'checkpoint 1'],
+    ]);
+    expect(snap.checkpoints.map((c) => c.label)).toEqual(['checkpoint 1']);
     h.view('t1');
     h.store.sendLine('t1', 'GET k');
     await h.run(100);
     expect(h.view('t1').lines().slice(-3)).toEqual(['redis:6379> GET k', '"first"', 'redis:6379>']);
-    expect(second.id).not.toBe(first.id);
+    h.store.sendLine('t1', 'SET k other');
+    await h.run(50);
+
+    // The old future is reachable: where it was, with its checkpoints.
+    expect(await h.session.switchBranch(snap.branches[1]!.id)).toBe(true);
+    expect(digest(h.store.world)).toBe(futureDigest);
+    expect(h.session.getSnapshot().checkpoints.map((c) => c.label)).toEqual(['checkpoint 1', 'after the second SET']);
+    const t = h.view('t1');
+    await h.run(50);
+    expect(t.lines().slice(-3)).toEqual(['redis:6379> SET k third', 'OK', 'redis:6379>']);
+
+    // Rewinding there again keeps that branch's future too: no rewind ever drops a timeline.
+    const again = h.session.getSnapshot().checkpoints[1]!;
+    expect(await h.session.rewind(again.id)).toBe(true);
+    expect(h.session.getSnapshot().branches).toHaveLength(3);
+  });
+
+  it('rewinds in place when nothing was done after the checkpoint', async () => {
+    const h = sessionHarness();
+    const cli = h.open();
+    await h.run(50);
+    h.store.sendLine(cli.id, 'SET k first');
+    await h.run(50);
+    const cp = h.session.checkpoint()!;
+    expect(await h.session.rewind(cp.id)).toBe(true);
+    expect(h.session.getSnapshot().branches.map((b) => b.name)).toEqual(['main']);
   });
 
   it('forks a branch from a checkpoint and switches back to the branch left, where it was', async () => {

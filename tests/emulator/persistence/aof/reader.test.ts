@@ -19,7 +19,8 @@ import { loadAofFiles } from '../../../../emulator/persistence/aof/loader.js';
 import { aofRecord } from '../../../../emulator/persistence/aof/records.js';
 import { isManifestError, parseManifest } from '../../../../emulator/persistence/aof/manifest.js';
 import { RdbError, readRdb } from '../../../../emulator/persistence/rdb/index.js';
-import { RedisServer } from '../../../../emulator/server/server.js';
+import type { RedisServer } from '../../../../emulator/server/server.js';
+import { createServer } from '../../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../../emulator/sim/clock.js';
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! aof reader vs real: ${skipNotice()}\n`);
@@ -76,7 +77,7 @@ function target(server: RedisServer, truncated: number[]): AofReplayTarget {
 }
 
 function emulatedServer(): RedisServer {
-  return new RedisServer({ clock: new ManualClock(1_767_225_600_000 * 1000), config: { save: '' } });
+  return createServer({ clock: new ManualClock(1_767_225_600_000 * 1000), config: { save: '' } });
 }
 
 describe('AOF command reader', () => {

@@ -13,7 +13,7 @@ import { HAVE_REAL_REDIS, skipNotice } from '../../../differential/availability.
 import { RawConnection, startRealRedis } from '../../../support/real-redis.js';
 import { AofCommandReader } from '../../../../emulator/persistence/aof/reader.js';
 import { AofFeed, aofRecord, selectRecord, timestampAnnotation } from '../../../../emulator/persistence/aof/records.js';
-import { RedisServer } from '../../../../emulator/server/server.js';
+import { createServer } from '../../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../../emulator/sim/clock.js';
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! aof records vs real: ${skipNotice()}\n`);
@@ -142,7 +142,7 @@ describe('AOF records', () => {
       c.close();
       const realFile = readFileSync(join(real.dir, 'appendonlydir', 'appendonly.aof.1.incr.aof')).toString('latin1');
 
-      const server = new RedisServer({ clock: new ManualClock(startMs * 1000), config: { save: '' } });
+      const server = createServer({ clock: new ManualClock(startMs * 1000), config: { save: '' } });
       const feed = new AofFeed();
       let emulated = '';
       server.onPropagate((db, argv) => {

@@ -14,7 +14,7 @@ import { AofCommandReader } from '../../../../emulator/persistence/aof/reader.js
 import { aofRecord } from '../../../../emulator/persistence/aof/records.js';
 import { rewriteAof } from '../../../../emulator/persistence/aof/rewrite.js';
 import { snapshotDatabases } from '../../../../emulator/persistence/rdb-dataset.js';
-import { RedisServer } from '../../../../emulator/server/server.js';
+import { createServer } from '../../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../../emulator/sim/clock.js';
 
 if (!HAVE_REAL_REDIS) console.warn(`\n!!! aof rewrite vs real: ${skipNotice()}\n`);
@@ -57,7 +57,7 @@ function byKey(file: string): Map<string, string> {
 
 describe('AOF rewrite', () => {
   it('cuts long values into commands of at most 64 items, and annotates and loads functions first', () => {
-    const server = new RedisServer({ clock: new ManualClock(1_767_225_600_000 * 1000), config: { save: '' } });
+    const server = createServer({ clock: new ManualClock(1_767_225_600_000 * 1000), config: { save: '' } });
     const c = server.connect();
     server.execute(c, ['HSET', 'h', ...Array.from({ length: 130 }, (_, i) => [`f${i}`, `v${i}`]).flat()]);
     const text = rewriteAof(snapshotDatabases(server), { functions: ['#!lua name=x\nreturn 1'], timestampSeconds: 1_767_225_600 }) as string;
@@ -81,7 +81,7 @@ describe('AOF rewrite', () => {
       conn.close();
       const realBase = readFileSync(join(real.dir, 'appendonlydir', 'appendonly.aof.2.base.aof')).toString('latin1');
 
-      const server = new RedisServer({ clock: new ManualClock(1_767_225_600_000 * 1000), config: { save: '' } });
+      const server = createServer({ clock: new ManualClock(1_767_225_600_000 * 1000), config: { save: '' } });
       const c = server.connect();
       for (const argv of DATASET) server.execute(c, argv);
       const emulated = rewriteAof(snapshotDatabases(server)) as string;

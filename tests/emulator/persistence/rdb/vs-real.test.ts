@@ -22,7 +22,7 @@ import { writeBlob, writeLength, writeString } from '../../../../emulator/persis
 import { encodeIntset } from '../../../../emulator/persistence/rdb/intset.js';
 import { encodeZiplist } from '../../../../emulator/persistence/rdb/ziplist.js';
 import { encodeZipmap } from '../../../../emulator/persistence/rdb/zipmap.js';
-import { RedisServer } from '../../../../emulator/server/server.js';
+import { createServer } from '../../../../emulator/process/create-server.js';
 import { ManualClock } from '../../../../emulator/sim/clock.js';
 import { ErrorReply, StatusReply, type Reply } from '../../../../emulator/resp/reply.js';
 
@@ -241,7 +241,7 @@ describe.skipIf(!HAVE_REAL_REDIS)('RDB files saved by redis-server 7.0.15', () =
     const contents = readRdb(bytes, readOpts(Date.now())) as RdbContents;
     const aux = new Map(contents.aux);
     const clock = new ManualClock(Date.now() * 1000);
-    const emu = new RedisServer({ clock, config: { save: '' } });
+    const emu = createServer({ clock, config: { save: '' } });
     const client = emu.connect();
     for (const cmd of dataset) {
       const r: Reply = emu.execute(client, cmd);
