@@ -56,6 +56,8 @@ const KNOWN_UPWARD = [];
  * registry the page's loader reads before it sends a command kept apart:
  * commands/on-demand.ts (the names, and whether their code has arrived).
  * sentinel/index.ts starts redis-sentinel (the Node entry in sentinel mode).
+ * world/sentinel-client.ts is the Sentinel-following client that code cells
+ * load on first use (a dynamic import).
  * A front that the page's first load imports re-exports only modules that
  * load is already made of, so it adds nothing to the initial JavaScript.
  */
@@ -76,6 +78,7 @@ const DOOR = [
   'emulator/commands/on-demand-handlers.ts',
   'emulator/redis-cli/assist-data.ts',
   'emulator/commands/on-demand.ts',
+  'emulator/world/sentinel-client.ts',
 ];
 
 /**

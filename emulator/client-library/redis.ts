@@ -6,7 +6,8 @@ import type { NetError, Socket } from '../sim/network.js';
 import type { ClientCpuCosts } from '../sim/cpu.js';
 import { ReplyError } from './reply-error.js';
 import { argToBytes, replyToValue, type Arg, type ClientValue } from './values.js';
-import { COMMAND_NAMES, type CommandName } from './command-names.js';
+import type { CommandName } from './command-names.js';
+import { addCommandMethods } from './command-methods.js';
 
 /**
  * A client for servers in the simulated world, shaped like ioredis so that
@@ -152,6 +153,22 @@ export class Redis {
     return p;
   }
 
+  /**
+   * @internal Runs a command and calls `done` with its reply the moment it
+   * arrives, not in a later promise reaction: code inside the world that
+   * acts on a reply (the Sentinel-following client) then acts at the same
+   * point of the world's history however the world is driven, a replay
+   * included.
+   */
+  callback(argv: string[], done: (error: Error | null, value: ClientValue) => void): void {
+    if (this.status === 'end') {
+      done(this.closeError ?? new Error('Connection is closed.'), null);
+      return;
+    }
+    this.waiting.push({ resolve: (v) => done(null, v), reject: (e) => done(e, null) });
+    this.send(encodeCommand(argv), 1);
+  }
+
   /** Commands sent together in one flight, not wrapped in MULTI. */
   pipeline(): Pipeline {
     return new Pipeline(this, false);
@@ -269,23 +286,5 @@ export interface Redis extends ClientCommands {}
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface Pipeline extends PipelineCommands {}
 
-for (const name of COMMAND_NAMES) {
-  if (name in Redis.prototype) continue;
-  Object.defineProperty(Redis.prototype, name, {
-    value: function (this: Redis, ...args: Arg[]) {
-      return this.call(name, ...args);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
-for (const name of COMMAND_NAMES) {
-  if (name in Pipeline.prototype) continue;
-  Object.defineProperty(Pipeline.prototype, name, {
-    value: function (this: Pipeline, ...args: Arg[]) {
-      return this.call(name, ...args);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
+addCommandMethods(Redis.prototype);
+addCommandMethods(Pipeline.prototype);

@@ -1,7 +1,8 @@
 import type { Kernel } from '../sim/kernel.js';
-import { Redis } from './redis.js';
+import { execFlight, Redis, type PipelineResult } from './redis.js';
 import type { Arg, ClientValue } from './values.js';
-import { COMMAND_NAMES, type CommandName } from './command-names.js';
+import type { CommandName } from './command-names.js';
+import { addCommandMethods } from './command-methods.js';
 
 /**
  * A client that finds its primary through Sentinel and follows it across
@@ -31,6 +32,7 @@ export interface SentinelRedisOptions {
   /**
    * Rounds over all the sentinels before giving up (ioredis retries
    * forever by default; a bounded number keeps a cell from hanging).
+   * DEFAULT_MAX_ROUNDS when absent.
    */
   maxRounds?: number;
 }
@@ -39,6 +41,13 @@ export interface SentinelRedisOptions {
 export type Dial = (host: string, port: number) => Redis;
 
 export type SentinelRedisStatus = 'connecting' | 'ready' | 'reconnecting' | 'end';
+
+/**
+ * About 70 s of virtual time of retries (the waits grow to a second by the
+ * hundredth round): longer than a failover takes with Sentinel's default
+ * down-after-milliseconds of 30 s, so a client waits one out.
+ */
+export const DEFAULT_MAX_ROUNDS = 120;
 
 /** ioredis's sentinelRetryStrategy: wait longer after each failed round, up to a second. */
 function retryDelayMs(round: number): number {
@@ -55,9 +64,13 @@ export class SentinelRedis {
   address: string | null = null;
   /** Every primary address this client has used, in order. */
   readonly history: string[] = [];
-  private connection: Promise<Redis>;
+  /** What waits for a primary: sent, in order, as soon as there is one; failed if none is found. */
+  private waiters: Array<{ send: (r: Redis) => void; fail: (e: Error) => void }> = [];
+  private failure: Error | null = null;
   private watcher: Redis | null = null;
   private sentinels: SentinelAddress[];
+  /** Bumped on every new search, so that the answers of an abandoned one are ignored. */
+  private search = 0;
 
   constructor(
     readonly kernel: Kernel,
@@ -66,37 +79,61 @@ export class SentinelRedis {
   ) {
     if (opts.sentinels.length === 0) throw new Error('at least one sentinel is needed');
     this.sentinels = [...opts.sentinels];
-    this.connection = this.connect();
-    // A failure is reported to the commands that wait for the connection.
-    this.connection.catch(() => {});
+    this.find();
+  }
+
+  /**
+   * Sends on the primary as soon as there is one. Everything the client
+   * does in the world happens in callbacks of replies and timers, never in
+   * promise reactions, so it happens at the same point of the world's
+   * history however the world is driven (a checkpoint's replay included).
+   */
+  private onPrimary<T>(send: (r: Redis) => Promise<T>): Promise<T> {
+    if (this.status === 'end') return Promise.reject(this.failure ?? new Error('Connection is closed.'));
+    if (this.status === 'ready' && this.current !== null) return send(this.current);
+    return new Promise<T>((resolve, reject) => {
+      this.waiters.push({ send: (r) => send(r).then(resolve, reject), fail: reject });
+    });
   }
 
   /** Runs any command on the current primary, once there is one. */
-  async call(command: string, ...args: Arg[]): Promise<ClientValue> {
-    if (this.status === 'end') throw new Error('Connection is closed.');
-    const r = await this.connection;
-    return r.call(command, ...args);
+  call(command: string, ...args: Arg[]): Promise<ClientValue> {
+    return this.onPrimary((r) => r.call(command, ...args));
+  }
+
+  /**
+   * Sends commands already encoded as byte strings, once there is a
+   * primary: one command, a pipeline, or MULTI/EXEC in one flight (the
+   * world's recorded clients send this way; see World.clientSend).
+   */
+  sendRecorded(argvs: string[][], flight: 'command' | 'pipeline' | 'multi'): Promise<ClientValue | PipelineResult | null> {
+    return this.onPrimary<ClientValue | PipelineResult | null>((r) => (flight === 'command' ? r.sendFlight(argvs.slice(0, 1), [false])[0]! : execFlight(r, argvs, flight === 'multi')));
   }
 
   /** Closes every connection; commands after it fail. */
   disconnect(): void {
-    this.status = 'end';
-    this.closeWatcher();
-    const r = this.current;
-    this.current = null;
-    if (r !== null) {
-      r.onEnd = null;
-      r.disconnect();
-    }
+    this.end(new Error('Connection is closed.'));
+    this.dropCurrent();
   }
 
   async quit(): Promise<ClientValue> {
     const r = this.current;
-    this.status = 'end';
-    this.closeWatcher();
+    this.current = null;
+    this.end(new Error('Connection is closed.'));
     if (r === null) return 'OK';
     r.onEnd = null;
     return r.quit();
+  }
+
+  private end(error: Error): void {
+    this.status = 'end';
+    this.failure = error;
+    this.search++;
+    this.closeWatcher();
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w.fail(error);
+    if (waiting.length !== 0) this.kernel.promisesSettled = true;
   }
 
   private closeWatcher(): void {
@@ -109,66 +146,80 @@ export class SentinelRedis {
     }
   }
 
+  /** Closes the connection to the current primary without reporting its end. */
+  private dropCurrent(): void {
+    const r = this.current;
+    this.current = null;
+    if (r !== null) {
+      r.onEnd = null;
+      r.disconnect();
+    }
+  }
+
   /** Drops the current primary and finds the one the sentinels name now. */
   private reconnect(): void {
     if (this.status === 'end' || this.status === 'reconnecting') return;
     this.status = 'reconnecting';
     this.closeWatcher();
-    const old = this.current;
-    this.current = null;
-    if (old !== null) {
-      old.onEnd = null;
-      old.disconnect();
-    }
-    this.connection = this.connect();
-    this.connection.catch(() => {});
+    this.dropCurrent();
+    this.find();
   }
 
-  private async connect(): Promise<Redis> {
-    const maxRounds = this.opts.maxRounds ?? 20;
-    for (let round = 1; ; round++) {
-      for (let i = 0; i < this.sentinels.length; i++) {
-        const sentinel = this.sentinels[i]!;
-        const found = await this.askSentinel(sentinel);
-        if (found === null) continue;
+  /** Asks the sentinels in turn, round after round, until one names a master that ROLE confirms. */
+  private find(): void {
+    const search = ++this.search;
+    const maxRounds = this.opts.maxRounds ?? DEFAULT_MAX_ROUNDS;
+    const tryAt = (round: number, i: number): void => {
+      if (search !== this.search) return;
+      if (i === this.sentinels.length) {
+        if (round >= maxRounds) {
+          this.end(new Error(`All sentinels are unreachable or name no master "${this.opts.name}".`));
+          return;
+        }
+        this.kernel.after(retryDelayMs(round) * 1000, () => tryAt(round + 1, 0));
+        return;
+      }
+      const sentinel = this.sentinels[i]!;
+      this.askSentinel(sentinel, (found) => {
+        if (search !== this.search) {
+          found?.client.disconnect();
+          return;
+        }
+        if (found === null) {
+          tryAt(round, i + 1);
+          return;
+        }
         // ioredis moves the sentinel that answered to the front of its list.
         this.sentinels.splice(i, 1);
         this.sentinels.unshift(sentinel);
         this.ready(found.client, found.address, sentinel);
-        return found.client;
-      }
-      if (this.status === 'end') throw new Error('Connection is closed.');
-      if (round >= maxRounds) {
-        this.status = 'end';
-        throw new Error(`All sentinels are unreachable or name no master "${this.opts.name}".`);
-      }
-      await this.kernel.sleep(retryDelayMs(round));
-    }
+      });
+    };
+    tryAt(1, 0);
   }
 
   /** The master one sentinel names, connected and confirmed by ROLE; null when it cannot be used. */
-  private async askSentinel(sentinel: SentinelAddress): Promise<{ client: Redis; address: string } | null> {
-    let addr: ClientValue;
+  private askSentinel(sentinel: SentinelAddress, then: (found: { client: Redis; address: string } | null) => void): void {
     const s = this.dial(sentinel.host, sentinel.port);
-    try {
-      addr = await s.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', this.opts.name);
-    } catch {
-      return null;
-    } finally {
+    s.callback(['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', this.opts.name], (error, addr) => {
       s.disconnect();
-    }
-    if (!Array.isArray(addr) || addr.length !== 2) return null;
-    const host = String(addr[0]);
-    const port = Number(addr[1]);
-    const r = this.dial(host, port);
-    try {
-      const role = await r.call('ROLE');
-      if (Array.isArray(role) && role[0] === 'master') return { client: r, address: `${host}:${port}` };
-    } catch {
-      // Not reachable (yet): the next sentinel, or the next round, may know better.
-    }
-    r.disconnect();
-    return null;
+      if (error !== null || !Array.isArray(addr) || addr.length !== 2) {
+        then(null);
+        return;
+      }
+      const host = String(addr[0]);
+      const port = Number(addr[1]);
+      const r = this.dial(host, port);
+      r.callback(['ROLE'], (roleError, role) => {
+        if (roleError === null && Array.isArray(role) && role[0] === 'master') {
+          then({ client: r, address: `${host}:${port}` });
+          return;
+        }
+        // Not reachable (yet), or not a master: the next sentinel, or the next round, may know better.
+        r.disconnect();
+        then(null);
+      });
+    });
   }
 
   private ready(r: Redis, address: string, sentinel: SentinelAddress): void {
@@ -182,6 +233,9 @@ export class SentinelRedis {
     this.status = 'ready';
     r.onEnd = () => this.reconnect();
     this.followSwitches(sentinel);
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w.send(r);
   }
 
   /** Listens for +switch-master of our master on the sentinel that answered. */
@@ -197,7 +251,7 @@ export class SentinelRedis {
     w.onEnd = () => {
       if (this.watcher === w) this.watcher = null;
     };
-    w.call('SUBSCRIBE', '+switch-master').catch(() => {});
+    w.callback(['SUBSCRIBE', '+switch-master'], () => {});
   }
 }
 
@@ -206,13 +260,4 @@ type Commands = { [K in Exclude<CommandName, OwnNames>]: (...args: Arg[]) => Pro
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface SentinelRedis extends Commands {}
 
-for (const name of COMMAND_NAMES) {
-  if (name in SentinelRedis.prototype) continue;
-  Object.defineProperty(SentinelRedis.prototype, name, {
-    value: function (this: SentinelRedis, ...args: Arg[]) {
-      return this.call(name, ...args);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
+addCommandMethods(SentinelRedis.prototype);

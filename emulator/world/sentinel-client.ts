@@ -7,7 +7,8 @@ import type { World } from './world.js';
  * failover, as ioredis's `new Redis({ sentinels, name })` does; see
  * SentinelRedis. The sentinels and the addresses they give may be host
  * names or addresses. Kept apart from World so that a page that never
- * uses Sentinel does not load it.
+ * uses Sentinel does not load it. Its commands are not recorded: code
+ * cells use World.openSentinelClient (registerSentinelClients) instead.
  *
  *   const r = connectSentinel(world, { from: 'app', sentinels: [{ host: 'S1', port: 26379 }], name: 'mymaster' });
  */
@@ -20,4 +21,14 @@ export function connectSentinel(
     name: opts.name,
     maxRounds: opts.maxRounds,
   });
+}
+
+/**
+ * Lets the world open recorded Sentinel-following clients
+ * (World.openSentinelClient, the openSentinelClient action): call it on a
+ * world before a code cell opens one, and in World.restore's setup when
+ * the checkpoint holds one.
+ */
+export function registerSentinelClients(world: World): void {
+  world.registerSentinelClients((kernel, dial, opts) => new SentinelRedis(kernel, dial, opts));
 }

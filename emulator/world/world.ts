@@ -32,6 +32,12 @@ export type WorldAction =
   | { kind: 'closeSession'; id: string }
   | { kind: 'openClient'; id: string; from: string; to: string; client: ClientCpuName | ClientCpuCosts }
   | { kind: 'clientSend'; id: string; argvs: string[][]; flight: ClientFlight }
+  /**
+   * A client that finds its primary through Sentinel and follows it
+   * (ioredis's `new Redis({ sentinels, name })`); opened by the code that
+   * registerSentinelClients() installs (world/sentinel-client.ts).
+   */
+  | { kind: 'openSentinelClient'; id: string; from: string; sentinels: { host: string; port: number }[]; name: string; client: ClientCpuName | ClientCpuCosts }
   | { kind: 'closeClient'; id: string }
   | { kind: 'program'; name: string; args: unknown };
 
@@ -68,6 +74,26 @@ export interface WorldCheckpoint {
   readonly complete: boolean;
 }
 
+/**
+ * A recorded client that is not a plain connection (the Sentinel-following
+ * client): it sends a flight of byte-string commands the way clientSend
+ * does, on whatever connection it holds then.
+ */
+export interface FlightClient {
+  sendRecorded(argvs: string[][], flight: ClientFlight): Promise<ClientSendResult>;
+  disconnect(): void;
+}
+
+/** What World.clients holds: plain connections and clients that follow a primary. */
+export type WorldClient = Redis | FlightClient;
+
+/** Opens a Sentinel-following client for an openSentinelClient action, with a dial that stays recorded. */
+export type SentinelClientOpener = (
+  kernel: Kernel,
+  dial: (host: string, port: number) => Redis,
+  opts: { sentinels: { host: string; port: number }[]; name: string },
+) => FlightClient;
+
 /** Hears of an outside action before it runs (World.onAction). */
 export type ActionListener = (rec: RecordedAction, world: World) => void;
 
@@ -98,7 +124,9 @@ export class World {
   readonly hosts = new Map<string, Host>();
   readonly sessions = new Map<string, Session>();
   /** Client-library connections opened by recorded actions (openClient), by id. */
-  readonly clients = new Map<string, Redis>();
+  readonly clients = new Map<string, WorldClient>();
+  /** Set by registerSentinelClients (world/sentinel-client.ts), so that world.ts does not load the client. */
+  private sentinelOpener: SentinelClientOpener | null = null;
   private readonly actions: RecordedAction[] = [];
   private readonly programs = new Map<string, ProgramHandler>();
   private readonly daemons = new Map<string, DaemonStarter>([['redis-server', (host, opts) => this.startRedisOn(host, opts as RedisProcessOptions)]]);
@@ -220,11 +248,13 @@ export class World {
       case 'clientSend': {
         const c = this.clients.get(a.id);
         if (c === undefined) throw new Error(`no client ${a.id}`);
-        const p: Promise<ClientSendResult> = a.flight === 'command' ? c.sendFlight(a.argvs.slice(0, 1), [false])[0]! : execFlight(c, a.argvs, a.flight === 'multi');
+        const p = sendOn(c, a.argvs, a.flight);
         // A replayed send has no one waiting on it; its failure is not an error of the replay.
         p.catch(() => {});
         return p;
       }
+      case 'openSentinelClient':
+        return this.openSentinelClientNow(a);
       case 'closeClient': {
         const c = this.clients.get(a.id);
         this.clients.delete(a.id);
@@ -295,6 +325,38 @@ export class World {
   /** Closes a recorded client's connection now. */
   closeClient(id: string): void {
     this.apply({ kind: 'closeClient', id });
+  }
+
+  /**
+   * Makes openSentinelClient actions possible (see world/sentinel-client.ts,
+   * which calls it); a world restored from a checkpoint that holds such
+   * actions needs it in its setup.
+   */
+  registerSentinelClients(opener: SentinelClientOpener): void {
+    this.sentinelOpener = opener;
+  }
+
+  /** Whether registerSentinelClients has been called. */
+  get sentinelClientsRegistered(): boolean {
+    return this.sentinelOpener !== null;
+  }
+
+  /**
+   * A recorded client given `{ sentinels, name }`: it asks the sentinels
+   * for the primary and follows it across a failover; every command it
+   * sends is a clientSend action, as for openClient.
+   */
+  openSentinelClient(id: string, opts: { from: string; sentinels: { host: string; port: number }[]; name: string; client?: ClientCpuName | ClientCpuCosts }): FlightClient {
+    return this.apply({ kind: 'openSentinelClient', id, from: opts.from, sentinels: opts.sentinels, name: opts.name, client: opts.client ?? 'node' }) as FlightClient;
+  }
+
+  private openSentinelClientNow(a: Extract<WorldAction, { kind: 'openSentinelClient' }>): FlightClient {
+    if (this.sentinelOpener === null) throw new Error('Sentinel clients are not loaded in this world (registerSentinelClients)');
+    if (this.clients.has(a.id)) throw new Error(`client ${a.id} already exists`);
+    if (a.sentinels.length === 0) throw new Error('at least one sentinel is needed');
+    const c = this.sentinelOpener(this.kernel, this.dialFrom(a.from, a.client), { sentinels: a.sentinels, name: a.name });
+    this.clients.set(a.id, c);
+    return c;
   }
 
   private openClientNow(id: string, from: string, to: string, client: ClientCpuName | ClientCpuCosts): Redis {
@@ -476,9 +538,16 @@ export class World {
    * Sentinel-following client of world/sentinel-client.ts).
    */
   dialer(fromName: string, client: ClientCpuName | ClientCpuCosts = 'node'): (host: string, port: number) => Redis {
-    const from = this.host(fromName);
+    const dial = this.dialFrom(fromName, client);
     this.unrecorded = true;
+    return dial;
+  }
+
+  /** The dial of dialer(), for recorded clients too (it does not mark the world unrecorded). */
+  private dialFrom(fromName: string, client: ClientCpuName | ClientCpuCosts): (host: string, port: number) => Redis {
+    const from = this.host(fromName);
     const costs = typeof client === 'object' ? client : CLIENT_CPU[client];
+    if (costs === undefined) throw new Error(`unknown client profile: ${String(client)}`);
     return (host, port) => {
       const to = this.network.resolve(from.name, host) ?? host;
       return new Redis(this.kernel, this.network.connect(from, to, port), { costs, cpuSpeed: from.profile.cpuSpeed });
@@ -570,6 +639,12 @@ export class WorldReplay {
     }
     return true;
   }
+}
+
+/** Sends a recorded flight on a client: one command, a pipeline, or MULTI/EXEC. */
+function sendOn(c: WorldClient, argvs: string[][], flight: ClientFlight): Promise<ClientSendResult> {
+  if (!(c instanceof Redis)) return c.sendRecorded(argvs, flight);
+  return flight === 'command' ? c.sendFlight(argvs.slice(0, 1), [false])[0]! : execFlight(c, argvs, flight === 'multi');
 }
 
 /**

@@ -17,6 +17,40 @@ export interface ConnectOptions {
   readonly to?: string;
   /** Whose CPU costs the client pays: 'node' (default), 'python' (the book's redis-py), 'benchmark'. */
   readonly client?: string;
+  /**
+   * With `name`: ask these sentinels which server is the primary of the
+   * master called `name`, and follow it across a failover, as ioredis's
+   * `new Redis({ sentinels, name })` does.
+   */
+  readonly sentinels?: readonly { readonly host: string; readonly port: number }[];
+  readonly name?: string;
+}
+
+/**
+ * What a cell passed to connect() or new Redis(), as ConnectOptions: a
+ * 'host:port' string, or an object; `host` and `port` (ioredis's names)
+ * make `to`. Sentinels are checked here so that a mistake is thrown where
+ * the cell made it.
+ */
+export function connectOptions(x: unknown): ConnectOptions {
+  if (x === undefined) return {};
+  if (typeof x === 'string') return { to: x };
+  if (typeof x !== 'object' || x === null) throw new TypeError('connect(options): give "host:port" or an object like { to: "A:6379" } or { sentinels, name }');
+  const o = x as Record<string, unknown>;
+  const text = (k: string): string | undefined => (o[k] === undefined ? undefined : String(o[k]));
+  let to = text('to');
+  if (to === undefined && (o.host !== undefined || o.port !== undefined)) to = `${text('host') ?? 'localhost'}:${text('port') ?? '6379'}`;
+  const opts: ConnectOptions = { from: text('from'), to, client: text('client') };
+  if (o.sentinels === undefined && o.name === undefined) return opts;
+  if (!Array.isArray(o.sentinels) || o.sentinels.length === 0) throw new TypeError('{ sentinels, name }: sentinels is a list like [{ host: "S1", port: 26379 }]');
+  if (typeof o.name !== 'string' || o.name === '') throw new TypeError('{ sentinels, name }: name is the master\'s name in the sentinels\' configuration, like "mymaster"');
+  const sentinels = (o.sentinels as unknown[]).map((s) => {
+    const e = s as Record<string, unknown> | null;
+    const port = Number(e?.port ?? 26379);
+    if (typeof e !== 'object' || e === null || typeof e.host !== 'string' || !Number.isInteger(port) || port < 1 || port > 65535) throw new TypeError('{ sentinels, name }: each sentinel is { host, port }');
+    return { host: e.host, port };
+  });
+  return { ...opts, to: undefined, sentinels, name: o.name };
 }
 
 /**
@@ -54,8 +88,9 @@ export class CellRedis {
   #open(): void {
     if (this.#opened) return;
     this.#opened = true;
-    const { from, to, client } = this.#options;
-    void this.#channel.request({ op: 'open', conn: this.#conn, from, to, client });
+    const { from, to, client, sentinels, name } = this.#options;
+    const open: RequestBody = sentinels === undefined ? { op: 'open', conn: this.#conn, from, to, client } : { op: 'open', conn: this.#conn, from, client, sentinels: sentinels.map((s) => ({ host: s.host, port: s.port })), name };
+    void this.#channel.request(open);
   }
 
   /** @internal Sends a flight of commands on this connection. */

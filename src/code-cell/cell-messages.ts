@@ -1,4 +1,4 @@
-import type { CellArg, CellError, CellMessage, CellProgress, CellRequest, Flight } from './protocol.js';
+import type { CellArg, CellError, CellMessage, CellProgress, CellRequest, Flight, SentinelAt } from './protocol.js';
 
 /**
  * Checks a message from a cell's code before the page acts on it. The
@@ -75,8 +75,16 @@ function parseRequests(x: unknown): CellRequest[] | string {
     switch (r.op) {
       case 'open': {
         if (!isIndex(r.conn)) return 'open without a connection';
-        for (const f of ['from', 'to', 'client'] as const) if (r[f] !== undefined && !isName(r[f])) return `open with a bad ${f}`;
-        out.push({ id: r.id, op: 'open', conn: r.conn, from: r.from as string | undefined, to: r.to as string | undefined, client: r.client as string | undefined });
+        for (const f of ['from', 'to', 'client', 'name'] as const) if (r[f] !== undefined && !isName(r[f])) return `open with a bad ${f}`;
+        const open: Extract<CellRequest, { op: 'open' }> = { id: r.id, op: 'open', conn: r.conn, from: r.from as string | undefined, to: r.to as string | undefined, client: r.client as string | undefined };
+        if (r.sentinels === undefined && r.name === undefined) {
+          out.push(open);
+          break;
+        }
+        const sentinels = parseSentinels(r.sentinels);
+        if (typeof sentinels === 'string') return sentinels;
+        if (r.name === undefined) return 'open with sentinels and no name';
+        out.push({ ...open, sentinels, name: r.name as string });
         break;
       }
       case 'send': {
@@ -108,6 +116,19 @@ function parseRequests(x: unknown): CellRequest[] | string {
       default:
         return 'unknown request';
     }
+  }
+  return out;
+}
+
+/** Most sentinels one client may be given. */
+const MAX_SENTINELS = 16;
+
+function parseSentinels(x: unknown): SentinelAt[] | string {
+  if (!Array.isArray(x) || x.length === 0 || x.length > MAX_SENTINELS) return 'open with a name and no list of sentinels';
+  const out: SentinelAt[] = [];
+  for (const s of x as unknown[]) {
+    if (!isObject(s) || !isName(s.host) || typeof s.port !== 'number' || !Number.isInteger(s.port) || s.port < 1 || s.port > 65535) return 'open with a sentinel that is not { host, port }';
+    out.push({ host: s.host, port: s.port });
   }
   return out;
 }

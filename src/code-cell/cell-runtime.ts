@@ -1,4 +1,4 @@
-import { CellRedis, type ConnectOptions, type RequestBody } from './cell-client.js';
+import { CellRedis, connectOptions, type RequestBody } from './cell-client.js';
 import { compileCell, type CompileFunction } from './cell-source.js';
 import { MAX_PRINT_LINES, MAX_TEXT, plainData } from './cell-messages.js';
 import { formatArgs } from './format-value.js';
@@ -67,6 +67,8 @@ interface Waiter {
  * The API a cell sees:
  *   redis                  a connection from the cell's host to its server, opened on first use
  *   connect({ from, to, client })   another connection
+ *   new Redis({ sentinels, name })   a connection to the primary the sentinels name, following failovers
+ *                                    (also new Redis('host:port'), new Redis({ host, port }))
  *   print(...values)       a line of output
  *   report(name, value)    a named result for lesson checks and charts (plain data)
  *   progress(text, fraction)   what a long run is doing now and how far it is (0 to 1, optional)
@@ -219,9 +221,14 @@ export class CellRuntime {
     };
     const nowMs = () => this.nowUs / 1000;
     const print = (...args: unknown[]) => this.print(formatArgs(args));
+    const connect = (opts?: unknown): CellRedis => new CellRedis(channel, this.nextConn++, connectOptions(opts), true);
     return {
       redis: new CellRedis(channel, 0, {}, false),
-      connect: (opts: ConnectOptions | string = {}) => new CellRedis(channel, this.nextConn++, typeof opts === 'string' ? { to: opts } : { ...opts }, true),
+      connect,
+      // ioredis's constructor: `new Redis({ sentinels, name })`, `new Redis('A:6379')`, `new Redis({ host, port })`.
+      Redis: function Redis(opts?: unknown) {
+        return connect(opts);
+      },
       print,
       report: (name: unknown, value: unknown) => {
         if (typeof name !== 'string' || name === '') throw new TypeError('report(name, value): the name is a non-empty string');

@@ -3,7 +3,8 @@ import { CLIENT_CPU, type ClientCpuName } from '../../emulator/sim/index.js';
 import { RedisProcess } from '../../emulator/process/index.js';
 import type { World } from '../../emulator/world/world.js';
 import { parseCellMessage } from './cell-messages.js';
-import type { CellError, CellRequest, CellResult, PageMessage } from './protocol.js';
+import type { CellError, CellMessage, CellRequest, CellResult, PageMessage } from './protocol.js';
+import { sentinelCodeFor } from './sentinel-code.js';
 import { toWireError, toWireValue } from './wire-values.js';
 
 export interface CellEnd {
@@ -67,6 +68,8 @@ const clientCounters = new WeakMap<World, number>();
  */
 export class CellExecutor {
   private readonly conns = new Map<number, string>();
+  /** Messages that arrived while a Sentinel client's code was loading, in order; null when none loads. */
+  private held: unknown[] | null = null;
   /** Connections that could not be opened, with why: their commands fail with it. */
   private readonly failedOpens = new Map<number, string>();
   private readonly pending = new Set<number>();
@@ -107,11 +110,33 @@ export class CellExecutor {
   /** A message from the cell's code (untrusted: checked before use). */
   receive(data: unknown): void {
     if (this.endedWith !== null) return;
+    if (this.held !== null) {
+      this.held.push(data);
+      return;
+    }
     const msg = parseCellMessage(data);
     if (typeof msg === 'string') {
       this.finish({ error: pageError(`The cell sent a message the page cannot read (${msg}).`), stopped: false });
       return;
     }
+    // A Sentinel client's code is loaded on its first use; the world stays
+    // still meanwhile (it moves only in run()), so the wait costs no virtual time.
+    const loading = msg.type === 'step' || msg.type === 'done' ? sentinelCodeFor(this.world, msg.requests) : null;
+    if (loading !== null) {
+      const held: unknown[] = [];
+      this.held = held;
+      void loading.then(() => {
+        this.held = null;
+        if (this.endedWith !== null) return;
+        this.handle(msg);
+        for (const d of held) this.receive(d);
+      });
+      return;
+    }
+    this.handle(msg);
+  }
+
+  private handle(msg: CellMessage): void {
     switch (msg.type) {
       case 'print':
         if (msg.dropped !== 0) this.opts.onDropped?.(msg.dropped);
@@ -140,7 +165,7 @@ export class CellExecutor {
     for (const r of requests) {
       switch (r.op) {
         case 'open':
-          this.open(r.conn, r.from ?? this.opts.from, r.to ?? this.defaultTo, r.client ?? this.opts.client ?? 'node');
+          this.open(r.conn, r.from ?? this.opts.from, r.to ?? this.defaultTo, r.client ?? this.opts.client ?? 'node', r.sentinels === undefined ? null : { sentinels: r.sentinels.map((s) => ({ ...s })), name: r.name ?? '' });
           break;
         case 'send':
           this.send(r.id, r.conn, r.flight, r.argvs);
@@ -160,7 +185,7 @@ export class CellExecutor {
     this.opts.onWorldChanged?.();
   }
 
-  private open(conn: number, from: string, to: string, client: string): void {
+  private open(conn: number, from: string, to: string, client: string, sentinel: { sentinels: { host: string; port: number }[]; name: string } | null): void {
     if (this.conns.has(conn) || this.failedOpens.has(conn)) return;
     if (!(client in CLIENT_CPU)) {
       this.failedOpens.set(conn, `unknown client "${client}": use ${Object.keys(CLIENT_CPU).join(', ')}`);
@@ -172,7 +197,8 @@ export class CellExecutor {
     while (this.world.clients.has(id));
     clientCounters.set(this.world, n);
     try {
-      this.world.openClient(id, { from, to, client: client as ClientCpuName });
+      if (sentinel === null) this.world.openClient(id, { from, to, client: client as ClientCpuName });
+      else this.world.openSentinelClient(id, { from, ...sentinel, client: client as ClientCpuName });
       this.conns.set(conn, id);
     } catch (e) {
       this.failedOpens.set(conn, toWireError(e).message);

@@ -25,9 +25,25 @@ export type CellArg = string | number | bigint | Uint8Array;
 
 export type Flight = 'command' | 'pipeline' | 'multi';
 
+/** A sentinel a cell's client asks for its primary. */
+export interface SentinelAt {
+  readonly host: string;
+  readonly port: number;
+}
+
 /** What a cell asks of the page. `id` matches the answer; `conn` names a connection of this cell. */
 export type CellRequest =
-  | { readonly id: number; readonly op: 'open'; readonly conn: number; readonly from?: string; readonly to?: string; readonly client?: string }
+  | {
+      readonly id: number;
+      readonly op: 'open';
+      readonly conn: number;
+      readonly from?: string;
+      readonly to?: string;
+      readonly client?: string;
+      /** With `name`: find the primary through these sentinels and follow it (ioredis's { sentinels, name }). */
+      readonly sentinels?: SentinelAt[];
+      readonly name?: string;
+    }
   | { readonly id: number; readonly op: 'send'; readonly conn: number; readonly flight: Flight; readonly argvs: CellArg[][] }
   | { readonly id: number; readonly op: 'close'; readonly conn: number }
   | { readonly id: number; readonly op: 'sleep'; readonly ms: number };
