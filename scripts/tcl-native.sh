@@ -36,6 +36,8 @@ LUA='/EVAL|/[Ss]cript|/FUNCTION|/Dumping an RDB - functions only'
 STREAMS='/stream|/XADD'
 # Tests whose names do not say so but that run EVAL or FCALL among their steps.
 LUA_INSIDE='/min-slaves-to-write'
+# Tests that need ACL users (ACL SETUSER), which the emulator does not have.
+ACL_USERS='failover aborts if target rejects sync request'
 OS_CHILD='AOF will open a temporary INCR AOF to accumulate data until the first AOFRW success when AOF is dynamically enabled|AOF enable during BGSAVE will not write data util AOFRW finish|AOF multiple rewrite failures will open multiple INCR AOFs|AOF will trigger limit when AOFRW fails many times|failed bgsave prevents writes'
 declare -A SKIP=(
   [integration/aof]="$LUA|$STREAMS"
@@ -45,6 +47,7 @@ declare -A SKIP=(
   [integration/replication]="$LUA|$STREAMS|$OS_CHILD"
   [integration/replication-4]="$LUA|$STREAMS|$LUA_INSIDE"
   [integration/block-repl]="$STREAMS"
+  [integration/failover]="$ACL_USERS"
 )
 
 src=${REDIS_SRC:-}

@@ -6,7 +6,8 @@ import type { NetError, Socket } from '../sim/network.js';
 import type { ClientCpuCosts } from '../sim/cpu.js';
 import { ReplyError } from './reply-error.js';
 import { argToBytes, replyToValue, type Arg, type ClientValue } from './values.js';
-import { COMMAND_NAMES, type CommandName } from './command-names.js';
+import type { CommandName } from './command-names.js';
+import { addCommandMethods } from './command-methods.js';
 
 /**
  * A client for servers in the simulated world, shaped like ioredis so that
@@ -293,23 +294,5 @@ export interface Redis extends ClientCommands {}
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface Pipeline extends PipelineCommands {}
 
-for (const name of COMMAND_NAMES) {
-  if (name in Redis.prototype) continue;
-  Object.defineProperty(Redis.prototype, name, {
-    value: function (this: Redis, ...args: Arg[]) {
-      return this.call(name, ...args);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
-for (const name of COMMAND_NAMES) {
-  if (name in Pipeline.prototype) continue;
-  Object.defineProperty(Pipeline.prototype, name, {
-    value: function (this: Pipeline, ...args: Arg[]) {
-      return this.call(name, ...args);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
+addCommandMethods(Redis.prototype);
+addCommandMethods(Pipeline.prototype);

@@ -1,7 +1,8 @@
 import type { Kernel } from '../sim/kernel.js';
 import { execFlight, Redis, type PipelineResult } from './redis.js';
 import type { Arg, ClientValue } from './values.js';
-import { COMMAND_NAMES, type CommandName } from './command-names.js';
+import type { CommandName } from './command-names.js';
+import { addCommandMethods } from './command-methods.js';
 
 /**
  * A client that finds its primary through Sentinel and follows it across
@@ -112,12 +113,7 @@ export class SentinelRedis {
   /** Closes every connection; commands after it fail. */
   disconnect(): void {
     this.end(new Error('Connection is closed.'));
-    const r = this.current;
-    this.current = null;
-    if (r !== null) {
-      r.onEnd = null;
-      r.disconnect();
-    }
+    this.dropCurrent();
   }
 
   async quit(): Promise<ClientValue> {
@@ -150,17 +146,22 @@ export class SentinelRedis {
     }
   }
 
+  /** Closes the connection to the current primary without reporting its end. */
+  private dropCurrent(): void {
+    const r = this.current;
+    this.current = null;
+    if (r !== null) {
+      r.onEnd = null;
+      r.disconnect();
+    }
+  }
+
   /** Drops the current primary and finds the one the sentinels name now. */
   private reconnect(): void {
     if (this.status === 'end' || this.status === 'reconnecting') return;
     this.status = 'reconnecting';
     this.closeWatcher();
-    const old = this.current;
-    this.current = null;
-    if (old !== null) {
-      old.onEnd = null;
-      old.disconnect();
-    }
+    this.dropCurrent();
     this.find();
   }
 
@@ -259,13 +260,4 @@ type Commands = { [K in Exclude<CommandName, OwnNames>]: (...args: Arg[]) => Pro
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface SentinelRedis extends Commands {}
 
-for (const name of COMMAND_NAMES) {
-  if (name in SentinelRedis.prototype) continue;
-  Object.defineProperty(SentinelRedis.prototype, name, {
-    value: function (this: SentinelRedis, ...args: Arg[]) {
-      return this.call(name, ...args);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
+addCommandMethods(SentinelRedis.prototype);

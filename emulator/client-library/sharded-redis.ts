@@ -4,7 +4,8 @@ import { asciiLower } from '../resp/bytes.js';
 import { execFlight, type PipelineResult, type Redis } from './redis.js';
 import { keySlot, shardOfSlot } from './key-slot.js';
 import { argToBytes, type Arg, type ClientValue } from './values.js';
-import { COMMAND_NAMES, type CommandName } from './command-names.js';
+import type { CommandName } from './command-names.js';
+import { addCommandMethods } from './command-methods.js';
 
 /**
  * A client over several independent Redis servers, each a primary with
@@ -264,23 +265,5 @@ export interface ShardedRedis extends Commands {}
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface ShardedPipeline extends PipelineCommands {}
 
-for (const name of COMMAND_NAMES) {
-  if (!(name in ShardedRedis.prototype)) {
-    Object.defineProperty(ShardedRedis.prototype, name, {
-      value: function (this: ShardedRedis, ...args: Arg[]) {
-        return this.call(name, ...args);
-      },
-      writable: true,
-      configurable: true,
-    });
-  }
-  if (!(name in ShardedPipeline.prototype)) {
-    Object.defineProperty(ShardedPipeline.prototype, name, {
-      value: function (this: ShardedPipeline, ...args: Arg[]) {
-        return this.call(name, ...args);
-      },
-      writable: true,
-      configurable: true,
-    });
-  }
-}
+addCommandMethods(ShardedRedis.prototype);
+addCommandMethods(ShardedPipeline.prototype);

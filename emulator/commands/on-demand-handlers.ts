@@ -19,6 +19,7 @@ import { Synchronization } from '../replication/primary-sync.js';
 import { registerFailover, registerSynchronization } from '../replication/primary.js';
 import { Failover } from '../replication/primary-failover.js';
 import { lcs } from './string-lcs.js';
+import { hyperLogLogCommands } from './hyperloglog.js';
 import { copyCommands } from './generic-copy.js';
 import { spop, srandmember } from './set-random.js';
 import { sscan } from './set-scan.js';
@@ -53,6 +54,7 @@ const handlers: Record<string, Handler> = {
   ...sortedSetSetOpCommands,
   ...scriptingCommands,
   ...commandCommands,
+  ...hyperLogLogCommands,
   lcs,
   spop,
   srandmember,

@@ -9,7 +9,7 @@ import type { Handler } from '../server/command-table.js';
  * LATENCY DOCTOR and GRAPH, REPLICAOF, SLAVEOF, FAILOVER, SYNC and PSYNC
  * with the code that follows a primary and serves replicas, COPY, the
  * random members and the cursors of sets and hashes, the sorted-set
- * algebra, FUNCTION and FCALL, and COMMAND).
+ * algebra, FUNCTION and FCALL, COMMAND, and the HyperLogLog commands).
  * Every server knows them (COMMAND lists them, arity and flags apply);
  * their handlers arrive when on-demand-handlers.ts is imported, which
  * registers them here. A program that may send one first makes sure of
@@ -41,6 +41,9 @@ export const ON_DEMAND_COMMANDS = [
   'bitfield',
   'bitfield_ro',
   'lcs',
+  'pfadd',
+  'pfcount',
+  'pfmerge',
   'command|docs',
   'latency|doctor',
   'latency|graph',

@@ -1,5 +1,6 @@
 import { bytesToArray } from '../resp/bytes.js';
 import type { RedisServer } from '../server/server.js';
+import type { PersistenceStats } from '../server/stats.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';
 import type { Host } from '../sim/host.js';
 import { manifestFileName, tempManifestFileName } from './aof/manifest.js';
@@ -28,6 +29,30 @@ export interface AofProcess {
   holdThreadForIo(): (after: () => void) => void;
   log(text: string, level?: 'notice' | 'warning'): void;
   exit(code: number): void;
+}
+
+/**
+ * What the AOF's parts (the writer, the rewriter) share: the process they
+ * run in, its AOF files, and the counters, clock and log they report to.
+ */
+export abstract class AofPart<P extends AofProcess = AofProcess> {
+  constructor(
+    protected readonly p: P,
+    protected readonly files: AofDir,
+  ) {}
+
+  protected get stats(): PersistenceStats {
+    return this.p.server.stats.persistence;
+  }
+
+  /** Unix seconds as the server's thread sees them. */
+  protected unixtime(): number {
+    return Math.floor(this.p.nowUs() / 1e6);
+  }
+
+  protected log(text: string, level: 'notice' | 'warning' = 'notice'): void {
+    this.p.log(text, level);
+  }
 }
 
 /** The strerror text of a failed disk call. */

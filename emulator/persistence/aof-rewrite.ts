@@ -1,4 +1,3 @@
-import type { PersistenceStats } from '../server/stats.js';
 import {
   formatManifest,
   tempIncrFileName,
@@ -8,7 +7,7 @@ import {
   withRewrittenIncrAsHistory,
   type AofManifest,
 } from './aof/manifest.js';
-import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
+import { AofPart, errorText, type AofDir, type AofProcess } from './aof-dir.js';
 import { forkRewriteChild, type AofRewriteChild } from './aof-rewrite-child.js';
 import type { AofWriter } from './aof-writer.js';
 
@@ -50,27 +49,17 @@ interface RunningRewrite {
 const FAILURES_BEFORE_LIMIT = 3;
 const LIMIT_MAX_MINUTES = 60;
 
-export class AofRewriter {
+export class AofRewriter extends AofPart<AofProcess & { hasActiveChild(): boolean }> {
   private running: RunningRewrite | null = null;
   private limitDelayMinutes = 0;
   private limitUntilS = 0;
 
   constructor(
-    private readonly p: AofProcess & { hasActiveChild(): boolean },
-    private readonly files: AofDir,
+    p: AofProcess & { hasActiveChild(): boolean },
+    files: AofDir,
     private readonly host: AofRewriteHost,
-  ) {}
-
-  private get stats(): PersistenceStats {
-    return this.p.server.stats.persistence;
-  }
-
-  private unixtime(): number {
-    return Math.floor(this.p.nowUs() / 1e6);
-  }
-
-  private log(text: string, level: 'notice' | 'warning' = 'notice'): void {
-    this.p.log(text, level);
+  ) {
+    super(p, files);
   }
 
   /** A rewrite child runs (child_type == CHILD_TYPE_AOF). */

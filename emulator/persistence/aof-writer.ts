@@ -1,9 +1,8 @@
 import { bytesToArray } from '../resp/bytes.js';
-import type { PersistenceStats } from '../server/stats.js';
 import type { ServerCpuCosts } from '../sim/cpu.js';
 import type { DiskError } from '../sim/disk.js';
 import { AofFeed } from './aof/records.js';
-import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
+import { AofPart, errorText, type AofDir, type AofProcess } from './aof-dir.js';
 
 /**
  * The AOF buffer and the file it is written to (feedAppendOnlyFile and
@@ -34,7 +33,7 @@ export interface AofWriterContext {
   anyChildActive(): boolean;
 }
 
-export class AofWriter {
+export class AofWriter extends AofPart<AofProcess & { readonly costs: ServerCpuCosts }> {
   /** The file appended to: the newest incremental file, or the temp one while waiting for the first rewrite. */
   fd: number | null = null;
   /** aof_buf: records not yet written. */
@@ -56,23 +55,12 @@ export class AofWriter {
   private lastErrorRetryMs = 0;
 
   constructor(
-    private readonly p: AofProcess & { readonly costs: ServerCpuCosts },
-    private readonly files: AofDir,
+    p: AofProcess & { readonly costs: ServerCpuCosts },
+    files: AofDir,
     private readonly ctx: AofWriterContext,
   ) {
+    super(p, files);
     this.lastFsyncS = this.unixtime();
-  }
-
-  private get stats(): PersistenceStats {
-    return this.p.server.stats.persistence;
-  }
-
-  private unixtime(): number {
-    return Math.floor(this.p.nowUs() / 1e6);
-  }
-
-  private log(text: string, level: 'notice' | 'warning' = 'notice'): void {
-    this.p.log(text, level);
   }
 
   /** feedAppendOnlyFile: the database and timestamp are tracked even for records that are not kept. */

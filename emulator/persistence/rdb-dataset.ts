@@ -7,7 +7,7 @@ import type { RedisServer } from '../server/server.js';
 import type { RdbReplicationInfo } from '../replication/state.js';
 import { REDIS_VERSION, usedMemory } from '../server/info.js';
 import type { LoadedKey, RdbContents } from './rdb/file-reader.js';
-import { keyRecord, RdbStreamWriter, writeRdb, type RdbDatabase, type RdbKey } from './rdb/file-writer.js';
+import { keyRecord, RdbStreamWriter, writeRdb, type RdbDatabase, type RdbKey, type RdbWriteOptions } from './rdb/file-writer.js';
 import { ForkView } from '../keyspace/fork-view.js';
 import type { Value } from '../keyspace/values.js';
 import type { ValueReadOptions } from './rdb/value-reader.js';
@@ -114,18 +114,7 @@ export class ForkedRdbWriter {
     this.view = new ForkView(server.dbs, (db, key, value) => keyRecord(rdbKeyOf(server, kind, key, value, db.expires, db.access), opts));
     server.forkViews.push(this.view);
     this.keysTotal = this.view.dbs.reduce((n, f) => n + f.size, 0);
-    this.stream = new RdbStreamWriter({
-      ...this.opts,
-      checksum: server.config.getBool('rdbchecksum'),
-      aux: {
-        redisVersion: REDIS_VERSION,
-        ctimeSeconds: stamp.ctimeSeconds ?? Math.floor(server.nowMs / 1000),
-        usedMemoryBytes: stamp.usedMemoryBytes ?? usedMemory(server),
-        aofBase: stamp.aofBase === true,
-        replication: replicationAux(server, stamp),
-      },
-      functions: server.functions.codes(),
-    });
+    this.stream = new RdbStreamWriter(rdbWriteOptions(server, stamp));
     this.stream.header();
   }
 
@@ -217,9 +206,14 @@ function replicationAux(server: RedisServer, stamp: SaveStamp): RdbReplicationIn
   return info ?? undefined;
 }
 
-/** The RDB file the server would write now (rdbSaveRio, with the replication fields rdbPopulateSaveInfo gives). */
-export function saveRdb(server: RedisServer, stamp: SaveStamp = {}): Uint8Array {
-  return writeRdb(stamp.excludeData === true ? [] : snapshotDatabases(server), {
+/**
+ * How the server writes an RDB file now, in one piece (saveRdb) or a
+ * slice at a time (a forked child's writer): its encodings, checksum, aux
+ * fields (rdbSaveInfoAuxFields, with the replication fields
+ * rdbPopulateSaveInfo gives) and function libraries.
+ */
+function rdbWriteOptions(server: RedisServer, stamp: SaveStamp): RdbWriteOptions {
+  return {
     ...valueWriteOptions(server),
     checksum: server.config.getBool('rdbchecksum'),
     aux: {
@@ -230,7 +224,12 @@ export function saveRdb(server: RedisServer, stamp: SaveStamp = {}): Uint8Array 
       replication: replicationAux(server, stamp),
     },
     functions: server.functions.codes(),
-  });
+  };
+}
+
+/** The RDB file the server would write now (rdbSaveRio, with the replication fields rdbPopulateSaveInfo gives). */
+export function saveRdb(server: RedisServer, stamp: SaveStamp = {}): Uint8Array {
+  return writeRdb(stamp.excludeData === true ? [] : snapshotDatabases(server), rdbWriteOptions(server, stamp));
 }
 
 /**

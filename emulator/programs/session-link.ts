@@ -1,4 +1,4 @@
-import { CLOSED, type CliLink } from '../redis-cli/link.js';
+import { ReplyQueue, type CLOSED, type CliLink } from '../redis-cli/link.js';
 import type { Reply } from '../resp/reply.js';
 import type { Session } from '../world/terminal-session.js';
 import type { World } from '../world/world.js';
@@ -21,9 +21,7 @@ const counters = new WeakMap<World, number>();
 export class SessionLink implements CliLink {
   readonly id: string;
   readonly session: Session;
-  private readonly ready: Reply[] = [];
-  private readonly waiting: Array<(r: Reply | typeof CLOSED) => void> = [];
-  private ended = false;
+  private readonly replies = new ReplyQueue();
   /** Why the connection ended, when it did not end cleanly (a reset, a refusal). */
   error: string | null = null;
 
@@ -42,7 +40,7 @@ export class SessionLink implements CliLink {
       this.id = adopt.id;
       this.session = adopt;
       SessionLink.continueNumbering(world, [adopt.id]);
-      if (adopt.closed) this.ended = true;
+      if (adopt.closed) this.replies.end();
     } else {
       const n = (counters.get(world) ?? 0) + 1;
       counters.set(world, n);
@@ -51,9 +49,7 @@ export class SessionLink implements CliLink {
     }
     this.session.subscribe((e) => {
       if (e.kind === 'reply') {
-        const w = this.waiting.shift();
-        if (w !== undefined) w(e.reply!);
-        else this.ready.push(e.reply!);
+        this.replies.push(e.reply!);
       } else {
         this.error = e.error ?? null;
         this.finish();
@@ -75,29 +71,25 @@ export class SessionLink implements CliLink {
   }
 
   get closed(): boolean {
-    return this.ended;
+    return this.replies.ended;
   }
 
   send(argv: readonly string[]): void {
-    if (this.ended) return;
+    if (this.replies.ended) return;
     this.world.send(this.id, [...argv]);
   }
 
   read(): Promise<Reply | typeof CLOSED> {
-    if (this.ready.length !== 0) return Promise.resolve(this.ready.shift()!);
-    if (this.ended) return Promise.resolve(CLOSED);
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return this.replies.read();
   }
 
   close(): void {
-    if (!this.ended) this.world.apply({ kind: 'closeSession', id: this.id });
+    if (!this.replies.ended) this.world.apply({ kind: 'closeSession', id: this.id });
     this.finish();
   }
 
   private finish(): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.world.kernel.promisesSettled = true;
-    for (const w of this.waiting.splice(0)) w(CLOSED);
+    // Ending resolves the reads that wait: the kernel's async drivers yield so that they run.
+    if (this.replies.end()) this.world.kernel.promisesSettled = true;
   }
 }

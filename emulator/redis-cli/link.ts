@@ -24,6 +24,43 @@ export interface CliLink {
 }
 
 /**
+ * The replies of a connection in arrival order, for a reader that may ask
+ * before they arrive: read() takes the oldest reply not yet read, or waits
+ * for the next; once the connection has ended, what was received is still
+ * read first, then CLOSED.
+ */
+export class ReplyQueue {
+  private readonly ready: Reply[] = [];
+  private readonly waiting: Array<(r: Reply | typeof CLOSED) => void> = [];
+  private over = false;
+
+  /** The connection has ended. */
+  get ended(): boolean {
+    return this.over;
+  }
+
+  push(reply: Reply): void {
+    const w = this.waiting.shift();
+    if (w !== undefined) w(reply);
+    else this.ready.push(reply);
+  }
+
+  read(): Promise<Reply | typeof CLOSED> {
+    if (this.ready.length !== 0) return Promise.resolve(this.ready.shift()!);
+    if (this.over) return Promise.resolve(CLOSED);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Marks the connection ended: readers waiting get CLOSED. False if it had already ended. */
+  end(): boolean {
+    if (this.over) return false;
+    this.over = true;
+    for (const w of this.waiting.splice(0)) w(CLOSED);
+    return true;
+  }
+}
+
+/**
  * A CliLink to a server in the same process, through the same byte stream a
  * TCP client would use (ServerConnection), so the terminal sees exactly the
  * bytes redis-cli would.
@@ -35,9 +72,7 @@ export interface CliLink {
 export class InProcessLink implements CliLink {
   private readonly parser = new ReplyParser();
   private readonly connection: ServerConnection;
-  private readonly ready: Reply[] = [];
-  private readonly waiting: Array<(r: Reply | typeof CLOSED) => void> = [];
-  private serverClosed = false;
+  private readonly replies = new ReplyQueue();
 
   constructor(server: RedisServer, address?: { addr?: string; laddr?: string }) {
     this.connection = new ServerConnection(
@@ -49,7 +84,7 @@ export class InProcessLink implements CliLink {
   }
 
   get closed(): boolean {
-    return this.serverClosed;
+    return this.replies.ended;
   }
 
   /** The server's side of this connection. */
@@ -58,14 +93,12 @@ export class InProcessLink implements CliLink {
   }
 
   send(argv: readonly string[]): void {
-    if (this.serverClosed) return;
+    if (this.replies.ended) return;
     this.connection.receive(bytesToArray(encodeCommand(argv)));
   }
 
   read(): Promise<Reply | typeof CLOSED> {
-    if (this.ready.length !== 0) return Promise.resolve(this.ready.shift()!);
-    if (this.serverClosed) return Promise.resolve(CLOSED);
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return this.replies.read();
   }
 
   close(): void {
@@ -77,14 +110,11 @@ export class InProcessLink implements CliLink {
     for (;;) {
       const r = this.parser.next();
       if (r === undefined) break;
-      const w = this.waiting.shift();
-      if (w) w(r);
-      else this.ready.push(r);
+      this.replies.push(r);
     }
   }
 
   private onServerClose(): void {
-    this.serverClosed = true;
-    for (const w of this.waiting.splice(0)) w(CLOSED);
+    this.replies.end();
   }
 }

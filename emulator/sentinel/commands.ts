@@ -3,8 +3,8 @@ import type { Client } from '../server/client.js';
 import type { CommandFacts, Handler } from '../server/command-table.js';
 import { ALL_HANDLERS } from '../commands/index.js';
 import { infoText } from '../server/info.js';
-import { isIpAddress } from './config.js';
-import { voteLeader } from './failover.js';
+import { isHostname, isIpAddress, yesNo, type SentinelGlobals } from './config.js';
+import { selectReplica, startFailover, voteLeader } from './failover.js';
 import { currentMasterAddress, HELLO_CHANNEL, sentinelOf, type Instance, type MonitoredMaster, type Sentinel } from './sentinel.js';
 
 /**
@@ -44,6 +44,7 @@ function instanceReply(s: Sentinel, ri: Instance): Reply {
     master !== null && master.failoverState !== 'none' ? 'failover_in_progress' : '',
     ri.promoted ? 'promoted' : '',
     ri.reconf === 'none' ? '' : `reconf_${ri.reconf}`,
+    master?.forceFailover === true ? 'force_failover' : '',
   ]
     .filter((f) => f !== '')
     .join(',');
@@ -171,7 +172,8 @@ function sentinel(c: Client, argv: string[]): Reply {
       const quorum = Number(argv[5]);
       const port = Number(argv[4]);
       if (quorum <= 0) return errorReply('Quorum must be 1 or greater.');
-      if (!isIpAddress(argv[3]!)) return errorReply('Invalid IP address or hostname specified');
+      // anetResolve: with resolve-hostnames a name is looked up, else only an address is taken.
+      if (!(s.config.globals.resolveHostnames ? isHostname(argv[3]!) : isIpAddress(argv[3]!))) return errorReply('Invalid IP address or hostname specified');
       if (port <= 0 || port > 65535) return errorReply('Invalid port number');
       const m = s.monitor(argv[2]!, argv[3]!, port, quorum);
       if (typeof m === 'string') return errorReply(`${m}`);
@@ -199,7 +201,47 @@ function sentinel(c: Client, argv: string[]): Reply {
     case 'set':
       return setOptions(s, argv);
     case 'config':
-      return configCommand(argv);
+      if (n < 3) return arity(sub);
+      return configCommand(s, argv);
+    case 'failover': {
+      if (n !== 3) return arity(sub);
+      const m = masterOrError(s, argv[2]!);
+      if (!('config' in (m as object))) return m as Reply;
+      const master = m as MonitoredMaster;
+      if (master.failoverState !== 'none') return errorReply('-INPROG Failover already in progress');
+      if (selectReplica(s, master) === null) return errorReply('-NOGOODSLAVE No suitable replica to promote');
+      s.p.log(`Executing user requested FAILOVER of '${master.config.name}'`, 'warning');
+      startFailover(s, master);
+      master.forceFailover = true;
+      return OK;
+    }
+    case 'pending-scripts':
+      // Scripts (notification-script, client-reconfig-script) never run here: the queue is always empty.
+      if (n !== 2) return arity(sub);
+      return [];
+    case 'info-cache':
+      return infoCache(s, argv.slice(2));
+    case 'simulate-failure': {
+      // The command table gives sentinel|simulate-failure an arity of -3.
+      if (n < 3) return arity(sub);
+      const flags = { afterElection: false, afterPromotion: false };
+      s.simulateFailure = flags;
+      for (const a of argv.slice(2)) {
+        const w = a.toLowerCase();
+        if (w === 'crash-after-election') {
+          flags.afterElection = true;
+          s.p.log('Failure simulation: this Sentinel will crash after being successfully elected as failover leader', 'warning');
+        } else if (w === 'crash-after-promotion') {
+          flags.afterPromotion = true;
+          s.p.log('Failure simulation: this Sentinel will crash after promoting the selected replica to master', 'warning');
+        } else if (w === 'help') {
+          return ['crash-after-election', 'crash-after-promotion'];
+        } else {
+          return errorReply('Unknown failure simulation specified');
+        }
+      }
+      return OK;
+    }
     case 'help':
       return errorReply(`wrong number of arguments for 'sentinel|help' command`);
     default:
@@ -263,17 +305,83 @@ function setOptions(s: Sentinel, argv: string[]): Reply {
   return flushReply(s);
 }
 
-/** SENTINEL CONFIG GET|SET: the global options; none of them is kept by this sentinel yet. */
-function configCommand(argv: string[]): Reply {
-  const op = argv[2]?.toLowerCase();
-  if (op === 'get' && argv.length === 4) return new MapReply([]);
-  return errorReply('Only SENTINEL CONFIG GET <option> / SET <option> <value> are supported.');
+/** The options SENTINEL CONFIG GET lists, in sentinelConfigGetCommand's order, with their values. */
+function globalOptions(g: SentinelGlobals): Array<[string, string]> {
+  return [
+    ['resolve-hostnames', g.resolveHostnames ? 'yes' : 'no'],
+    ['announce-hostnames', g.announceHostnames ? 'yes' : 'no'],
+    ['announce-ip', g.announceIp],
+    ['announce-port', String(g.announcePort)],
+    ['sentinel-user', g.sentinelUser],
+    ['sentinel-pass', g.sentinelPass],
+  ];
 }
 
-function globToRegExp(pattern: string): RegExp {
+/** SENTINEL CONFIG GET <pattern> | SET <option> <value> (sentinelConfigGetCommand, sentinelConfigSetCommand). */
+function configCommand(s: Sentinel, argv: string[]): Reply {
+  const op = argv[2]!.toLowerCase();
+  const g = s.config.globals;
+  if (op === 'get' && argv.length === 4) {
+    // stringmatch with nocase: the pattern is a glob over the option names.
+    const re = globToRegExp(argv[3]!, 'i');
+    return new MapReply(globalOptions(g).filter(([name]) => re.test(name)).flat());
+  }
+  if (op !== 'set' || argv.length !== 5) return errorReply('Only SENTINEL CONFIG GET <option> / SET <option> <value> are supported.');
+  const option = argv[3]!;
+  const value = argv[4]!;
+  const badValue = (): Reply => errorReply(`Invalid value '${value}' to SENTINEL CONFIG SET '${option}'`);
+  switch (option.toLowerCase()) {
+    case 'resolve-hostnames':
+    case 'announce-hostnames': {
+      const v = yesNo(value);
+      if (v === null) return badValue();
+      if (option.toLowerCase() === 'resolve-hostnames') g.resolveHostnames = v;
+      else g.announceHostnames = v;
+      break;
+    }
+    case 'announce-ip':
+      g.announceIp = value;
+      break;
+    case 'announce-port': {
+      // getLongLongFromObject: the whole value must be a number.
+      if (!/^-?\d+$/.test(value) || Number(value) < 0 || Number(value) > 65535) return badValue();
+      g.announcePort = Number(value);
+      break;
+    }
+    case 'sentinel-user':
+      g.sentinelUser = value;
+      break;
+    case 'sentinel-pass':
+      g.sentinelPass = value;
+      break;
+    default:
+      return errorReply(`Invalid argument '${option}' to SENTINEL CONFIG SET`);
+  }
+  return flushReply(s);
+}
+
+/**
+ * SENTINEL INFO-CACHE [<master> ...]: for each master asked (every master
+ * when none is; unknown names skipped, each once), its name, then
+ * [ms since its INFO arrived, the INFO text] for it and for each replica.
+ */
+function infoCache(s: Sentinel, names: string[]): Reply {
+  const masters = names.length === 0 ? [...s.masters.values()] : [...new Set(names)].flatMap((n) => s.masters.get(n) ?? []);
+  const now = s.nowMs();
+  const entry = (age: number, info: string): Reply => [age, info === '' ? null : info];
+  const out: Reply[] = [];
+  for (const m of masters) {
+    out.push(m.config.name);
+    // sentinel.c takes the master's info_refresh to tell whether a replica's age is reported.
+    out.push([entry(m.infoRefreshMs !== 0 ? now - m.infoRefreshMs : 0, m.info), ...[...m.replicas.values()].map((r) => entry(m.infoRefreshMs !== 0 ? now - r.infoRefreshMs : 0, r.info))]);
+  }
+  return out;
+}
+
+function globToRegExp(pattern: string, flags = ''): RegExp {
   let re = '';
   for (const ch of pattern) re += ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${re}$`, 's');
+  return new RegExp(`^${re}$`, `s${flags}`);
 }
 
 /** sentinelInfoCommand: the server's sections it keeps, then # Sentinel. */
@@ -292,7 +400,7 @@ function info(c: Client, argv: string[]): Reply {
       'sentinel_tilt_since_seconds:-1\r\n' +
       'sentinel_running_scripts:0\r\n' +
       'sentinel_scripts_queue_length:0\r\n' +
-      'sentinel_simulate_failure_flags:0\r\n';
+      `sentinel_simulate_failure_flags:${(s.simulateFailure.afterElection ? 1 : 0) | (s.simulateFailure.afterPromotion ? 2 : 0)}\r\n`;
     let id = 0;
     for (const m of s.masters.values()) {
       const status = m.odown ? 'odown' : m.sdown ? 'sdown' : 'ok';

@@ -5,6 +5,7 @@
  * what it learned (its id, the epoch, replicas and other sentinels) survives
  * a restart.
  */
+import { repr } from '../resp/bytes.js';
 
 /** Defaults of src/sentinel.c (SENTINEL_DEFAULT_DOWN_AFTER, SENTINEL_DEFAULT_FAILOVER_TIMEOUT, SENTINEL_DEFAULT_PARALLEL_SYNCS). */
 export const DEFAULT_DOWN_AFTER_MS = 30_000;
@@ -25,8 +26,31 @@ export interface MonitoredMasterConfig {
   knownSentinels: Array<{ ip: string; port: number; runId: string }>;
 }
 
+/** The options of Sentinel itself that SENTINEL CONFIG GET|SET reaches (sentinelConfigSetCommand). */
+export interface SentinelGlobals {
+  resolveHostnames: boolean;
+  announceHostnames: boolean;
+  /** '' when not set: hellos carry the address the link leaves from. */
+  announceIp: string;
+  /** 0 when not set: hellos carry the port Sentinel listens on. */
+  announcePort: number;
+  sentinelUser: string;
+  sentinelPass: string;
+}
+
+export function defaultGlobals(): SentinelGlobals {
+  return { resolveHostnames: false, announceHostnames: false, announceIp: '', announcePort: 0, sentinelUser: '', sentinelPass: '' };
+}
+
+/** yesnotoi: "yes" 1, "no" 0, anything else -1; case does not matter. */
+export function yesNo(word: string | undefined): boolean | null {
+  const w = word?.toLowerCase();
+  return w === 'yes' ? true : w === 'no' ? false : null;
+}
+
 export interface SentinelConfig {
   port: number;
+  globals: SentinelGlobals;
   myid: string | null;
   currentEpoch: number;
   masters: MonitoredMasterConfig[];
@@ -47,6 +71,11 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
 /** Whether `text` is an IP address (sentinel accepts only those unless resolve-hostnames is on). */
 export function isIpAddress(text: string): boolean {
   return IPV4.test(text) || (text.includes(':') && /^[0-9a-fA-F:.]+$/.test(text));
+}
+
+/** Whether `text` can name a host to look up (resolve-hostnames yes): an address, or a DNS name. */
+export function isHostname(text: string): boolean {
+  return isIpAddress(text) || /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(text);
 }
 
 export function newMasterConfig(name: string, ip: string, port: number, quorum: number): MonitoredMasterConfig {
@@ -84,7 +113,7 @@ export function sentinelConfigText(fileText: string, extraConfig: string | undef
 
 /** Reads sentinel.conf's text. */
 export function parseSentinelConfig(text: string): SentinelConfig {
-  const config: SentinelConfig = { port: 26379, myid: null, currentEpoch: 0, masters: [], otherLines: [] };
+  const config: SentinelConfig = { port: 26379, globals: defaultGlobals(), myid: null, currentEpoch: 0, masters: [], otherLines: [] };
   const lines = text.split('\n');
   const master = (n: number, line: string, name: string | undefined): MonitoredMasterConfig => {
     const m = config.masters.find((x) => x.name === name);
@@ -115,7 +144,7 @@ export function parseSentinelConfig(text: string): SentinelConfig {
       case 'monitor': {
         if (args.length !== 4) throw new SentinelConfigError(n, line, 'Wrong number of arguments');
         const quorum = number(n, line, args[3], 1);
-        if (config.masters.some((m) => m.name === args[0])) throw new SentinelConfigError(n, line, 'Duplicated master name.');
+        if (config.masters.some((m) => m.name === args[0])) throw new SentinelConfigError(n, line, 'Duplicate master name.');
         config.masters.push(newMasterConfig(args[0]!, args[1]!, number(n, line, args[2], 0), quorum));
         return;
       }
@@ -148,10 +177,38 @@ export function parseSentinelConfig(text: string): SentinelConfig {
       case 'current-epoch':
         config.currentEpoch = number(n, line, args[0], 0);
         return;
+      case 'announce-ip':
+        if (args.length === 1) {
+          config.globals.announceIp = args[0]!;
+          return;
+        }
+        break;
+      case 'announce-port':
+        if (args.length === 1) {
+          // atoi: digits at the start, 0 when there are none.
+          config.globals.announcePort = parseInt(args[0]!, 10) || 0;
+          return;
+        }
+        break;
+      case 'sentinel-user':
+      case 'sentinel-pass':
+        if (args.length === 1) {
+          config.globals[what === 'sentinel-user' ? 'sentinelUser' : 'sentinelPass'] = args[0]!;
+          return;
+        }
+        break;
+      case 'resolve-hostnames':
+      case 'announce-hostnames': {
+        if (args.length !== 1) break;
+        const v = yesNo(args[0]);
+        if (v === null) throw new SentinelConfigError(n, line, `Please specify yes or no for the ${what} option.`);
+        config.globals[what === 'resolve-hostnames' ? 'resolveHostnames' : 'announceHostnames'] = v;
+        return;
+      }
       default:
-        // Options this emulator does not act on yet (scripts, auth, announce) are kept as written.
-        config.otherLines.push(line);
     }
+    // Options this emulator does not act on yet (scripts, auth) are kept as written.
+    config.otherLines.push(line);
   });
   return config;
 }
@@ -166,6 +223,9 @@ export function rewriteSentinelConfig(config: SentinelConfig): string {
   const out = [...config.otherLines];
   out.push('# Generated by CONFIG REWRITE');
   if (config.myid !== null) out.push(`sentinel myid ${config.myid}`);
+  const g = config.globals;
+  if (g.resolveHostnames) out.push('sentinel resolve-hostnames yes');
+  if (g.announceHostnames) out.push('sentinel announce-hostnames yes');
   for (const m of config.masters) {
     out.push(`sentinel monitor ${m.name} ${m.ip} ${m.port} ${m.quorum}`);
     if (m.downAfterMs !== DEFAULT_DOWN_AFTER_MS) out.push(`sentinel down-after-milliseconds ${m.name} ${m.downAfterMs}`);
@@ -177,5 +237,10 @@ export function rewriteSentinelConfig(config: SentinelConfig): string {
     for (const s of m.knownSentinels) out.push(`sentinel known-sentinel ${m.name} ${s.ip} ${s.port} ${s.runId}`);
   }
   out.push(`sentinel current-epoch ${config.currentEpoch}`);
+  if (g.announceIp !== '') out.push(`sentinel announce-ip ${repr(g.announceIp)}`);
+  if (g.announcePort !== 0) out.push(`sentinel announce-port ${g.announcePort}`);
+  if (g.sentinelUser !== '') out.push(`sentinel sentinel-user ${g.sentinelUser}`);
+  if (g.sentinelPass !== '') out.push(`sentinel sentinel-pass ${g.sentinelPass}`);
   return out.join('\n') + '\n';
 }
+

@@ -140,14 +140,19 @@ export function startFailoverIfNeeded(s: Sentinel, m: MonitoredMaster): boolean 
     }
     return false;
   }
-  // sentinelStartFailover.
+  startFailover(s, m);
+  return true;
+}
+
+/** sentinelStartFailover: a new epoch, and an election to win in it (unless forced). */
+export function startFailover(s: Sentinel, m: MonitoredMaster): void {
+  const now = s.nowMs();
   m.failoverState = 'wait_start';
   m.failoverEpoch = ++s.config.currentEpoch;
   s.event('warning', '+new-epoch', null, String(s.config.currentEpoch));
   s.event('warning', '+try-failover', m, '');
   m.failoverStartMs = now + random(s, MAX_DESYNC_MS);
   m.failoverStateChangeMs = now;
-  return true;
 }
 
 /** ctime_r's text in UTC without its newline: "Thu Jan  1 00:02:17 2026". */
@@ -163,6 +168,7 @@ function ctime(ms: number): string {
 
 function abortFailover(m: MonitoredMaster, now: number): void {
   m.failoverState = 'none';
+  m.forceFailover = false;
   m.failoverStateChangeMs = now;
   if (m.promotedReplica !== null) m.promotedReplica.promoted = false;
   m.promotedReplica = null;
@@ -174,7 +180,8 @@ export function failoverStateMachine(s: Sentinel, m: MonitoredMaster): void {
   switch (m.failoverState) {
     case 'wait_start': {
       const leader = getLeader(s, m, m.failoverEpoch);
-      if (leader === null || leader.toLowerCase() !== s.myid.toLowerCase()) {
+      // A failover forced by SENTINEL FAILOVER goes on without winning the election.
+      if ((leader === null || leader.toLowerCase() !== s.myid.toLowerCase()) && !m.forceFailover) {
         if (now - m.failoverStartMs > Math.min(ELECTION_TIMEOUT_MS, m.config.failoverTimeoutMs)) {
           s.event('warning', '-failover-abort-not-elected', m, '');
           abortFailover(m, now);
@@ -182,6 +189,10 @@ export function failoverStateMachine(s: Sentinel, m: MonitoredMaster): void {
         return;
       }
       s.event('warning', '+elected-leader', m, '');
+      if (s.simulateFailure.afterElection) {
+        s.simulatedCrash();
+        return;
+      }
       m.failoverState = 'select_slave';
       m.failoverStateChangeMs = now;
       s.event('warning', '+failover-state-select-slave', m, '');
@@ -235,7 +246,7 @@ export function failoverStateMachine(s: Sentinel, m: MonitoredMaster): void {
  * fresh INFO, a nonzero priority and a link to the master not down too
  * long, the lowest priority, then the largest offset, then the smallest run id.
  */
-function selectReplica(s: Sentinel, m: MonitoredMaster): Instance | null {
+export function selectReplica(s: Sentinel, m: MonitoredMaster): Instance | null {
   const now = s.nowMs();
   const maxMasterDownMs = (m.sdown ? now - m.sdownSinceMs : 0) + m.config.downAfterMs * 10;
   const infoValidityMs = m.sdown ? PING_PERIOD_MS * 5 : INFO_PERIOD_MS * 3;
@@ -294,6 +305,10 @@ export function actOnRole(s: Sentinel, ri: Instance, role: 'master' | 'slave'): 
       m.failoverStateChangeMs = now;
       s.flushConfig();
       s.event('warning', '+promoted-slave', ri, '');
+      if (s.simulateFailure.afterPromotion) {
+        s.simulatedCrash();
+        return;
+      }
       s.event('warning', '+failover-state-reconf-slaves', m, '');
       forceHelloUpdate(m);
     } else {

@@ -97,6 +97,8 @@ export interface MonitoredMaster extends Instance {
   failoverStateChangeMs: number;
   failoverDelayLogged: number;
   promotedReplica: Instance | null;
+  /** SRI_FORCE_FAILOVER: SENTINEL FAILOVER started it, so no election is needed. */
+  forceFailover: boolean;
 }
 
 /** SENTINEL_PING_PERIOD, SENTINEL_INFO_PERIOD, SENTINEL_PUBLISH_PERIOD, SENTINEL_MAX_PENDING_COMMANDS of src/sentinel.c. */
@@ -120,6 +122,8 @@ const DEFAULT_REPLICA_PRIORITY = 100;
 export class Sentinel implements ProcessModule {
   readonly config: SentinelConfig;
   readonly masters = new Map<string, MonitoredMaster>();
+  /** SENTINEL SIMULATE-FAILURE: crash after being elected leader, after promoting the chosen replica. */
+  simulateFailure = { afterElection: false, afterPromotion: false };
 
   constructor(
     readonly p: ProcessServices,
@@ -194,6 +198,7 @@ export class Sentinel implements ProcessModule {
       failoverStateChangeMs: 0,
       failoverDelayLogged: 0,
       promotedReplica: null,
+      forceFailover: false,
     });
   }
 
@@ -211,6 +216,12 @@ export class Sentinel implements ProcessModule {
     s.runId = runId;
     m.sentinels.set(runId, s);
     return s;
+  }
+
+  /** sentinelSimFailureCrash: the failure SENTINEL SIMULATE-FAILURE asked for. */
+  simulatedCrash(): void {
+    this.p.log('Sentinel CRASH because of SENTINEL simulate-failure', 'warning');
+    this.p.exit(99);
   }
 
   nowMs(): number {
@@ -364,13 +375,15 @@ export class Sentinel implements ProcessModule {
    * "<ip>,<port>,<myid>,<current epoch>,<master name>,<master ip>,<master port>,<master config epoch>".
    */
   sendHello(ri: Instance): void {
-    // The address announced is the one the command link leaves from
-    // (anetFdToString of its socket); until the system tells it, no hello.
-    const ip = ri.cc?.localIp ?? null;
+    // The address announced is announce-ip, or the one the command link
+    // leaves from (anetFdToString of its socket): until the system tells
+    // it, no hello. The port is announce-port, or the one listened on.
+    const g = this.config.globals;
+    const ip = g.announceIp !== '' ? g.announceIp : (ri.cc?.localIp ?? null);
     if (ri.cc === null || ip === null) return;
     const m = ri.master ?? (ri as MonitoredMaster);
     const addr = currentMasterAddress(m);
-    const payload = `${ip},${this.config.port},${this.myid},${this.config.currentEpoch},${m.config.name},${addr.ip},${addr.port},${m.config.configEpoch}`;
+    const payload = `${ip},${g.announcePort !== 0 ? g.announcePort : this.config.port},${this.myid},${this.config.currentEpoch},${m.config.name},${addr.ip},${addr.port},${m.config.configEpoch}`;
     ri.cc.send(['PUBLISH', HELLO_CHANNEL, payload], (r) => {
       // sentinelPublishReplyCallback: only a reply that is not an error counts as published.
       if (!(r instanceof ErrorReply)) ri.lastPubMs = this.nowMs();
@@ -551,6 +564,7 @@ export class Sentinel implements ProcessModule {
     m.failoverStateChangeMs = 0;
     m.failoverStartMs = 0;
     m.promotedReplica = null;
+    m.forceFailover = false;
   }
 
   private closeLinks(ri: Instance): void {
@@ -594,7 +608,7 @@ export class Sentinel implements ProcessModule {
   }
 
   monitor(name: string, ip: string, port: number, quorum: number): MonitoredMaster | string {
-    if (this.masters.has(name)) return 'Duplicated master name';
+    if (this.masters.has(name)) return 'Duplicate master name.';
     const config = newMasterConfig(name, ip, port, quorum);
     this.config.masters.push(config);
     const m = this.masterInstance(config);

@@ -11,6 +11,7 @@ import type {
 } from './disk-api.js';
 import { ProcessBuffer, writeAll } from './disk-buffer.js';
 import { DiskError } from './disk-errors.js';
+import { checkRead, openAccess, openFileOf, writeThrough, type OpenFile } from './disk-handle.js';
 import { DirNode, FileNode, cloneTree, filesUnder, findNode, type FsNode } from './disk-file.js';
 import { pathParts } from './disk-path.js';
 import type { DiskSnapshot, HandleSnapshot } from './disk-snapshot.js';
@@ -175,20 +176,7 @@ export class Disk implements FileSystem {
       if (flags === 'w') this.resize(node, 0);
       node.opens++;
     }
-    const writable = flags !== 'r';
-    const bufferBytes = opts.bufferBytes ?? 0;
-    const handle: Handle = {
-      fd: this.nextFd++,
-      node,
-      path,
-      flags,
-      owner,
-      pos: 0,
-      readable: flags === 'r' || flags === 'r+',
-      writable,
-      append: flags === 'a',
-      buffer: writable && bufferBytes > 0 ? new ProcessBuffer(bufferBytes) : null,
-    };
+    const handle: Handle = { fd: this.nextFd++, node, path, flags, owner, pos: 0, ...openAccess(flags, opts) };
     this.handles.set(handle.fd, handle);
     return handle.fd;
   }
@@ -196,8 +184,7 @@ export class Disk implements FileSystem {
   write(fd: number, bytes: Uint8Array): number {
     const h = this.handle(fd, 'write');
     if (!h.writable || h.node.kind !== 'file') throw new DiskError('EBADF', 'write', h.path);
-    if (h.buffer === null) return this.handleWrite(h, bytes);
-    return h.buffer.write(bytes, (b) => this.handleWrite(h, b));
+    return writeThrough(h, bytes, (b) => this.handleWrite(h, b));
   }
 
   flush(fd: number): void {
@@ -207,10 +194,9 @@ export class Disk implements FileSystem {
 
   read(fd: number, length: number, position?: number): Uint8Array {
     const h = this.handle(fd, 'read');
-    if (!h.readable) throw new DiskError('EBADF', 'read', h.path);
     const node = h.node;
+    checkRead(h, node.kind === 'dir', length, position);
     if (node.kind === 'dir') throw new DiskError('EISDIR', 'read', h.path);
-    if (length < 0 || (position !== undefined && position < 0)) throw new DiskError('EINVAL', 'read', h.path);
     // A handle that also writes sees its own buffered bytes, as stdio
     // flushes before switching from writing to reading.
     this.flush(fd);
@@ -591,9 +577,7 @@ export class Disk implements FileSystem {
   // ---- internals ---------------------------------------------------------
 
   private handle(fd: number, syscall: string): Handle {
-    const h = this.handles.get(fd);
-    if (h === undefined) throw new DiskError('EBADF', syscall);
-    return h;
+    return openFileOf(this.handles, fd, syscall);
   }
 
   /** The syscall-level write of a handle, at its position or at the end. */
@@ -861,18 +845,9 @@ const DIRTY_EXPIRE_US = 30_000_000;
 /** What stat reports as a directory's size, as ext4 does for a small one. */
 const DIR_SIZE = 4096;
 
-interface Handle {
-  readonly fd: number;
+interface Handle extends OpenFile {
   readonly node: FsNode;
-  /** The path it was opened by, for errors and trace lines. */
-  readonly path: string;
   readonly flags: OpenFlags;
-  readonly owner: number | undefined;
-  pos: number;
-  readonly readable: boolean;
-  readonly writable: boolean;
-  readonly append: boolean;
-  readonly buffer: ProcessBuffer | null;
 }
 
 interface PendingFsync {

@@ -21,19 +21,8 @@ import {
   type Stats,
 } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import {
-  DiskError,
-  isDiskErrorCode,
-  normalizePath,
-  ProcessBuffer,
-  type DiskStat,
-  type FaultOp,
-  type FileSystem,
-  type FsyncCallback,
-  type MkdirOptions,
-  type OpenFlags,
-  type OpenOptions,
-} from '../../emulator/sim/index.js';
+import { checkRead, DiskError, isDiskErrorCode, normalizePath, openAccess, openFileOf, writeThrough } from '../../emulator/sim/index.js';
+import type { DiskStat, FaultOp, FileSystem, FsyncCallback, MkdirOptions, OpenFile, OpenFlags, OpenOptions } from '../../emulator/sim/index.js';
 import type { Kernel } from '../../emulator/sim/kernel.js';
 
 /**
@@ -104,20 +93,7 @@ export class RealDisk implements FileSystem {
       throw this.toDiskError(e, 'open', path);
     }
     if (creates) this.kernel.trace.add(this.hostName, 'create', path);
-    const writable = flags !== 'r';
-    const bufferBytes = opts.bufferBytes ?? 0;
-    const h: RealHandle = {
-      fd: this.nextFd++,
-      realFd,
-      path,
-      owner,
-      pos: 0,
-      isDir,
-      readable: flags === 'r' || flags === 'r+',
-      writable,
-      append: flags === 'a',
-      buffer: writable && bufferBytes > 0 ? new ProcessBuffer(bufferBytes) : null,
-    };
+    const h: RealHandle = { fd: this.nextFd++, realFd, path, owner, pos: 0, isDir, ...openAccess(flags, opts) };
     this.handles.set(h.fd, h);
     return h.fd;
   }
@@ -125,8 +101,7 @@ export class RealDisk implements FileSystem {
   write(fd: number, bytes: Uint8Array): number {
     const h = this.handle(fd, 'write');
     if (!h.writable) throw new DiskError('EBADF', 'write', h.path);
-    if (h.buffer === null) return this.handleWrite(h, bytes);
-    return h.buffer.write(bytes, (b) => this.handleWrite(h, b));
+    return writeThrough(h, bytes, (b) => this.handleWrite(h, b));
   }
 
   flush(fd: number): void {
@@ -136,9 +111,7 @@ export class RealDisk implements FileSystem {
 
   read(fd: number, length: number, position?: number): Uint8Array {
     const h = this.handle(fd, 'read');
-    if (!h.readable) throw new DiskError('EBADF', 'read', h.path);
-    if (h.isDir) throw new DiskError('EISDIR', 'read', h.path);
-    if (length < 0 || (position !== undefined && position < 0)) throw new DiskError('EINVAL', 'read', h.path);
+    checkRead(h, h.isDir, length, position);
     this.flush(fd);
     const start = position ?? h.pos;
     const buf = new Uint8Array(length);
@@ -334,9 +307,7 @@ export class RealDisk implements FileSystem {
   }
 
   private handle(fd: number, syscall: string): RealHandle {
-    const h = this.handles.get(fd);
-    if (h === undefined) throw new DiskError('EBADF', syscall);
-    return h;
+    return openFileOf(this.handles, fd, syscall);
   }
 
   private handleWrite(h: RealHandle, bytes: Uint8Array): number {
@@ -388,17 +359,9 @@ export class RealDisk implements FileSystem {
   }
 }
 
-interface RealHandle {
-  readonly fd: number;
+interface RealHandle extends OpenFile {
   readonly realFd: number;
-  readonly path: string;
-  readonly owner: number | undefined;
-  pos: number;
   readonly isDir: boolean;
-  readonly readable: boolean;
-  readonly writable: boolean;
-  readonly append: boolean;
-  readonly buffer: ProcessBuffer | null;
 }
 
 function sameFile(a: Stats, b: Stats): boolean {

@@ -8,9 +8,9 @@ export function downloadBytes(name: string, bytes: Uint8Array): void {
   downloadBlob(new Blob([bytes.slice()], { type: 'application/octet-stream' }), downloadName(name));
 }
 
-/** Offers text (JSON) as a file to download under `name`. */
-export function downloadText(text: string, name: string): void {
-  downloadBlob(new Blob([text], { type: 'application/json' }), name);
+/** Offers text (JSON unless told otherwise) as a file to download under `name`. */
+export function downloadText(text: string, name: string, type = 'application/json'): void {
+  downloadBlob(new Blob([text], { type }), name);
 }
 
 function downloadBlob(blob: Blob, name: string): void {

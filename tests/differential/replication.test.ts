@@ -10,16 +10,15 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runServer, type RunningServer } from '../../src/node/server-main.js';
-import { encodeCommand } from '../../emulator/resp/encode.js';
 import { readRdb } from '../../emulator/persistence/rdb/file-reader.js';
 import { RdbError } from '../../emulator/persistence/rdb/errors.js';
 import { CHECK_RDB_BIN } from '../support/real-check-tools.js';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
+import { Peer } from '../support/peer.js';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
 import { REDIS_CLI_BIN } from '../node/real-cli.js';
 
@@ -67,75 +66,6 @@ async function startEmulator(extra: string[] = [], keepDir?: string): Promise<Si
       if (keepDir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** A raw TCP peer that keeps every byte it is sent. */
-class Peer {
-  bytes = '';
-  closed = false;
-  private wake: (() => void) | null = null;
-
-  private constructor(private readonly socket: Socket) {
-    socket.setNoDelay(true);
-    socket.on('data', (d: Buffer) => {
-      this.bytes += d.toString('latin1');
-      this.wake?.();
-    });
-    socket.on('close', () => {
-      this.closed = true;
-      this.wake?.();
-    });
-    socket.on('error', () => {});
-  }
-
-  static open(port: number): Promise<Peer> {
-    return new Promise((resolve, reject) => {
-      const s = new Socket();
-      s.once('error', reject);
-      s.connect(port, '127.0.0.1', () => resolve(new Peer(s)));
-    });
-  }
-
-  send(...argv: string[]): void {
-    this.socket.write(encodeCommand(argv), 'latin1');
-  }
-
-  sendRaw(bytes: string): void {
-    this.socket.write(bytes, 'latin1');
-  }
-
-  /** Stops reading: what the server sends piles up in the kernel, then in the server. */
-  pause(): void {
-    this.socket.pause();
-  }
-
-  /** Waits until `ready()` holds (or the connection closes, or 10 s pass). */
-  async until(ready: () => boolean, ms = 10_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!ready() && !this.closed && Date.now() < deadline) {
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, 50);
-        this.wake = () => {
-          clearTimeout(t);
-          r();
-        };
-      });
-    }
-    this.wake = null;
-  }
-
-  /** Waits until nothing more arrives for `ms`. */
-  async quiet(ms = 150): Promise<void> {
-    for (;;) {
-      const before = this.bytes.length;
-      await new Promise((r) => setTimeout(r, ms));
-      if (this.bytes.length === before || this.closed) return;
-    }
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
 }
 
 async function command(port: number, argv: string[]): Promise<unknown> {
@@ -271,7 +201,7 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
         sides.map(async (s) => {
           await run(s.port, [['SET', 'a', '1'], ['SELECT', '2'], ['SET', 'z', '26']]);
           const p = await peer(s.port);
-          p.send('SYNC');
+          p.command('SYNC');
           await p.until(() => splitBulk(p.bytes) !== null);
           const bulk = splitBulk(p.bytes);
           expect(bulk, s.name).not.toBeNull();
@@ -323,7 +253,7 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
         sides.map(async (s) => {
           const repl = await info(s.port, 'replication');
           const p = await peer(s.port);
-          p.send('PSYNC', '?', '-1');
+          p.command('PSYNC', '?', '-1');
           await p.until(() => /\r\n/.test(p.bytes) && splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
           const line = p.bytes.slice(0, p.bytes.indexOf('\r\n') + 2);
           expect(line, s.name).toBe(`+FULLRESYNC ${repl.get('master_replid')} ${repl.get('master_repl_offset')}\r\n`);
@@ -348,11 +278,11 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
           for (const [capa, from] of [[true, offset - 40], [false, offset + 1], [true, 1]] as const) {
             const p = await peer(s.port);
             if (capa) {
-              p.send('REPLCONF', 'capa', 'psync2');
+              p.command('REPLCONF', 'capa', 'psync2');
               await p.until(() => p.bytes === '+OK\r\n');
               p.bytes = '';
             }
-            p.send('PSYNC', id.toUpperCase(), String(from));
+            p.command('PSYNC', id.toUpperCase(), String(from));
             await p.until(() => p.bytes.includes('\r\n'));
             await p.quiet();
             out.push(p.bytes.replaceAll(id, '<id>'));
@@ -375,7 +305,7 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
           const out: string[] = [];
           for (const [id, offset] of [['0123456789012345678901234567890123456789', '5'], [repl.get('master_replid')!, '999999']]) {
             const p = await peer(s.port);
-            p.send('PSYNC', id, offset);
+            p.command('PSYNC', id, offset);
             await p.until(() => p.bytes.includes('\r\n'));
             out.push(p.bytes.slice(0, p.bytes.indexOf('\r\n')).replace(/[0-9a-f]{40}/, '<id>'));
             p.close();
@@ -407,18 +337,18 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
       await Promise.all(
         sides.map(async (s) => {
           const p = await Peer.open(s.port);
-          p.send('SYNC');
+          p.command('SYNC');
           await p.until(() => splitBulk(p.bytes) !== null);
           const list = String(await command(s.port, ['CLIENT', 'LIST'])).split('\n').filter((l) => l.includes('flags=S'));
           expect(list.length, s.name).toBe(1);
           expect(list[0], s.name).toMatch(/ cmd=sync /);
           // No reply for a replica's second SYNC or its ACKs; a PING's reply would corrupt the stream.
-          p.send('SYNC');
-          p.send('REPLCONF', 'ACK', '0');
+          p.command('SYNC');
+          p.command('REPLCONF', 'ACK', '0');
           await new Promise((r) => setTimeout(r, 100));
           expect(p.closed, s.name).toBe(false);
           const before = p.bytes.length;
-          p.send('PING');
+          p.command('PING');
           await p.until(() => p.closed);
           expect(p.closed, s.name).toBe(true);
           expect(p.bytes.length, s.name).toBe(before);
@@ -435,12 +365,12 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
       await Promise.all(
         sides.map(async (s) => {
           const p = await Peer.open(s.port);
-          p.send('REPLCONF', 'listening-port', '7777', 'ip-address', '10.9.8.7');
+          p.command('REPLCONF', 'listening-port', '7777', 'ip-address', '10.9.8.7');
           await p.until(() => p.bytes === '+OK\r\n');
           p.bytes = '';
-          p.send('PSYNC', '?', '-1');
+          p.command('PSYNC', '?', '-1');
           await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
-          p.send('REPLCONF', 'ACK', '5');
+          p.command('REPLCONF', 'ACK', '5');
           await new Promise((r) => setTimeout(r, 100));
           const role = await RawConnection.open(s.port);
           const raw = await role.commandRaw(['ROLE']);
@@ -464,8 +394,8 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
           const logged = s.log().length;
           const a = await Peer.open(s.port);
           const b = await Peer.open(s.port);
-          a.send('SYNC');
-          b.send('SYNC');
+          a.command('SYNC');
+          b.command('SYNC');
           await a.until(() => splitBulk(a.bytes) !== null);
           await b.until(() => splitBulk(b.bytes) !== null);
           expect(splitBulk(b.bytes)!.rdb, s.name).toBe(splitBulk(a.bytes)!.rdb);
@@ -497,7 +427,7 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
             await command(s.port, ['CONFIG', 'SET', 'repl-backlog-size', '1']);
             out.push(String(await command(s.port, ['CONFIG', 'GET', 'repl-backlog-size'])));
             const p = await Peer.open(s.port);
-            p.send('PSYNC', '?', '-1');
+            p.command('PSYNC', '?', '-1');
             await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
             const c = await RawConnection.open(s.port);
             const snapshot = async (): Promise<void> => {
@@ -534,7 +464,7 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
           const s = await start(['--client-output-buffer-limit', 'replica 1mb 0 0']);
           try {
             const p = await Peer.open(s.port);
-            p.send('PSYNC', '?', '-1');
+            p.command('PSYNC', '?', '-1');
             await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
             p.pause();
             const c = await RawConnection.open(s.port);
@@ -570,7 +500,7 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
         try {
           let s = await start(dir);
           const p = await Peer.open(s.port);
-          p.send('PSYNC', '?', '-1');
+          p.command('PSYNC', '?', '-1');
           await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
           p.close();
           await run(s.port, [['SET', 'k', 'v'], ['SELECT', '2'], ['SET', 'soon-gone', 'v', 'PX', '300'], ['SAVE']]);
@@ -584,10 +514,10 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
             expect(after.get('master_replid2'), s.name).toBe(before.get('master_replid'));
             out.push(...['master_repl_offset', 'second_repl_offset', 'repl_backlog_active', 'repl_backlog_first_byte_offset', 'repl_backlog_histlen'].map((f) => `${f}:${after.get(f)}`));
             const q = await Peer.open(s.port);
-            q.send('REPLCONF', 'capa', 'psync2');
+            q.command('REPLCONF', 'capa', 'psync2');
             await q.until(() => q.bytes === '+OK\r\n');
             q.bytes = '';
-            q.send('PSYNC', before.get('master_replid')!, String(Number(before.get('master_repl_offset')) + 1));
+            q.command('PSYNC', before.get('master_replid')!, String(Number(before.get('master_repl_offset')) + 1));
             await q.until(() => q.bytes.includes('\r\n'));
             await q.quiet();
             out.push(q.bytes.replace(after.get('master_replid')!, '<new id>'));
@@ -612,13 +542,13 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
           const s = await start(['--shutdown-timeout', '1']);
           try {
             const p = await Peer.open(s.port);
-            p.send('PSYNC', '?', '-1');
+            p.command('PSYNC', '?', '-1');
             await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
             await command(s.port, ['SET', 'b', '2']);
             const logged = s.log().length;
             const c = await Peer.open(s.port);
             const t0 = Date.now();
-            c.send('SHUTDOWN');
+            c.command('SHUTDOWN');
             await c.until(() => c.closed, 5000);
             const waitedMs = Date.now() - t0;
             await new Promise((r) => setTimeout(r, 100));
@@ -657,7 +587,7 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
             const c = await RawConnection.open(s.port);
             const p = await Peer.open(s.port);
             expect(await c.command(['BGSAVE']), s.name).toMatchObject({ text: 'Background saving started' });
-            p.send('SYNC');
+            p.command('SYNC');
             await p.until(() => splitBulk(p.bytes) !== null);
             c.close();
             p.close();
@@ -680,7 +610,7 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
         const got = await Promise.all(
           sides.map(async (s) => {
             const p = await Peer.open(s.port);
-            p.send('PSYNC', '?', '-1');
+            p.command('PSYNC', '?', '-1');
             await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
             const head = p.bytes.length;
             await command(s.port, ['CONFIG', 'SET', 'repl-ping-replica-period', '1']);

@@ -5,9 +5,12 @@
  * the timeline go to .tmp/e2e/; with UPDATE_SCREENSHOTS=1 the light one
  * replaces docs/screenshots/timeline.png.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { parseLesson } from '../../src/lessons/parse.js';
+import { DRAFT_FILE } from '../../src/web/session/lesson-draft.js';
 import { HAVE_CHROMIUM, newWatchedPage, screenLines, terminalRows, typeLines, useBrowser, type Opened } from './browser.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -141,6 +144,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
     await page.locator('.timeline').screenshot({ path: join(SHOTS, 'history-branches.png') });
     await branch.selectOption({ index: 1 });
     await expect.poll(() => page.locator('.cluster-pane').innerText()).toMatch(/power off/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('writes the commands typed as a lesson draft that the lessons validator accepts', async () => {
+    const { context, page, problems } = await open();
+    await typeLine(page, 'SET greeting "Hello, Redis"');
+    await typeLine(page, 'GET greeting');
+    await prompt(page, '"Hello, Redis"');
+    await page.getByRole('button', { name: /^History/ }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Lesson draft' }).click();
+    const text = await readFile(await (await download).path(), 'utf8');
+    const lesson = parseLesson(text, DRAFT_FILE);
+    expect(lesson.steps.map((s) => s.solution.map((e) => (e.kind === 'line' ? `${e.terminal}> ${e.line}` : e.kind)))).toEqual([['redis-cli> SET greeting "Hello, Redis"', 'redis-cli> GET greeting']]);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useSession, useSessionSnapshot } from '../session/session-context.js';
 import type { SaveStatus } from '../session/workbook-session.js';
 import { downloadText } from '../download.js';
+import { useStore } from '../store-context.js';
 
 /** Saves follow changes within a second, so a save about to happen reads as kept: the text does not flicker while time runs. */
 const SAVE_TEXT: Record<SaveStatus, string> = {
@@ -21,6 +22,7 @@ const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
  */
 export function SessionControls() {
   const session = useSession();
+  const store = useStore();
   const snap = useSessionSnapshot();
   const file = useRef<HTMLInputElement>(null);
   const [confirming, setConfirming] = useState(false);
@@ -38,6 +40,17 @@ export function SessionControls() {
     setMessage(r.ok ? null : r.message);
   };
 
+  const draft = async (): Promise<void> => {
+    const { lessonDraft, DRAFT_FILE } = await import('../session/lesson-draft.js');
+    const world = store.world;
+    const text = lessonDraft(world.actionsFrom(0), world.kernel.seed);
+    if (text === null) setMessage('Type a few commands first: each group of them becomes a step of the draft.');
+    else {
+      setMessage(null);
+      downloadText(text, DRAFT_FILE, 'text/markdown');
+    }
+  };
+
   return (
     <section className="session-controls" aria-label="Session">
       <p className="save-status muted small" role="status">
@@ -49,6 +62,9 @@ export function SessionControls() {
         </button>
         <button type="button" onClick={() => file.current?.click()} disabled={busy} title="Open a session exported earlier">
           Import…
+        </button>
+        <button type="button" onClick={() => void draft()} disabled={busy} title="Download the commands typed in this world as the draft of a lesson: one step per group of them">
+          Lesson draft
         </button>
         <input
           ref={file}

@@ -9,16 +9,26 @@ import { shellWorld } from './shell-harness.js';
  * The other way the book gives: promote B itself with REPLICAOF NO ONE.
  * Either way the data survives and the roles are checked.
  */
+/**
+ * Where the listing starts: machine A's primary holds 100 keys, machine B
+ * replicates them, then A's redis-server is killed. The shell stands on
+ * machine B, the first host.
+ */
+function primaryLost(hosts: string[]) {
+  const { world, run } = shellWorld({ hosts });
+  const a = world.startRedis('machine-a', { config: { dir: '/var/lib/redis', save: '' } });
+  const b = world.startRedis('machine-b', { config: { dir: '/var/lib/redis', save: '', replicaof: 'machine-a 6379' } });
+  world.runUntil(() => b.server.replication.replica.state === 'connected', { maxMs: 20_000 });
+  for (let i = 0; i < 100; i++) a.server.execute(a.server.connect(), ['SET', `k${i}`, String(i)]);
+  world.runUntil(() => b.server.dbs[0]!.dict.size === 100, { maxMs: 5000 });
+  world.signal('machine-a', a.pid, 'KILL');
+  world.advance(100);
+  return { world, run, b };
+}
+
 describe('listing 4.4: replacing a failed primary from the host shell', () => {
   it('SAVE, scp dump.rdb, start Redis on the new host, SLAVEOF it', () => {
-    const { world, run } = shellWorld({ hosts: ['machine-b', 'machine-a', 'machine-c'] });
-    const a = world.startRedis('machine-a', { config: { dir: '/var/lib/redis', save: '' } });
-    const b = world.startRedis('machine-b', { config: { dir: '/var/lib/redis', save: '', replicaof: 'machine-a 6379' } });
-    world.runUntil(() => b.server.replication.replica.state === 'connected', { maxMs: 20_000 });
-    for (let i = 0; i < 100; i++) a.server.execute(a.server.connect(), ['SET', `k${i}`, String(i)]);
-    world.runUntil(() => b.server.dbs[0]!.dict.size === 100, { maxMs: 5000 });
-    world.signal('machine-a', a.pid, 'KILL');
-    world.advance(100);
+    const { world, run, b } = primaryLost(['machine-b', 'machine-a', 'machine-c']);
 
     expect(run('redis-cli SAVE')).toBe('OK\n');
     expect(run('scp /var/lib/redis/dump.rdb machine-c:/var/lib/redis/')).toMatch(/dump\.rdb +100%/);
@@ -41,14 +51,7 @@ describe('listing 4.4: replacing a failed primary from the host shell', () => {
   });
 
   it('or promotes the replica in place with REPLICAOF NO ONE', () => {
-    const { world, run } = shellWorld({ hosts: ['machine-b', 'machine-a'] });
-    const a = world.startRedis('machine-a', { config: { dir: '/var/lib/redis', save: '' } });
-    const b = world.startRedis('machine-b', { config: { dir: '/var/lib/redis', save: '', replicaof: 'machine-a 6379' } });
-    world.runUntil(() => b.server.replication.replica.state === 'connected', { maxMs: 20_000 });
-    for (let i = 0; i < 100; i++) a.server.execute(a.server.connect(), ['SET', `k${i}`, String(i)]);
-    world.runUntil(() => b.server.dbs[0]!.dict.size === 100, { maxMs: 5000 });
-    world.signal('machine-a', a.pid, 'KILL');
-    world.advance(100);
+    const { world, run } = primaryLost(['machine-b', 'machine-a']);
 
     expect(run('redis-cli SET k100 100')).toBe('(error) READONLY You can\'t write against a read only replica.\n');
     expect(run('redis-cli REPLICAOF NO ONE')).toBe('OK\n');

@@ -1,0 +1,141 @@
+import { StringObject, isIntEncodable, type Value } from '../keyspace/values.js';
+import {
+  HLL_REGISTERS,
+  cachedCardinality,
+  emptyHll,
+  hllAdd,
+  hllCount,
+  hllMerge,
+  hllWriteRegisters,
+  invalidateCache,
+  isHll,
+  rawCount,
+  setCachedCardinality,
+  sparseToDense,
+} from '../keyspace/hyperloglog.js';
+import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
+import { ErrorReply, OK, type Reply } from '../resp/reply.js';
+import { PROPAGATE, type Client } from '../server/client.js';
+import { WRONGTYPE } from '../server/errors.js';
+import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
+import type { Handler } from '../server/command-table.js';
+import { modified } from './lookup.js';
+import { isStringValue } from './string-access.js';
+
+/**
+ * PFADD, PFCOUNT and PFMERGE (src/hyperloglog.c) over the byte format of
+ * keyspace/hyperloglog.ts. An HLL is an ordinary string, raw encoded
+ * (dbUnshareStringValue), so every change rewrites the key's value.
+ */
+
+const NOT_HLL = new ErrorReply('WRONGTYPE Key is not a valid HyperLogLog string value.');
+const CORRUPT = new ErrorReply('INVALIDOBJ Corrupted HLL object detected');
+
+/** isHLLObjectOrReply: the value's bytes when it holds an HLL, or the error to reply. */
+function hllBytes(v: Value): Uint8Array | ErrorReply {
+  if (!isStringValue(v)) return WRONGTYPE;
+  const s = typeof v === 'string' ? v : v.s;
+  // An int-encoded string is not an sds, so never an HLL.
+  if (typeof v === 'string' && isIntEncodable(v)) return NOT_HLL;
+  const b = bytesToArray(s);
+  return isHll(b) ? b : NOT_HLL;
+}
+
+function raw(b: Uint8Array): StringObject {
+  return new StringObject(bytesFromArray(b), 'raw');
+}
+
+function sparseMaxBytes(c: Client): number {
+  return c.server.config.getNumber('hll-sparse-max-bytes');
+}
+
+function pfadd(c: Client, argv: string[]): Reply {
+  const key = argv[1]!;
+  const v = c.db.lookupWrite(key);
+  let b: Uint8Array;
+  let updated = 0;
+  if (v === undefined) {
+    b = emptyHll();
+    updated++;
+  } else {
+    const found = hllBytes(v);
+    if (found instanceof ErrorReply) return found;
+    b = found;
+  }
+  for (let j = 2; j < argv.length; j++) {
+    const r = hllAdd(b, argv[j]!, sparseMaxBytes(c));
+    if (r === null) return CORRUPT;
+    b = r.bytes;
+    if (r.changed) updated++;
+  }
+  if (updated !== 0) invalidateCache(b);
+  if (v === undefined) c.db.add(key, raw(b));
+  else if (updated !== 0 || !(v instanceof StringObject && v.encoding === 'raw')) c.db.overwrite(key, raw(b));
+  if (updated !== 0) {
+    modified(c, key, updated);
+    notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'pfadd', key, c.db.id);
+  }
+  return updated !== 0 ? 1 : 0;
+}
+
+function pfcount(c: Client, argv: string[]): Reply {
+  if (argv.length > 2) {
+    const max = new Uint8Array(HLL_REGISTERS);
+    for (let j = 1; j < argv.length; j++) {
+      const v = c.db.lookupRead(argv[j]!);
+      if (v === undefined) continue;
+      const b = hllBytes(v);
+      if (b instanceof ErrorReply) return b;
+      if (!hllMerge(max, b)) return CORRUPT;
+    }
+    return rawCount(max);
+  }
+  const key = argv[1]!;
+  // A read lookup even though the cache may be written: on a replica a
+  // logically expired key then counts as missing without being deleted.
+  const v = c.db.lookupRead(key);
+  if (v === undefined) return 0;
+  const b = hllBytes(v);
+  if (b instanceof ErrorReply) return b;
+  const cached = cachedCardinality(b);
+  if (cached !== null) {
+    if (!(v instanceof StringObject && v.encoding === 'raw')) c.db.overwrite(key, raw(b));
+    return cached;
+  }
+  const card = hllCount(b);
+  if (card === null) return CORRUPT;
+  setCachedCardinality(b, card);
+  c.db.overwrite(key, raw(b));
+  // The value changed though the command only reads: the new cache goes
+  // to the AOF and to replicas like a write (call() propagates when dirty).
+  modified(c, key);
+  c.forcePropagation = PROPAGATE.ALL;
+  return card;
+}
+
+function pfmerge(c: Client, argv: string[]): Reply {
+  const max = new Uint8Array(HLL_REGISTERS);
+  let useDense = false;
+  for (let j = 1; j < argv.length; j++) {
+    const v = c.db.lookupRead(argv[j]!);
+    if (v === undefined) continue;
+    const b = hllBytes(v);
+    if (b instanceof ErrorReply) return b;
+    if (b[4] === 0) useDense = true;
+    if (!hllMerge(max, b)) return CORRUPT;
+  }
+  const key = argv[1]!;
+  const v = c.db.lookupWrite(key);
+  // The destination was checked among the sources when it exists.
+  const target = v === undefined ? emptyHll() : (hllBytes(v) as Uint8Array);
+  if (useDense && sparseToDense(target) === null) return CORRUPT;
+  const b = hllWriteRegisters(target, max, useDense, sparseMaxBytes(c));
+  if (b === null) return CORRUPT;
+  if (v === undefined) c.db.add(key, raw(b));
+  else c.db.overwrite(key, raw(b));
+  modified(c, key);
+  notifyKeyspaceEvent(c.server, NOTIFY.STRING, 'pfadd', key, c.db.id);
+  return OK;
+}
+
+export const hyperLogLogCommands: Record<string, Handler> = { pfadd, pfcount, pfmerge };
