@@ -36,6 +36,8 @@ const RUNS_BY_LESSON: Readonly<Record<number, number>> = {
   13: 15,
   14: 10,
   16: 1,
+  19: 2,
+  21: 8,
 };
 const DEFAULT_RUNS = 2;
 
