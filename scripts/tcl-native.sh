@@ -8,6 +8,8 @@
 #   scripts/tcl-suite.sh native <unit ...>   e.g. integration/rdb
 #   scripts/tcl-suite.sh native ci           the fixed subset CI runs
 #   scripts/tcl-suite.sh native all          every unit listed below
+#   scripts/tcl-suite.sh native sentinel     tests/sentinel (./runtest-sentinel), the
+#                                            emulator as src/redis-sentinel and src/redis-server
 #
 # Environment:
 #   REDIS_SRC      the Redis 7.0.15 source tree (read only; it is copied)
@@ -71,7 +73,7 @@ for a in "$@"; do
     *) units+=("$a") ;;
   esac
 done
-[ ${#units[@]} -gt 0 ] || { echo "usage: scripts/tcl-suite.sh native <unit ...> | ci | acceptance | repl | all"; exit 2; }
+[ ${#units[@]} -gt 0 ] || { echo "usage: scripts/tcl-suite.sh native <unit ...> | ci | acceptance | repl | all | sentinel"; exit 2; }
 read -ra kinds <<< "${TCL_KINDS:-emulator real}"
 scratch=${TCL_SCRATCH:-$here/.tmp/tcl-native}
 mkdir -p "$scratch"
@@ -103,10 +105,34 @@ prepare() { # kind -> the scratch tree's path
   for t in redis-cli redis-benchmark redis-check-aof redis-check-rdb redis-sentinel; do
     ln -sfn "$(tool $t)" "$dir/src/$t"
   done
+  if [ "$kind" = emulator ]; then
+    # Sentinel mode of the same bundle, as redis-sentinel is redis-server's.
+    rm -f "$dir/src/redis-sentinel"
+    printf '#!/bin/sh\nexec %q %q "$@" --sentinel\n' "$node_bin" "$bundle" > "$dir/src/redis-sentinel"
+    chmod +x "$dir/src/redis-sentinel"
+  fi
   echo "$dir"
 }
 
 count() { grep -c "$1" "$2" || true; }
+
+# tests/sentinel has its own runner: each test prints "HH:MM:SS> name: OK"
+# or "... FAILED: why", and a failure skips the rest of its unit.
+if [ "${units[*]}" = sentinel ]; then
+  printf '%-36s %-34s %s\n' unit emulator real
+  declare -A CELL
+  for kind in "${kinds[@]}"; do
+    dir=$(prepare "$kind")
+    log=$scratch/logs/$kind/sentinel.log
+    mkdir -p "$(dirname "$log")"
+    rm -rf "$dir/tests/sentinel/tmp"/*
+    (cd "$dir" && timeout "${TCL_TIMEOUT_S:-1200}" ./runtest-sentinel 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$log")
+    CELL[$kind]="ok=$(count '^[0-9:]*> .*: OK$' "$log") err=$(count '^[0-9:]*> .*: FAILED' "$log")"
+  done
+  printf '%-36s %-34s %s\n' sentinel "${CELL[emulator]:--}" "${CELL[real]:--}"
+  echo "logs: $scratch/logs"
+  exit 0
+fi
 
 declare -A OK ERR SKP EXC
 status=0

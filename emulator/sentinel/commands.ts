@@ -151,7 +151,8 @@ function sentinel(c: Client, argv: string[]): Reply {
       const m = [...s.masters.values()].find((x) => x.config.ip === argv[2] && x.config.port === port);
       // The vote is asked for only with a run id; "*" just asks for the down state.
       const vote = m !== undefined && argv[5] !== '*' ? voteLeader(s, m, Number(argv[4]), argv[5]!) : null;
-      return [m?.sdown === true ? 1 : 0, vote?.leader ?? '*', vote?.epoch ?? 0];
+      // In TILT mode a sentinel never says a master is down.
+      return [!s.tilt && m?.sdown === true ? 1 : 0, vote?.leader ?? '*', vote?.epoch ?? 0];
     }
     case 'reset': {
       if (n !== 3) return arity(sub);
@@ -396,8 +397,8 @@ function info(c: Client, argv: string[]): Reply {
     text +=
       '# Sentinel\r\n' +
       `sentinel_masters:${s.masters.size}\r\n` +
-      'sentinel_tilt:0\r\n' +
-      'sentinel_tilt_since_seconds:-1\r\n' +
+      `sentinel_tilt:${s.tilt ? 1 : 0}\r\n` +
+      `sentinel_tilt_since_seconds:${s.tilt ? Math.floor((s.nowMs() - s.tiltStartMs) / 1000) : -1}\r\n` +
       'sentinel_running_scripts:0\r\n' +
       'sentinel_scripts_queue_length:0\r\n' +
       `sentinel_simulate_failure_flags:${(s.simulateFailure.afterElection ? 1 : 0) | (s.simulateFailure.afterPromotion ? 2 : 0)}\r\n`;

@@ -106,6 +106,9 @@ const PING_PERIOD_MS = 1000;
 const INFO_PERIOD_MS = 10_000;
 const PUBLISH_PERIOD_MS = 2000;
 const MAX_PENDING_COMMANDS = 100;
+/** sentinel_tilt_trigger and sentinel_tilt_period (SENTINEL_PING_PERIOD * 30). */
+const TILT_TRIGGER_MS = 2000;
+const TILT_PERIOD_MS = PING_PERIOD_MS * 30;
 /** SENTINEL_HELLO_CHANNEL. */
 export const HELLO_CHANNEL = '__sentinel__:hello';
 /** CONFIG_DEFAULT_HZ of src/server.h. */
@@ -122,6 +125,11 @@ const DEFAULT_REPLICA_PRIORITY = 100;
 export class Sentinel implements ProcessModule {
   readonly config: SentinelConfig;
   readonly masters = new Map<string, MonitoredMaster>();
+  /** TILT mode (sentinel.tilt): the timer ran too late or time went back, so for a while nothing is judged. */
+  tilt = false;
+  tiltStartMs = 0;
+  /** sentinel.previous_time: when the timer last ran. */
+  private previousTimeMs: number;
   /** SENTINEL SIMULATE-FAILURE: crash after being elected leader, after promoting the chosen replica. */
   simulateFailure = { afterElection: false, afterPromotion: false };
 
@@ -131,6 +139,7 @@ export class Sentinel implements ProcessModule {
     extraConfig?: string,
   ) {
     this.config = parseSentinelConfig(sentinelConfigText(bytesFromArray(p.host.disk.readFile(configPath)), extraConfig));
+    this.previousTimeMs = this.nowMs();
     for (const m of this.config.masters) {
       const master = this.masterInstance(m);
       // known-replica and known-sentinel lines create the instances at once (sentinelHandleConfiguration).
@@ -218,6 +227,23 @@ export class Sentinel implements ProcessModule {
     return s;
   }
 
+  /**
+   * sentinelCheckTiltCondition: a timer that ran more than 2 s after the
+   * previous one (the process was stopped, the machine overloaded) or a
+   * clock that went back means what was measured meanwhile cannot be
+   * trusted: TILT for 30 s.
+   */
+  private checkTiltCondition(): void {
+    const now = this.nowMs();
+    const delta = now - this.previousTimeMs;
+    if (delta < 0 || delta > TILT_TRIGGER_MS) {
+      this.tilt = true;
+      this.tiltStartMs = now;
+      this.event('warning', '+tilt', null, '#tilt mode entered');
+    }
+    this.previousTimeMs = now;
+  }
+
   /** sentinelSimFailureCrash: the failure SENTINEL SIMULATE-FAILURE asked for. */
   simulatedCrash(): void {
     this.p.log('Sentinel CRASH because of SENTINEL simulate-failure', 'warning');
@@ -254,6 +280,7 @@ export class Sentinel implements ProcessModule {
    * links up, send the periodic commands and judge subjective downs.
    */
   cron(): void {
+    this.checkTiltCondition();
     for (const m of [...this.masters.values()]) {
       this.handleInstance(m);
       for (const r of [...m.replicas.values()]) this.handleInstance(r);
@@ -268,6 +295,12 @@ export class Sentinel implements ProcessModule {
   private handleInstance(ri: Instance): void {
     this.reconnect(ri);
     this.sendPeriodicCommands(ri);
+    // The acting half waits while in TILT: information is still gathered, nothing is decided.
+    if (this.tilt) {
+      if (this.nowMs() - this.tiltStartMs < TILT_PERIOD_MS) return;
+      this.tilt = false;
+      this.event('warning', '-tilt', null, '#tilt mode exited');
+    }
     this.checkSubjectivelyDown(ri);
     if (ri.kind === 'master') {
       const m = ri as MonitoredMaster;
@@ -397,7 +430,10 @@ export class Sentinel implements ProcessModule {
   private checkSubjectivelyDown(ri: Instance): void {
     const now = this.nowMs();
     const elapsed = ri.actPingMs !== 0 ? now - ri.actPingMs : this.disconnected(ri) ? now - ri.lastAvailMs : 0;
-    if (elapsed > this.downAfterMs(ri)) {
+    // Down when it does not answer, or when a master has said it is a
+    // replica for down-after plus two INFO periods.
+    const reportsReplica = ri.kind === 'master' && ri.roleReported === 'slave' && now - ri.roleReportedMs > this.downAfterMs(ri) + INFO_PERIOD_MS * 2;
+    if (elapsed > this.downAfterMs(ri) || reportsReplica) {
       if (!ri.sdown) {
         ri.sdown = true;
         ri.sdownSinceMs = now;
@@ -463,6 +499,8 @@ export class Sentinel implements ProcessModule {
       const coherent = (ri.kind === 'master' ? 'master' : 'slave') === role;
       this.event('verbose', coherent ? '+role-change' : '-role-change', ri, ` new reported role is ${role}`);
     }
+    // None of what follows is done in TILT mode.
+    if (this.tilt) return;
     if (role !== null) actOnRole(this, ri, role);
   }
 

@@ -40,8 +40,13 @@ export function openFileOf<H extends OpenFile>(handles: ReadonlyMap<number, H>, 
   return h;
 }
 
-/** fwrite(): through the handle's buffer when it has one, else straight to write(2) (`sink`). */
-export function writeThrough(h: OpenFile, bytes: Uint8Array, sink: (bytes: Uint8Array) => number): number {
+/**
+ * fwrite(): through the handle's buffer when it has one, else straight to
+ * write(2) (`sink`). A handle not opened for writing, or one on a
+ * directory, gives EBADF.
+ */
+export function writeThrough(h: OpenFile, isDir: boolean, bytes: Uint8Array, sink: (bytes: Uint8Array) => number): number {
+  if (!h.writable || isDir) throw new DiskError('EBADF', 'write', h.path);
   if (h.buffer === null) return sink(bytes);
   return h.buffer.write(bytes, sink);
 }
@@ -51,4 +56,26 @@ export function checkRead(h: OpenFile, isDir: boolean, length: number, position:
   if (!h.readable) throw new DiskError('EBADF', 'read', h.path);
   if (isDir) throw new DiskError('EISDIR', 'read', h.path);
   if (length < 0 || (position !== undefined && position < 0)) throw new DiskError('EINVAL', 'read', h.path);
+}
+
+/**
+ * What the kernel does to the open files of a process that died: their
+ * stdio buffers are lost and their descriptors closed (`close` releases
+ * one), then a trace line says how many files and buffered bytes went.
+ */
+export function closeFilesOfDeadProcess<H extends OpenFile>(
+  handles: ReadonlyMap<number, H>,
+  pid: number,
+  close: (h: H) => void,
+  trace: (text: string) => void,
+): void {
+  let closed = 0;
+  let dropped = 0;
+  for (const h of handles.values()) {
+    if (h.owner !== pid) continue;
+    dropped += h.buffer?.drop() ?? 0;
+    close(h);
+    closed++;
+  }
+  if (closed !== 0) trace(`process ${pid}: ${closed} files closed, ${dropped} buffered bytes lost`);
 }

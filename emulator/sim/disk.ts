@@ -11,7 +11,7 @@ import type {
 } from './disk-api.js';
 import { ProcessBuffer, writeAll } from './disk-buffer.js';
 import { DiskError } from './disk-errors.js';
-import { checkRead, openAccess, openFileOf, writeThrough, type OpenFile } from './disk-handle.js';
+import { checkRead, closeFilesOfDeadProcess, openAccess, openFileOf, writeThrough, type OpenFile } from './disk-handle.js';
 import { DirNode, FileNode, cloneTree, filesUnder, findNode, type FsNode } from './disk-file.js';
 import { pathParts } from './disk-path.js';
 import type { DiskSnapshot, HandleSnapshot } from './disk-snapshot.js';
@@ -183,8 +183,7 @@ export class Disk implements FileSystem {
 
   write(fd: number, bytes: Uint8Array): number {
     const h = this.handle(fd, 'write');
-    if (!h.writable || h.node.kind !== 'file') throw new DiskError('EBADF', 'write', h.path);
-    return writeThrough(h, bytes, (b) => this.handleWrite(h, b));
+    return writeThrough(h, h.node.kind === 'dir', bytes, (b) => this.handleWrite(h, b));
   }
 
   flush(fd: number): void {
@@ -383,22 +382,8 @@ export class Disk implements FileSystem {
   // ---- crashes and faults ------------------------------------------------
 
   killProcess(pid: number): void {
-    let closed = 0;
-    let dropped = 0;
-    for (const h of this.handles.values()) {
-      if (h.owner !== pid) continue;
-      dropped += h.buffer?.drop() ?? 0;
-      this.release(h);
-      closed++;
-    }
+    closeFilesOfDeadProcess(this.handles, pid, (h) => this.release(h), (text) => this.kernel.trace.add(this.hostName, 'kill', text));
     for (const p of this.pending) if (p.owner === pid) p.done = null;
-    if (closed !== 0) {
-      this.kernel.trace.add(
-        this.hostName,
-        'kill',
-        `process ${pid}: ${closed} files closed, ${dropped} buffered bytes lost`,
-      );
-    }
   }
 
   powerLoss(): void {

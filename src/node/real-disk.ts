@@ -21,7 +21,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { checkRead, DiskError, isDiskErrorCode, normalizePath, openAccess, openFileOf, writeThrough } from '../../emulator/sim/index.js';
+import { checkRead, closeFilesOfDeadProcess, DiskError, isDiskErrorCode, normalizePath, openAccess, openFileOf, writeThrough } from '../../emulator/sim/index.js';
 import type { DiskStat, FaultOp, FileSystem, FsyncCallback, MkdirOptions, OpenFile, OpenFlags, OpenOptions } from '../../emulator/sim/index.js';
 import type { Kernel } from '../../emulator/sim/kernel.js';
 
@@ -100,8 +100,7 @@ export class RealDisk implements FileSystem {
 
   write(fd: number, bytes: Uint8Array): number {
     const h = this.handle(fd, 'write');
-    if (!h.writable) throw new DiskError('EBADF', 'write', h.path);
-    return writeThrough(h, bytes, (b) => this.handleWrite(h, b));
+    return writeThrough(h, h.isDir, bytes, (b) => this.handleWrite(h, b));
   }
 
   flush(fd: number): void {
@@ -232,18 +231,11 @@ export class RealDisk implements FileSystem {
   }
 
   killProcess(pid: number): void {
-    let closed = 0;
-    let dropped = 0;
-    for (const h of this.handles.values()) {
-      if (h.owner !== pid) continue;
-      dropped += h.buffer?.drop() ?? 0;
+    const close = (h: RealHandle): void => {
       this.handles.delete(h.fd);
       closeSync(h.realFd);
-      closed++;
-    }
-    if (closed !== 0) {
-      this.kernel.trace.add(this.hostName, 'kill', `process ${pid}: ${closed} files closed, ${dropped} buffered bytes lost`);
-    }
+    };
+    closeFilesOfDeadProcess(this.handles, pid, close, (text) => this.kernel.trace.add(this.hostName, 'kill', text));
   }
 
   powerLoss(): void {

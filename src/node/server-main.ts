@@ -235,7 +235,13 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   // Connections the server opens itself (a replica to its primary) are real TCP.
   proc.dialer = tcpDialer(world.kernel, (fn) => driver.input(fn));
   driver.start();
-  const tcp = new RedisTcpServer(proc, driver, { port: settings.port, bind: settings.bind.map(bytesToUtf8), log, early });
+  const tcp = new RedisTcpServer(proc, driver, {
+    port: settings.port,
+    bind: settings.bind.map(bytesToUtf8),
+    log,
+    early,
+    unixsocket: bytesToUtf8(redis.config.get('unixsocket')),
+  });
   try {
     await tcp.start();
   } catch (e) {

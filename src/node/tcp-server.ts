@@ -1,3 +1,4 @@
+import { unlinkSync } from 'node:fs';
 import { getSystemErrorName } from 'node:util';
 import { createServer, Socket, type Server, type SocketConstructorOpts } from 'node:net';
 import type { RedisServer } from '../../emulator/index.js';
@@ -180,6 +181,8 @@ export interface TcpServerOptions {
   log?: ServerLog;
   /** Listeners already bound on the port (listenEarly), taken over by start(). */
   early?: EarlyListeners | null;
+  /** The unixsocket directive: a path to accept connections on too, or '' for none. */
+  unixsocket?: string;
 }
 
 /**
@@ -237,6 +240,16 @@ export class RedisTcpServer {
         await this.stop();
         throw new Error(`Failed listening on port ${this.opts.port} (TCP), aborting.`, { cause: e });
       }
+    }
+    const path = this.opts.unixsocket ?? '';
+    if (path !== '') {
+      try {
+        this.unixListener = await this.listenUnix(path);
+      } catch (e) {
+        await this.stop();
+        throw new Error(`Failed opening Unix socket: ${(e as Error).message}`, { cause: e });
+      }
+      this.opts.log?.notice(`The server is now ready to accept connections at ${path}`);
     }
     this.listenPort = this.opts.port;
     this.redis.config.onApply('port', (value) => this.moveTo(Number(value)));
@@ -304,7 +317,29 @@ export class RedisTcpServer {
     });
   }
 
-  private accept(accepted: Socket): void {
+  /** The unix socket listener (initServer's anetUnixServer): it stays when CONFIG SET port moves the TCP ones. */
+  private unixListener: Server | null = null;
+
+  /** Listens on a unix socket path, replacing a stale socket file as Redis does (unlink first). */
+  private listenUnix(path: string): Promise<Server> {
+    try {
+      unlinkSync(path);
+    } catch {
+      // Nothing to replace.
+    }
+    return new Promise((resolve, reject) => {
+      const srv = createServer({ noDelay: true, pauseOnConnect: true }, (socket) => this.accept(socket, path));
+      srv.once('error', reject);
+      srv.listen({ path, backlog: 511 }, () => {
+        srv.removeListener('error', reject);
+        srv.on('error', (e) => this.opts.log?.warning(`Listening socket error: ${e.message}`));
+        resolve(srv);
+      });
+    });
+  }
+
+  /** A client accepted on a TCP port, or on the unix socket at `unixPath` (whose clients Redis names "<path>:0"). */
+  private accept(accepted: Socket, unixPath?: string): void {
     if (this.stopped) {
       accepted.destroy();
       return;
@@ -332,13 +367,13 @@ export class RedisTcpServer {
     const adopted = adoptWithReadBuffer(accepted, onBytes);
     const socket = adopted ?? accepted;
     this.sockets.add(socket);
-    socket.setNoDelay(true);
-    const addr = formatAddress(socket.remoteAddress, socket.remotePort);
+    if (unixPath === undefined) socket.setNoDelay(true);
+    const addr = unixPath !== undefined ? `${unixPath}:0` : formatAddress(socket.remoteAddress, socket.remotePort);
     this.opts.log?.verbose(`Accepted ${addr}`);
     link = new ClientLink(socket);
     const out = link;
     const attached = this.process.attachExternal({
-      address: { addr, laddr: formatAddress(socket.localAddress, socket.localPort) },
+      address: { addr, laddr: unixPath !== undefined ? addr : formatAddress(socket.localAddress, socket.localPort) },
       decode: readDecoder(),
       outputReady: () => this.queueFlush(out),
       close: () => {
@@ -400,7 +435,10 @@ export class RedisTcpServer {
     if (this.activityTimer !== null) clearInterval(this.activityTimer);
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
-    await Promise.all(this.listeners.map((l) => new Promise<void>((resolve) => l.close(() => resolve()))));
+    // Closing the unix socket's listener removes its file, as Redis unlinks it on shutdown.
+    const all = this.unixListener === null ? this.listeners : [...this.listeners, this.unixListener];
+    await Promise.all(all.map((l) => new Promise<void>((resolve) => l.close(() => resolve()))));
     this.listeners.length = 0;
+    this.unixListener = null;
   }
 }

@@ -20,8 +20,13 @@ lessonKeeping.session = session;
 lessonKeeping.shelf = shelf;
 void shelf.load().catch(() => undefined);
 store.start();
+// A shared moment in the address (#share=...) opens in place of the learner's session; the fragment never left the page.
+const shared = location.hash.startsWith('#share=') ? location.hash : null;
+if (shared !== null) history.replaceState(null, '', location.pathname + location.search);
+
 // The learner's last session comes back if there is one; otherwise the sandbox opens with a redis-cli.
-void session.load().then((restored) => {
+void session.load().then(async (restored) => {
+  if (shared !== null && (await (await import('./session/share-link.js')).openSharedMoment(session, shared))) restored = true;
   if (!restored) store.openTerminal();
   // The commands kept apart come once the terminal is up, before they are likely to be typed.
   setTimeout(() => void loadCommandCode().catch(() => undefined), 0);

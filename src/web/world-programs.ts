@@ -1,10 +1,4 @@
-// These three come past the door on purpose: this module is in the page's
-// first load, and importing them through the fronts (sim/index.ts,
-// programs/index.ts) makes the bundler split that load into more chunks
-// (+3.4 KB gzipped), see KNOWN_PAST_THE_DOOR in .dependency-cruiser.cjs.
-import { SHELL_PROGRAM } from '../../emulator/programs/shell/action.js';
-import { decodeBase64 } from '../../emulator/sim/base64.js';
-import { normalizePath } from '../../emulator/sim/disk-path.js';
+import { SHELL_PROGRAM, decodeBase64, normalizePath } from '../../emulator/programs/recorded-actions.js';
 import type { FaultOp } from '../../emulator/sim/index.js';
 import type { RecordedAction, World } from '../../emulator/world/world.js';
 import { requireShellParts } from './shell-loader.js';

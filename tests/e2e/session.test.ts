@@ -163,6 +163,35 @@ describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
     await context.close();
   });
 
+  it('shares the moment as a link that opens the same world at the same instant in a fresh browser', async () => {
+    const { context, page, problems } = await open();
+    await typeLine(page, 'SET shared "from the link"');
+    await typeLine(page, 'INCR visits');
+    await prompt(page, '(integer) 1');
+    await page.getByRole('button', { name: 'Pause virtual time' }).click();
+    const clock = await page.locator('.clock-elapsed').innerText();
+    await page.getByRole('button', { name: /^History/ }).click();
+    await page.getByRole('button', { name: 'Share link' }).click();
+    const link = await page.getByRole('textbox', { name: 'Link to this moment' }).inputValue();
+    expect(new URL(link).hash).toMatch(/^#share=1\./);
+    await page.locator('.timeline').screenshot({ path: join(SHOTS, 'share-link.png') });
+    await context.close();
+
+    // A fresh profile: nothing of the first page is stored there; the link alone brings the moment.
+    const fresh = await newWatchedPage(suite);
+    await fresh.page.goto(link);
+    await expect.poll(() => fresh.page.locator('.clock-elapsed').innerText(), { timeout: 30_000 }).toBe(clock);
+    expect(new URL(fresh.page.url()).hash).toBe('');
+    await fresh.page.getByRole('button', { name: 'Run virtual time' }).click();
+    await focusTerminal(fresh.page);
+    await typeLine(fresh.page, 'GET shared');
+    await typeLine(fresh.page, 'GET visits');
+    await expect.poll(() => screenLines(fresh.page).then((l) => l.slice(-5))).toEqual(['redis:6379> GET shared', '"from the link"', 'redis:6379> GET visits', '"1"', 'redis:6379>']);
+    expect(problems).toEqual([]);
+    expect(fresh.problems).toEqual([]);
+    await fresh.context.close();
+  });
+
   it('works from the keyboard alone: a checkpoint, the history panel, a rewind', async () => {
     const { context, page, problems } = await open();
     await typeLine(page, 'SET mood calm');
@@ -180,13 +209,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
     await page.keyboard.press('Enter');
     await prompt(page, 'redis:6379>');
     await expect.poll(() => page.locator('.checkpoint').count()).toBe(1);
+    // What came after the checkpoint is kept as a branch.
+    await expect.poll(() => page.getByLabel('Branch').locator('option').count()).toBe(2);
     await focusTerminal(page);
     await typeLine(page, 'GET mood');
     await expect.poll(() => screenLines(page).then((l) => l.slice(-3))).toEqual(['redis:6379> GET mood', '"calm"', 'redis:6379>']);
     // The filters and the session's controls are reachable too.
     await tabTo(page, 'Fork a new branch from checkpoint 1');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByLabel('Branch').locator('option').count()).toBe(2);
+    await expect.poll(() => page.getByLabel('Branch').locator('option').count()).toBe(3);
     await tabTo(page, 'Export');
     await tabTo(page, 'Host');
     expect(problems).toEqual([]);

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { Socket } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -277,6 +277,45 @@ describe('npm run server with always-show-logo yes', () => {
       const again = listenEarly(['127.0.0.1'], port);
       expect(again).not.toBeNull();
       closeEarly(again);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm run server with a unix socket', () => {
+  it('serves clients on the unixsocket path too, named "<path>:0", and removes the socket when it stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unixsocket-'));
+    const path = join(dir, 'socket');
+    // A stale socket file from an earlier run is replaced, as Redis unlinks it first.
+    writeFileSync(path, '');
+    try {
+      const port = await freePort();
+      let log = '';
+      const r = await runServer(['--port', String(port), '--save', '', '--unixsocket', path], { stdout: (t) => (log += t) });
+      if (typeof r === 'number') throw new Error(`the server did not start: ${log}`);
+      try {
+        expect(log).toContain(`The server is now ready to accept connections at ${path}`);
+        const reply = await new Promise<string>((resolve, reject) => {
+          const s = new Socket();
+          let data = '';
+          s.on('data', (d) => {
+            data += d.toString('latin1');
+            if (data.startsWith('+PONG\r\n$') && data.endsWith('\r\n') && data.split('\r\n').length >= 4) {
+              s.destroy();
+              resolve(data);
+            }
+          });
+          s.on('error', reject);
+          s.connect(path, () => s.write(bulkCommand(['PING']) + bulkCommand(['CLIENT', 'INFO'])));
+        });
+        expect(reply).toContain(`addr=${path}:0 laddr=${path}:0 `);
+        // The TCP port still serves.
+        expect((await exchange(port, [bulkCommand(['PING'])])).data).toBe('+PONG\r\n');
+      } finally {
+        await r.shutdown();
+      }
+      expect(existsSync(path)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -59,6 +59,7 @@ const entry: EngineEntry = {
       post({ type: 'done', requests: [], error: { name: 'Error', message: `The cell's engine keeps ${left.join(', ')} in reach of a cell, so cells do not run here.`, line: null, column: null } });
       return;
     }
+    seedRandom(msg.nowUs);
     runtime = new CellRuntime({ post, afterMicrotasks: (fn) => tasks.push(fn), compile: host.compile, wallNowMs: host.wallNowMs }, msg as StartMessage);
     runtime.run();
   },
@@ -69,5 +70,22 @@ const entry: EngineEntry = {
     return tasks.length !== 0;
   },
 };
+
+/**
+ * Math.random from a seed, the world's clock at the cell's start: the
+ * engine's own is seeded from the real clock, and a cell must run again
+ * the same when a worker takes it over (quiet.ts). A small generator
+ * (mulberry32), good enough for a cell's sampling and shuffling.
+ */
+function seedRandom(seed: number): void {
+  let state = (seed % 0x100000000) >>> 0;
+  Math.random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 export default entry;

@@ -37,7 +37,16 @@ export interface QuickJsCellOptions {
   /** A message for the page. */
   post(msg: CellMessage): void;
   wallNowMs(): number;
+  /**
+   * Wall ms a turn may run before the engine cuts it short (none by
+   * default). A cut turn posts nothing more and ends the engine: the page
+   * then runs the cell again where a cell may spin without holding it.
+   */
+  readonly turnLimitMs?: number;
 }
+
+/** How a message's turn ended: ran until the cell waited or ended, or was cut short at the turn limit. */
+export type TurnOutcome = 'ran' | 'cut';
 
 /** What quickjs-emscripten keeps of the Emscripten module: its allocator, to see that a copy in will fit. */
 interface Allocator {
@@ -67,6 +76,9 @@ export class QuickJsCell {
   private disposed = false;
   /** Steps and dones posted: every turn of the cell ends with one. */
   private turnsEnded = 0;
+  /** When the running turn began (wall ms), and whether the interrupt handler has cut it. */
+  private turnStartMs = 0;
+  private cut = false;
 
   private constructor(
     private readonly opts: QuickJsCellOptions,
@@ -94,7 +106,8 @@ export class QuickJsCell {
     const hostFunctions: Record<keyof EngineHost, QuickJSHandle> = {
       post: vm.newFunction('post', (json, ...buffers) => cell?.fromEngine(json, buffers)),
       compile: vm.newFunction('compile', (params, body, url) => compileIn(vm, params, body, url)),
-      wallNowMs: vm.newFunction('wallNowMs', () => vm.newNumber(opts.wallNowMs())),
+      // With a turn limit, a turn's output goes to the page when it ends anyway: the runtime is given no clock to pace it by.
+      wallNowMs: vm.newFunction('wallNowMs', () => vm.newNumber(opts.turnLimitMs === undefined ? opts.wallNowMs() : -Infinity)),
     };
     for (const [name, fn] of Object.entries(hostFunctions)) {
       vm.setProp(host, name, fn);
@@ -105,13 +118,20 @@ export class QuickJsCell {
     // The bundle's value is its entry object; wrapped in a function, its one variable stays out of the global scope.
     const entry = vm.unwrapResult(vm.evalCode(`(function () {\n${engineSource}\nreturn cellEngine.default;\n})()`, 'cell-engine.js'));
     cell = new QuickJsCell(opts, runtime, vm, memory, allocator, entry, vm.getProp(entry, 'receive' satisfies keyof EngineEntry), vm.getProp(entry, 'runTask' satisfies keyof EngineEntry));
+    const limit = opts.turnLimitMs;
+    if (limit !== undefined) {
+      const made = cell;
+      // QuickJS asks every few thousand operations; once true, the turn ends with an error no cell code can catch.
+      runtime.setInterruptHandler(() => (made.cut ||= opts.wallNowMs() - made.turnStartMs > limit));
+    }
     return cell;
   }
 
   /** A message from the page: the start, then each deliver. */
-  receive(msg: PageMessage): void {
-    if (this.ended) return;
+  receive(msg: PageMessage): TurnOutcome {
+    if (this.ended) return 'ran';
     const turnsBefore = this.turnsEnded;
+    this.turnStartMs = this.opts.turnLimitMs === undefined ? 0 : this.opts.wallNowMs();
     try {
       const { json, buffers } = encodeWire(msg);
       const args = [this.newString(json), ...buffers.map((b) => this.newArrayBuffer(b))];
@@ -122,12 +142,21 @@ export class QuickJsCell {
       }
       this.runUntilWaiting();
     } catch (e) {
+      if (this.cut) return this.cutShort();
       this.fail(e);
-      return;
+      return 'ran';
     }
+    if (this.cut) return this.cutShort();
     // A turn ends with a step or a done; one that ended with neither lost its way out, as when its memory ran out.
     if (!this.ended && this.turnsEnded === turnsBefore) this.fail(new Error('the cell stopped without a word'));
     if (this.ended) this.dispose();
+    return 'ran';
+  }
+
+  /** The turn ran past the limit: the engine is ended without another word (what it posted in this turn is for the caller to drop). */
+  private cutShort(): TurnOutcome {
+    this.dispose();
+    return 'cut';
   }
 
   /** Ends the run now and frees the engine. */
@@ -187,7 +216,7 @@ export class QuickJsCell {
 
   /** A message the cell's runtime posts. */
   private fromEngine(json: QuickJSHandle | undefined, buffers: QuickJSHandle[]): void {
-    if (this.ended || json === undefined) return;
+    if (this.ended || this.cut || json === undefined) return;
     const bytes = buffers.map((h) => this.vm.getArrayBuffer(h).consume((view) => view.value.slice().buffer));
     let msg = decodeWire(this.vm.getString(json), bytes) as CellMessage;
     if (msg.type === 'step' || msg.type === 'done') this.turnsEnded++;

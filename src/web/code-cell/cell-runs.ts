@@ -5,7 +5,8 @@ import { macrotaskQueue } from '../../code-cell/macrotask.js';
 import type { CellError, CellProgress } from '../../code-cell/protocol.js';
 import type { World } from '../../../emulator/world/world.js';
 import type { WorldStore } from '../world-store.js';
-import { deferredWorker, sandboxWorker } from './cell-sandbox.js';
+import { deferredWorker, engineCode, sandboxWorker } from './cell-sandbox.js';
+import { pageThreadWorker } from './page-thread-cell.js';
 
 export type CellStatus = 'idle' | 'running' | 'done' | 'failed' | 'stopped';
 
@@ -49,8 +50,18 @@ const IDLE: CellRunState = { status: 'idle', output: [], dropped: 0, reports: {}
 /** Spawns the worker a cell runs in; tests and other hosts may give their own. */
 export type WorkerFactory = () => Worker;
 
-/** The page's workers run under the sandbox frame's policy, which lets no request out (cell-sandbox.ts). */
-const defaultWorker: WorkerFactory = () => deferredWorker(sandboxWorker());
+/**
+ * A cell runs in its engine on the page's thread (page-thread-cell.ts) until
+ * a turn of it computes too long; it then moves to a worker under the
+ * sandbox frame's policy, which lets no request out (cell-sandbox.ts).
+ */
+const defaultWorker: WorkerFactory = () =>
+  pageThreadWorker({
+    engine: () => engineCode().then((wasm) => wasm.slice(0)),
+    spill: () => deferredWorker(sandboxWorker()),
+    wallNowMs: () => performance.now(),
+    later: macrotaskQueue(),
+  });
 
 interface ActiveRun {
   readonly cellId: string;

@@ -50,7 +50,7 @@ export async function sandboxWorker(): Promise<Worker> {
 let enginePromise: Promise<ArrayBuffer> | null = null;
 
 /** The engine's WebAssembly code, fetched on first use and kept for the page's life (a failed fetch is tried again next time). */
-function engineCode(): Promise<ArrayBuffer> {
+export function engineCode(): Promise<ArrayBuffer> {
   enginePromise ??= fetch(new URL(engineWasmUrl, document.baseURI).href)
     .then((r) => {
       if (!r.ok) throw new Error(`the cells' engine could not be loaded (${r.status})`);

@@ -9,24 +9,27 @@
  * The page's first message is the engine's WebAssembly code (the worker
  * can fetch nothing itself); messages that come while the engine starts
  * wait for it. Once it has started, the worker locks its own global scope
- * down too, then hands each message to the engine.
+ * down too, then hands each message to the engine. Messages marked quiet
+ * are turns the page's own engine ran before this worker took the cell
+ * over (engine/quiet.ts): they run again without a word to the page.
  */
 import { QuickJsCell } from '../../code-cell/engine/quickjs-cell.js';
+import { quietTurns, type QuietMessage } from '../../code-cell/engine/quiet.js';
 import { lockDown } from '../../code-cell/lockdown.js';
 import type { CellMessage, PageMessage } from '../../code-cell/protocol.js';
 import type { EngineCode } from './cell-sandbox.js';
 
 interface WorkerScope {
   postMessage(msg: unknown): void;
-  addEventListener(type: 'message', listener: (e: MessageEvent<EngineCode | PageMessage>) => void): void;
+  addEventListener(type: 'message', listener: (e: MessageEvent<EngineCode | PageMessage | QuietMessage>) => void): void;
 }
 
 const scope = self as unknown as WorkerScope;
 const post = scope.postMessage.bind(scope) as (msg: CellMessage) => void;
 // The real clock, for pacing output: the cell itself sees virtual time.
-const wallNowMs = performance.now.bind(performance);
+const turns = quietTurns(post, performance.now.bind(performance));
 let cell: QuickJsCell | Promise<QuickJsCell | null> | null = null;
-const waiting: PageMessage[] = [];
+const waiting: Array<PageMessage | QuietMessage> = [];
 
 function refuse(message: string): void {
   post({ type: 'done', requests: [], error: { name: 'Error', message, line: null, column: null } });
@@ -36,7 +39,7 @@ scope.addEventListener('message', (e) => {
   const msg = e.data;
   if (msg.type === 'engine') {
     if (cell !== null) return;
-    cell = QuickJsCell.create({ wasm: msg.wasm, post, wallNowMs }).then(
+    cell = QuickJsCell.create({ wasm: msg.wasm, post: turns.post, wallNowMs: turns.wallNowMs }).then(
       (made) => {
         const left = lockDown();
         if (left.length !== 0) {
@@ -44,7 +47,7 @@ scope.addEventListener('message', (e) => {
           return null;
         }
         cell = made;
-        for (const m of waiting.splice(0)) made.receive(m);
+        for (const m of waiting.splice(0)) turns.receive(made, m);
         return made;
       },
       (err: unknown) => {
@@ -52,6 +55,6 @@ scope.addEventListener('message', (e) => {
         return null;
       },
     );
-  } else if (cell instanceof QuickJsCell) cell.receive(msg);
+  } else if (cell instanceof QuickJsCell) turns.receive(cell, msg);
   else waiting.push(msg);
 });

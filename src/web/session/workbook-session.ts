@@ -198,6 +198,12 @@ export class WorkbookSession {
     if (this.busy !== null) this.cancelAsked = true;
   }
 
+  /** Says something to the learner in the session's notice (a link that could not be opened). */
+  showNotice(kind: 'error' | 'info', text: string): void {
+    this.notice = { kind, text };
+    this.publish();
+  }
+
   dismissNotice(): void {
     this.notice = null;
     this.publish();
@@ -402,16 +408,16 @@ export class WorkbookSession {
    * Replaces the session with one from a file. A file that is not a
    * session, or a damaged one, changes nothing: the result says why.
    */
-  async importText(text: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  async importText(text: string, words: { doing: string; done: string } = { doing: 'Importing the session', done: 'Session imported.' }): Promise<{ ok: true } | { ok: false; message: string }> {
     if (this.busy !== null) return { ok: false, message: 'Wait for the rewind under way to end.' };
     const parsed = (await sessionChecks()).parseSessionText(text);
     if (!parsed.ok) return parsed;
     this.notice = null;
-    const ok = await this.open(parsed.session, 'Importing the session');
+    const ok = await this.open(parsed.session, words.doing);
     if (!ok) return { ok: false, message: (this.notice as SessionSnapshot['notice'])?.text ?? 'The session could not be rebuilt.' };
     this.persistence?.forget();
     // A note from the rebuild (a world that came back to another point) says more than this one.
-    this.notice ??= { kind: 'info', text: 'Session imported.' };
+    this.notice ??= { kind: 'info', text: words.done };
     this.publish();
     await this.save();
     return { ok: true };

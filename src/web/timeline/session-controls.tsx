@@ -27,6 +27,7 @@ export function SessionControls() {
   const file = useRef<HTMLInputElement>(null);
   const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const [link, setLink] = useState<string | null>(null);
   const busy = snap.busy !== null;
 
   const onImport = async (f: File | undefined): Promise<void> => {
@@ -51,6 +52,13 @@ export function SessionControls() {
     }
   };
 
+  const share = async (): Promise<void> => {
+    const { shareLink } = await import('../session/share-link.js');
+    const r = await shareLink(session.exportSession(), location.href);
+    setLink(r.ok ? r.url : null);
+    setMessage(r.ok ? null : r.message);
+  };
+
   return (
     <section className="session-controls" aria-label="Session">
       <p className="save-status muted small" role="status">
@@ -62,6 +70,9 @@ export function SessionControls() {
         </button>
         <button type="button" onClick={() => file.current?.click()} disabled={busy} title="Open a session exported earlier">
           Import…
+        </button>
+        <button type="button" onClick={() => void share()} disabled={busy} title="Make a link that opens this world at this instant in any browser; nothing is sent anywhere">
+          Share link
         </button>
         <button type="button" onClick={() => void draft()} disabled={busy} title="Download the commands typed in this world as the draft of a lesson: one step per group of them">
           Lesson draft
@@ -102,6 +113,17 @@ export function SessionControls() {
         )}
       </div>
       {confirming ? <p className="small muted">The world, the terminals, the checkpoints and the branches go. Export first to keep them.</p> : null}
+      {link !== null ? (
+        <p className="share-link small">
+          <label>
+            <span>Link to this moment</span>{' '}
+            <input type="text" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
+          </label>{' '}
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(link).catch(() => undefined)}>
+            Copy
+          </button>
+        </p>
+      ) : null}
       {message !== null ? (
         <p className="import-error small" role="alert">
           {message}

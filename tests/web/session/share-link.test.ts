@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { checkSession } from '../../../src/web/session/session-data.js';
+import { MAX_LINK_CHARS, shareLink, sharedSessionText, SHARE_PREFIX } from '../../../src/web/session/share-link.js';
+import { digest, sessionHarness } from './session-harness.js';
+
+describe('share links', () => {
+  it('hold the moment in the fragment: opened in another page, the same world at the same instant', async () => {
+    const h = sessionHarness();
+    const cli = h.open();
+    await h.run(50);
+    h.store.sendLine(cli.id, 'SET k v');
+    h.store.sendLine(cli.id, 'INCR n');
+    await h.run(100);
+    h.session.checkpoint();
+    h.store.pause();
+    const before = digest(h.store.world);
+    const now = h.store.world.kernel.now;
+
+    const r = await shareLink(h.session.exportSession(), 'http://localhost:5173/#old');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.url.startsWith(`http://localhost:5173/${SHARE_PREFIX}`)).toBe(true);
+    const read = await sharedSessionText(new URL(r.url).hash);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    // The link keeps only the present of the active branch.
+    const checked = checkSession(JSON.parse(read.text));
+    expect(checked.ok && checked.session.checkpoints.length).toBe(0);
+
+    const other = sessionHarness();
+    const opened = other.session.importText(read.text);
+    await other.idle();
+    expect(await opened).toEqual({ ok: true });
+    expect(digest(other.store.world)).toBe(before);
+    expect(other.store.world.kernel.now).toBe(now);
+    expect(other.store.driver.isPaused).toBe(true);
+  });
+
+  it('says so rather than make a link too long to pass around', async () => {
+    const h = sessionHarness();
+    const cli = h.open();
+    await h.run(50);
+    // Values that do not compress, as an uploaded file's bytes would not.
+    let x = 12345;
+    const next = (): number => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return x >>> 0;
+    };
+    const noise = (): string => Array.from({ length: 2000 }, () => String.fromCharCode(97 + (next() % 26))).join('');
+    for (let i = 0; i < 60; i++) h.store.sendLine(cli.id, `SET k${i} ${noise()}`);
+    await h.run(2000);
+    expect(h.store.world.redis('redis')!.server.dbs[0]!.size).toBe(60);
+    const r = await shareLink(h.session.exportSession(), 'http://localhost:5173/');
+    expect(r).toEqual({ ok: false, message: expect.stringMatching(/^This moment is too big for a link \(\d+ KB; a link holds up to 64 KB\).*Export the session as a file instead\.$/) });
+    expect(MAX_LINK_CHARS).toBe(64 * 1024);
+  });
+
+  it('refuses a damaged link in words', async () => {
+    expect(await sharedSessionText(`${SHARE_PREFIX}not-deflate`)).toEqual({ ok: false, message: 'This link is damaged (cut short, perhaps, when it was copied): the moment it held cannot be read.' });
+    expect((await sharedSessionText('#share=9.abc')).ok).toBe(false);
+  });
+});
