@@ -1,8 +1,7 @@
 import { errorReply, ErrorReply, OK, StatusReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
-import { saveRdb } from '../persistence/rdb-dataset.js';
-import { rememberSavedRdb } from '../persistence/saved-rdb.js';
+import { saveInMemory } from '../persistence/saved-rdb.js';
 import { opt } from './args.js';
 import { SYNTAX_ERROR } from '../server/errors.js';
 import type { Handler } from '../server/command-table.js';
@@ -39,14 +38,6 @@ export interface AofCommands {
 
 /** shared.err: an error reply with no message. */
 const BARE_ERR = new ErrorReply('ERR');
-
-function saveInMemory(server: RedisServer): void {
-  rememberSavedRdb(server, saveRdb(server));
-  server.dirty = 0;
-  const p = server.stats.persistence;
-  p.lastSaveUnixS = Math.floor(server.nowMs / 1000);
-  p.rdbLastBgsaveOk = true;
-}
 
 /**
  * flushAllDataAndResetRDB's part after the keys are gone (src/db.c): a

@@ -4,9 +4,9 @@ import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
 import { RdbError } from './rdb/errors.js';
 import { readRdb } from './rdb/file-reader.js';
-import { placeLoadedFunctions, placeLoadedKeys, saveRdb, valueReadOptions } from './rdb-dataset.js';
+import { placeLoadedFunctions, placeLoadedKeys, valueReadOptions } from './rdb-dataset.js';
 import { debugSettings } from '../server/debug-settings.js';
-import { lastSavedRdb, rememberSavedRdb } from './saved-rdb.js';
+import { lastSavedRdb, saveInMemory } from './saved-rdb.js';
 
 /**
  * DEBUG RELOAD (src/debug.c): save the dataset to an RDB file, empty the
@@ -17,15 +17,6 @@ import { lastSavedRdb, rememberSavedRdb } from './saved-rdb.js';
  * saved, kept in memory; a server that never saved has none, as a fresh
  * directory has no dump.rdb.
  */
-
-/** rdbSave: the file is written, and the server counts as saved now. */
-function save(server: RedisServer): void {
-  rememberSavedRdb(server, saveRdb(server));
-  server.dirty = 0;
-  const p = server.stats.persistence;
-  p.lastSaveUnixS = Math.floor(server.nowMs / 1000);
-  p.rdbLastBgsaveOk = true;
-}
 
 /** rdbLoad of the saved file into the current databases; false when it cannot be loaded. */
 function load(server: RedisServer, merge: boolean): boolean {
@@ -56,7 +47,7 @@ function load(server: RedisServer, merge: boolean): boolean {
 
 export function debugReload(c: Client, opts: { flush: boolean; save: boolean; merge: boolean }): Reply {
   const server = c.server;
-  if (opts.save) save(server);
+  if (opts.save) saveInMemory(server);
   if (opts.flush) {
     // emptyData: WATCH is told about the keys before they go.
     for (const db of server.dbs) {

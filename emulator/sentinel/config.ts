@@ -111,6 +111,9 @@ export function sentinelConfigText(fileText: string, extraConfig: string | undef
   return `${fileText}${fileText === '' || fileText.endsWith('\n') ? '' : '\n'}${extraConfig}`;
 }
 
+/** preMonitorCfgName of src/sentinel.c: the options read before any monitor line. */
+const PRE_MONITOR = new Set(['announce-ip', 'announce-port', 'deny-scripts-reconfig', 'sentinel-user', 'sentinel-pass', 'current-epoch', 'myid', 'resolve-hostnames', 'announce-hostnames']);
+
 /** Reads sentinel.conf's text. */
 export function parseSentinelConfig(text: string): SentinelConfig {
   const config: SentinelConfig = { port: 26379, globals: defaultGlobals(), myid: null, currentEpoch: 0, masters: [], otherLines: [] };
@@ -125,6 +128,10 @@ export function parseSentinelConfig(text: string): SentinelConfig {
     if (word === undefined || !/^-?\d+$/.test(word) || v < min) throw new SentinelConfigError(n, line, 'Invalid argument');
     return v;
   };
+  // queueSentinelConfig: sentinel lines are read after the others, the
+  // options monitoring depends on first, then the monitor lines, then the
+  // rest, so that their order in the file does not matter.
+  const queued: Array<Array<{ n: number; line: string; words: string[] }>> = [[], [], []];
   lines.forEach((raw, i) => {
     const line = raw.replace(/\r$/, '');
     const n = i + 1;
@@ -139,6 +146,10 @@ export function parseSentinelConfig(text: string): SentinelConfig {
       return;
     }
     const what = (words[1] ?? '').toLowerCase();
+    queued[what === 'monitor' ? 1 : PRE_MONITOR.has(what) ? 0 : 2]!.push({ n, line, words });
+  });
+  for (const { n, line, words } of queued.flat()) {
+    const what = (words[1] ?? '').toLowerCase();
     const args = words.slice(2);
     switch (what) {
       case 'monitor': {
@@ -146,55 +157,55 @@ export function parseSentinelConfig(text: string): SentinelConfig {
         const quorum = number(n, line, args[3], 1);
         if (config.masters.some((m) => m.name === args[0])) throw new SentinelConfigError(n, line, 'Duplicate master name.');
         config.masters.push(newMasterConfig(args[0]!, args[1]!, number(n, line, args[2], 0), quorum));
-        return;
+        continue;
       }
       case 'down-after-milliseconds':
         master(n, line, args[0]).downAfterMs = number(n, line, args[1], 1);
-        return;
+        continue;
       case 'failover-timeout':
         master(n, line, args[0]).failoverTimeoutMs = number(n, line, args[1], 1);
-        return;
+        continue;
       case 'parallel-syncs':
         master(n, line, args[0]).parallelSyncs = number(n, line, args[1], 0);
-        return;
+        continue;
       case 'config-epoch':
         master(n, line, args[0]).configEpoch = number(n, line, args[1], 0);
-        return;
+        continue;
       case 'leader-epoch':
         master(n, line, args[0]).leaderEpoch = number(n, line, args[1], 0);
-        return;
+        continue;
       case 'known-replica':
       case 'known-slave':
         master(n, line, args[0]).knownReplicas.push({ ip: args[1] ?? '', port: number(n, line, args[2], 0) });
-        return;
+        continue;
       case 'known-sentinel':
         master(n, line, args[0]).knownSentinels.push({ ip: args[1] ?? '', port: number(n, line, args[2], 0), runId: args[3] ?? '' });
-        return;
+        continue;
       case 'myid':
         if (args[0]?.length !== 40) throw new SentinelConfigError(n, line, 'Malformed Sentinel id in myid option.');
         config.myid = args[0];
-        return;
+        continue;
       case 'current-epoch':
         config.currentEpoch = number(n, line, args[0], 0);
-        return;
+        continue;
       case 'announce-ip':
         if (args.length === 1) {
           config.globals.announceIp = args[0]!;
-          return;
+          continue;
         }
         break;
       case 'announce-port':
         if (args.length === 1) {
           // atoi: digits at the start, 0 when there are none.
           config.globals.announcePort = parseInt(args[0]!, 10) || 0;
-          return;
+          continue;
         }
         break;
       case 'sentinel-user':
       case 'sentinel-pass':
         if (args.length === 1) {
           config.globals[what === 'sentinel-user' ? 'sentinelUser' : 'sentinelPass'] = args[0]!;
-          return;
+          continue;
         }
         break;
       case 'resolve-hostnames':
@@ -203,13 +214,13 @@ export function parseSentinelConfig(text: string): SentinelConfig {
         const v = yesNo(args[0]);
         if (v === null) throw new SentinelConfigError(n, line, `Please specify yes or no for the ${what} option.`);
         config.globals[what === 'resolve-hostnames' ? 'resolveHostnames' : 'announceHostnames'] = v;
-        return;
+        continue;
       }
       default:
     }
     // Options this emulator does not act on yet (scripts, auth) are kept as written.
     config.otherLines.push(line);
-  });
+  }
   return config;
 }
 

@@ -5,4 +5,4 @@
  * it up front: Sentinel loads on demand.
  */
 export { registerSentinel, type SentinelDaemonOptions } from './daemon.js';
-export { configWords, parseSentinelConfig, sentinelConfigText } from './config.js';
+export { configWords, parseSentinelConfig, sentinelConfigText, SentinelConfigError } from './config.js';

@@ -12,7 +12,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { World } from '../../emulator/world/world.js';
 import { RedisProcess } from '../../emulator/process/index.js';
-import { configWords, parseSentinelConfig, registerSentinel, sentinelConfigText } from '../../emulator/sentinel/index.js';
+import { configWords, parseSentinelConfig, registerSentinel, sentinelConfigText, SentinelConfigError } from '../../emulator/sentinel/index.js';
 import { RealDisk } from './real-disk.js';
 import { ServerLog } from './server-log.js';
 import { versionLine, REDIS_VERSION, type LogLevel } from './server-config.js';
@@ -88,7 +88,9 @@ export async function runSentinel(argv: readonly string[], opts: { stdout?: (tex
       if (name === 'loglevel') log.level = (words[1] ?? 'notice') as LogLevel;
     }
   } catch (e) {
-    stdout(`\n*** FATAL CONFIG FILE ERROR (Redis ${REDIS_VERSION}) ***\n${(e as Error).message}\n`);
+    // loadSentinelConfigFromQueue's report, on standard error.
+    const where = e instanceof SentinelConfigError ? `Reading the configuration file, at line ${e.lineNumber}\n>>> '${e.line}'\n` : '';
+    process.stderr.write(`\n*** FATAL CONFIG FILE ERROR (Redis ${REDIS_VERSION}) ***\n${where}${(e as Error).message}\n`);
     return 1;
   }
 

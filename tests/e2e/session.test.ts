@@ -209,13 +209,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
     await page.keyboard.press('Enter');
     await prompt(page, 'redis:6379>');
     await expect.poll(() => page.locator('.checkpoint').count()).toBe(1);
+    // What came after the checkpoint is kept as a branch.
+    await expect.poll(() => page.getByLabel('Branch').locator('option').count()).toBe(2);
     await focusTerminal(page);
     await typeLine(page, 'GET mood');
     await expect.poll(() => screenLines(page).then((l) => l.slice(-3))).toEqual(['redis:6379> GET mood', '"calm"', 'redis:6379>']);
     // The filters and the session's controls are reachable too.
     await tabTo(page, 'Fork a new branch from checkpoint 1');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByLabel('Branch').locator('option').count()).toBe(2);
+    await expect.poll(() => page.getByLabel('Branch').locator('option').count()).toBe(3);
     await tabTo(page, 'Export');
     await tabTo(page, 'Host');
     expect(problems).toEqual([]);
