@@ -29,7 +29,12 @@ type Resolver = {
   reject: (e: Error) => void;
   /** Raw mode: resolve the Reply itself (transactions look at EXEC's array). */
   raw?: boolean;
+  /** The command, kept only when someone listens to replies (ClientOptions.onReply). */
+  argv?: string[];
 };
+
+/** Hears every reply a command got, as it arrives (the acknowledged-writes ledger listens). */
+export type ReplyTap = (client: Redis, argv: string[], reply: Reply) => void;
 
 export type ClientStatus = 'connecting' | 'ready' | 'end';
 
@@ -37,6 +42,7 @@ export interface ClientOptions {
   costs: ClientCpuCosts;
   /** Slows or speeds the client's own work (its host's cpuSpeed). */
   cpuSpeed?: number;
+  onReply?: ReplyTap;
 }
 
 // The interface of the same name adds a method per command (defined below).
@@ -114,6 +120,7 @@ export class Redis {
         }
         continue;
       }
+      if (w.argv !== undefined) this.opts.onReply?.(this, w.argv, reply);
       if (Array.isArray(reply)) this.busyUntil = Math.max(this.busyUntil, this.kernel.now) + this.cost(costs.perReplyItemUs * reply.length);
       this.kernel.promisesSettled = true;
       if (w.raw) w.resolve(reply as unknown as ClientValue);
@@ -138,9 +145,10 @@ export class Redis {
     if (pending.length !== 0) this.kernel.promisesSettled = true;
   }
 
-  private enqueue(raw: boolean): Promise<ClientValue> {
+  private enqueue(raw: boolean, argv: string[]): Promise<ClientValue> {
+    const tapped = this.opts.onReply === undefined ? undefined : argv;
     return new Promise<ClientValue>((resolve, reject) => {
-      this.waiting.push({ resolve, reject, raw });
+      this.waiting.push({ resolve, reject, raw, argv: tapped });
     });
   }
 
@@ -148,7 +156,7 @@ export class Redis {
   call(command: string, ...args: Arg[]): Promise<ClientValue> {
     if (this.status === 'end') return Promise.reject(this.closeError ?? new Error('Connection is closed.'));
     const argv = [argToBytes(command), ...args.map(argToBytes)];
-    const p = this.enqueue(false);
+    const p = this.enqueue(false, argv);
     this.send(encodeCommand(argv), 1);
     return p;
   }
@@ -165,7 +173,7 @@ export class Redis {
       done(this.closeError ?? new Error('Connection is closed.'), null);
       return;
     }
-    this.waiting.push({ resolve: (v) => done(null, v), reject: (e) => done(e, null) });
+    this.waiting.push({ resolve: (v) => done(null, v), reject: (e) => done(e, null), argv: this.opts.onReply === undefined ? undefined : argv });
     this.send(encodeCommand(argv), 1);
   }
 
@@ -210,7 +218,7 @@ export class Redis {
     const out: Promise<ClientValue>[] = [];
     for (let i = 0; i < argvs.length; i++) {
       bytes += encodeCommand(argvs[i]!);
-      out.push(this.enqueue(raw[i]!));
+      out.push(this.enqueue(raw[i]!, argvs[i]!));
     }
     this.send(bytes, argvs.length);
     return out;

@@ -243,11 +243,40 @@ function sentinel(c: Client, argv: string[]): Reply {
       }
       return OK;
     }
+    case 'debug':
+      if (n === 2) return errorReply('DEBUG is not supported by this sentinel yet');
+      return debugSet(s, argv);
     case 'help':
       return errorReply(`wrong number of arguments for 'sentinel|help' command`);
     default:
       return errorReply(`${argv[1]!.toUpperCase()} is not supported by this sentinel yet`);
   }
+}
+
+/** The SENTINEL DEBUG options of sentinelSetDebugConfigParameters this sentinel does not model yet. */
+const DEBUG_NOT_MODELLED = new Set([
+  'info-period', 'ping-period', 'ask-period', 'publish-period', 'default-down-after', 'slave-reconf-timeout',
+  'min-link-reconnect-period', 'default-failover-timeout', 'election-timeout', 'script-max-runtime', 'script-retry-delay',
+]);
+
+/** SENTINEL DEBUG <option> <milliseconds> ...: the TILT trigger and period (sentinelSetDebugConfigParameters). */
+function debugSet(s: Sentinel, argv: string[]): Reply {
+  // Each option is applied as it is read: an error after the first leaves the earlier ones set.
+  for (let j = 2; j < argv.length; j++) {
+    const option = argv[j]!;
+    const lower = option.toLowerCase();
+    const more = argv.length - 1 - j > 0;
+    if ((lower === 'tilt-trigger' || lower === 'tilt-period') && more) {
+      const value = argv[++j]!;
+      if (!/^-?\d+$/.test(value) || Number(value) <= 0) return errorReply(`Invalid argument '${value}' for SENTINEL DEBUG '${option}'`);
+      s[lower === 'tilt-trigger' ? 'tiltTriggerMs' : 'tiltPeriodMs'] = Number(value);
+    } else if (DEBUG_NOT_MODELLED.has(lower) && more) {
+      return errorReply(`SENTINEL DEBUG '${option}' is not supported by this sentinel yet`);
+    } else {
+      return errorReply(`Unknown option or number of arguments for SENTINEL DEBUG '${option}'`);
+    }
+  }
+  return OK;
 }
 
 /** sentinelFlushConfigAndReply: +OK, or the error Redis gives when the file cannot be written. */

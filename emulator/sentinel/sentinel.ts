@@ -128,6 +128,9 @@ export class Sentinel implements ProcessModule {
   /** TILT mode (sentinel.tilt): the timer ran too late or time went back, so for a while nothing is judged. */
   tilt = false;
   tiltStartMs = 0;
+  /** sentinel_tilt_trigger and sentinel_tilt_period, which SENTINEL DEBUG may change. */
+  tiltTriggerMs = TILT_TRIGGER_MS;
+  tiltPeriodMs = TILT_PERIOD_MS;
   /** sentinel.previous_time: when the timer last ran. */
   private previousTimeMs: number;
   /** SENTINEL SIMULATE-FAILURE: crash after being elected leader, after promoting the chosen replica. */
@@ -236,7 +239,7 @@ export class Sentinel implements ProcessModule {
   private checkTiltCondition(): void {
     const now = this.nowMs();
     const delta = now - this.previousTimeMs;
-    if (delta < 0 || delta > TILT_TRIGGER_MS) {
+    if (delta < 0 || delta > this.tiltTriggerMs) {
       this.tilt = true;
       this.tiltStartMs = now;
       this.event('warning', '+tilt', null, '#tilt mode entered');
@@ -297,7 +300,7 @@ export class Sentinel implements ProcessModule {
     this.sendPeriodicCommands(ri);
     // The acting half waits while in TILT: information is still gathered, nothing is decided.
     if (this.tilt) {
-      if (this.nowMs() - this.tiltStartMs < TILT_PERIOD_MS) return;
+      if (this.nowMs() - this.tiltStartMs < this.tiltPeriodMs) return;
       this.tilt = false;
       this.event('warning', '-tilt', null, '#tilt mode exited');
     }

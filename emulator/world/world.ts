@@ -1,4 +1,4 @@
-import { execFlight, Redis, type PipelineResult } from '../client-library/redis.js';
+import { execFlight, Redis, type PipelineResult, type ReplyTap } from '../client-library/redis.js';
 import type { ClientValue } from '../client-library/values.js';
 import { CLIENT_CPU, type ClientCpuCosts, type ClientCpuName } from '../sim/cpu.js';
 import { Host, HOST_PROFILES, type HostProfile, type HostProfileName, type SimProcess } from '../sim/host.js';
@@ -139,6 +139,11 @@ export class World {
   private acting: RecordedAction | null = null;
   /** Set once code outside the action log drives the world (connect()). */
   private unrecorded = false;
+  private replyTaps: ReplyTap[] = [];
+  /** Given to every client the world makes: passes each reply to the taps (onClientReply). */
+  private readonly tapReply: ReplyTap = (client, argv, reply) => {
+    for (const t of this.replyTaps) t(client, argv, reply);
+  };
 
   constructor(opts: KernelOptions = {}) {
     this.kernel = new Kernel(opts);
@@ -183,6 +188,19 @@ export class World {
   /** The outside action running now (trace entries added meanwhile are its doing), or null. */
   get currentAction(): RecordedAction | null {
     return this.acting;
+  }
+
+  /**
+   * Calls `tap` with every reply any client the world made (connect,
+   * openClient, dialer, Sentinel clients) receives, with its command, the
+   * moment it arrives. Listening changes nothing in the world. Returns the
+   * unsubscribe.
+   */
+  onClientReply(tap: ReplyTap): () => void {
+    this.replyTaps.push(tap);
+    return () => {
+      this.replyTaps = this.replyTaps.filter((t) => t !== tap);
+    };
   }
 
   /** Whether the action log holds everything that drove the world (see WorldCheckpoint.complete). */
@@ -365,7 +383,7 @@ export class World {
     const { host, port } = this.target(to, from);
     const costs = typeof client === 'object' ? client : CLIENT_CPU[client];
     if (costs === undefined) throw new Error(`unknown client profile: ${String(client)}`);
-    const r = new Redis(this.kernel, this.network.connect(fromHost, host, port), { costs, cpuSpeed: fromHost.profile.cpuSpeed });
+    const r = new Redis(this.kernel, this.network.connect(fromHost, host, port), { costs, cpuSpeed: fromHost.profile.cpuSpeed, onReply: this.tapReply });
     this.clients.set(id, r);
     return r;
   }
@@ -529,7 +547,7 @@ export class World {
     this.unrecorded = true;
     const costs = typeof opts.client === 'object' ? opts.client : CLIENT_CPU[opts.client ?? 'node'];
     const socket = this.network.connect(from, toHost, port);
-    return new Redis(this.kernel, socket, { costs, cpuSpeed: from.profile.cpuSpeed });
+    return new Redis(this.kernel, socket, { costs, cpuSpeed: from.profile.cpuSpeed, onReply: this.tapReply });
   }
 
   /**
@@ -550,7 +568,7 @@ export class World {
     if (costs === undefined) throw new Error(`unknown client profile: ${String(client)}`);
     return (host, port) => {
       const to = this.network.resolve(from.name, host) ?? host;
-      return new Redis(this.kernel, this.network.connect(from, to, port), { costs, cpuSpeed: from.profile.cpuSpeed });
+      return new Redis(this.kernel, this.network.connect(from, to, port), { costs, cpuSpeed: from.profile.cpuSpeed, onReply: this.tapReply });
     };
   }
 

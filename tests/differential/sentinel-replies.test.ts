@@ -170,6 +170,11 @@ describe.skipIf(!RUN)('SENTINEL replies: real redis-sentinel and the emulator ov
     ['SENTINEL', 'SET', 'mymaster', 'quorum', '0'],
     ['SENTINEL', 'SET', 'mymaster', 'no-such-option', '1'],
     ['SENTINEL', 'FLUSHCONFIG'],
+    // DEBUG's TILT options (what Redis's own Sentinel suite sets first), and its errors.
+    ['SENTINEL', 'DEBUG', 'tilt-period', '5000', 'TILT-TRIGGER', '2500'],
+    ['SENTINEL', 'DEBUG', 'tilt-period', '0'],
+    ['SENTINEL', 'DEBUG', 'tilt-period'],
+    ['SENTINEL', 'DEBUG', 'no-such-option', '1'],
     ['SENTINEL', 'NO-SUCH-SUBCOMMAND'],
     ['ROLE'],
   ];

@@ -1,0 +1,310 @@
+import type { Redis } from '../client-library/redis.js';
+import { ErrorReply, StatusReply, type Reply } from '../resp/reply.js';
+import { StringObject } from '../keyspace/values.js';
+import { commandFacts } from '../server/command-table.js';
+import { RedisProcess } from '../process/redis-process.js';
+import type { RecordedAction, World } from './world.js';
+
+/**
+ * The acknowledged-writes ledger: every reply a client of the world got
+ * that acknowledged a write (an OK to SET, an integer to INCR ...), with
+ * the virtual time, the server that answered and its role, replication ID
+ * and offset then; and a timeline of what happened to the servers
+ * (partitions, heals, kills, power, promotions and demotions). Checked
+ * against the data that survived a failover, it says which acknowledged
+ * writes were lost, and explains each by the timeline:
+ *
+ *   const ledger = new AckLedger(world);
+ *   ... a partition, writes to the old primary, a failover, the heal ...
+ *   const v = ledger.verdict('B');
+ *   v.summary   // ['14 writes acknowledged by A after the partition at 10.0 s were lost.']
+ *
+ * Listening changes nothing in the world; it is kept apart from world.ts
+ * so that a page that never shows it does not load it.
+ */
+
+export interface Acknowledged {
+  /** Order of acknowledgement, from 1. */
+  readonly seq: number;
+  /** Virtual time the reply arrived (us since the world began). */
+  readonly atUs: number;
+  /** The server that answered, 'host:port'. */
+  readonly server: string;
+  readonly host: string;
+  /** The server's role, replication ID and offset when the reply arrived. */
+  readonly role: 'master' | 'replica' | 'gone';
+  readonly replId: string;
+  readonly offset: number;
+  /** The command as sent ('SET order:3 3'), its key, and the reply ('OK', '7'). */
+  readonly command: string;
+  readonly key: string;
+  readonly reply: string;
+  /** How its survival is judged: the value it left, a counter's value after it, or not at all. */
+  readonly judge: { readonly kind: 'value'; readonly value: string } | { readonly kind: 'counter'; readonly value: number; readonly up: boolean } | { readonly kind: 'none' };
+}
+
+export type TimelineEvent =
+  | { readonly atUs: number; readonly kind: 'partition'; readonly a: string; readonly b: string }
+  | { readonly atUs: number; readonly kind: 'heal'; readonly a?: string; readonly b?: string }
+  | { readonly atUs: number; readonly kind: 'down'; readonly host: string; readonly how: 'killed' | 'power lost' | 'stopped' }
+  | { readonly atUs: number; readonly kind: 'power-on'; readonly host: string }
+  | { readonly atUs: number; readonly kind: 'role'; readonly host: string; readonly server: string; readonly role: 'master' | 'replica'; readonly of: string | null };
+
+export interface Loss {
+  readonly write: Acknowledged;
+  /** Why it was lost, in plain sentences about the world; null when the timeline does not explain it. */
+  readonly explanation: string | null;
+  /** What the explanation rests on: the event that isolated or ended the server, and its demotion. */
+  readonly cause: 'partition' | 'crash' | null;
+}
+
+export interface Verdict {
+  /** The host whose data was checked. */
+  readonly survivor: string;
+  readonly acknowledged: number;
+  readonly judged: number;
+  readonly lost: Loss[];
+  /** One sentence per server and cause: "14 writes acknowledged by A after the partition at 10.0 s were lost." */
+  readonly summary: string[];
+}
+
+/** Write commands whose survival is judged, and how. */
+const COUNTERS: Record<string, boolean> = { incr: true, incrby: true, incrbyfloat: true, decr: false, decrby: false };
+const SETTERS: Record<string, number> = { set: 2, setnx: 2, getset: 2, setex: 3, psetex: 3 };
+
+export class AckLedger {
+  readonly acknowledged: Acknowledged[] = [];
+  readonly timeline: TimelineEvent[] = [];
+  /** Each server's last known role, to see it change ('host:port' -> 'master' | 'replica of ...'). */
+  private readonly roles = new Map<string, string>();
+  /** Commands queued in a transaction, per connection, to pair with EXEC's replies. */
+  private readonly queued = new WeakMap<Redis, string[][]>();
+  private readonly stops: Array<() => void> = [];
+
+  constructor(readonly world: World) {
+    for (const host of world.hosts.values()) for (const p of host.processes.values()) if (p instanceof RedisProcess && !p.sentinelMode) this.noteRole(host.name, p);
+    this.stops.push(world.onClientReply((client, argv, reply) => this.reply(client, argv, reply)));
+    this.stops.push(world.onAction((rec) => this.action(rec)));
+    this.stops.push(
+      world.trace.subscribe((e) => {
+        if (e.kind === 'log' || e.kind === 'repl') this.rolesOf(e.source);
+      }),
+    );
+  }
+
+  /** Stops listening. */
+  close(): void {
+    for (const s of this.stops.splice(0)) s();
+  }
+
+  private nowUs(): number {
+    return this.world.kernel.now - this.world.kernel.startUs;
+  }
+
+  private action(rec: RecordedAction): void {
+    const a = rec.action;
+    const atUs = rec.t - this.world.kernel.startUs;
+    if (a.kind === 'partition') this.timeline.push({ atUs, kind: 'partition', a: a.a, b: a.b });
+    else if (a.kind === 'heal') this.timeline.push({ atUs, kind: 'heal', a: a.a, b: a.b });
+    else if (a.kind === 'powerOff') this.timeline.push({ atUs, kind: 'down', host: a.host, how: 'power lost' });
+    else if (a.kind === 'powerOn') this.timeline.push({ atUs, kind: 'power-on', host: a.host });
+    else if (a.kind === 'signal' && this.world.hosts.get(a.host)?.process(a.pid) instanceof RedisProcess) this.timeline.push({ atUs, kind: 'down', host: a.host, how: a.sig === 'KILL' ? 'killed' : 'stopped' });
+  }
+
+  /** Notes a role change of any redis-server of the host. */
+  private rolesOf(hostName: string): void {
+    const host = this.world.hosts.get(hostName);
+    if (host === undefined) return;
+    for (const p of host.processes.values()) if (p instanceof RedisProcess && p.alive && !p.sentinelMode) this.noteRole(hostName, p);
+  }
+
+  private noteRole(hostName: string, p: RedisProcess): void {
+    const r = p.server.replication;
+    const of = r.masterHost === null ? null : `${this.hostOf(hostName, r.masterHost)}:${r.masterPort}`;
+    const role = of === null ? 'master' : 'replica';
+    const server = `${hostName}:${p.port}`;
+    const key = of === null ? 'master' : `replica of ${of}`;
+    if (this.roles.get(server) === key) return;
+    const first = !this.roles.has(server);
+    this.roles.set(server, key);
+    if (!first) this.timeline.push({ atUs: this.nowUs(), kind: 'role', host: hostName, server, role, of });
+  }
+
+  /** A host's name for an address it was given, as its resolver finds it. */
+  private hostOf(from: string, address: string): string {
+    return this.world.network.resolve(from, address) ?? address;
+  }
+
+  private reply(client: Redis, argv: string[], reply: Reply): void {
+    const name = argv[0]!.toLowerCase();
+    if (name === 'multi') {
+      if (!(reply instanceof ErrorReply)) this.queued.set(client, []);
+      return;
+    }
+    const queue = this.queued.get(client);
+    if (name === 'discard') {
+      this.queued.delete(client);
+      return;
+    }
+    if (name === 'exec') {
+      this.queued.delete(client);
+      if (queue === undefined || !Array.isArray(reply)) return;
+      reply.forEach((r, i) => {
+        if (queue[i] !== undefined) this.record(client, queue[i], r);
+      });
+      return;
+    }
+    if (queue !== undefined) {
+      if (!(reply instanceof ErrorReply)) queue.push(argv);
+      return;
+    }
+    this.record(client, argv, reply);
+  }
+
+  private record(client: Redis, argv: string[], reply: Reply): void {
+    if (reply instanceof ErrorReply || reply === null) return;
+    const facts = commandFacts(argv[0]!.toLowerCase());
+    if (facts === undefined) return;
+    const flags = ((facts.info[2] as { set?: Array<{ s: string }> }).set ?? []).map((f) => f.s);
+    const firstKey = facts.info[3] as number;
+    if (!flags.includes('write') || firstKey <= 0 || argv.length <= firstKey) return;
+    const name = facts.name;
+    const host = client.socket.remoteHost;
+    const port = client.socket.remotePort;
+    const p = this.world.hosts.get(host) === undefined ? undefined : this.world.redis(host, typeof port === 'number' ? port : 6379);
+    const text = replyText(reply);
+    let judge: Acknowledged['judge'] = { kind: 'none' };
+    if (name in COUNTERS && Number.isFinite(Number(text))) judge = { kind: 'counter', value: Number(text), up: COUNTERS[name]! };
+    else if (name in SETTERS && argv.length > SETTERS[name]! && !(name === 'setnx' && text === '0')) judge = { kind: 'value', value: argv[SETTERS[name]!]! };
+    const r = p?.alive === true ? p.server.replication : undefined;
+    this.acknowledged.push({
+      seq: this.acknowledged.length + 1,
+      atUs: this.nowUs(),
+      server: `${host}:${port}`,
+      host,
+      role: r === undefined ? 'gone' : r.masterHost === null ? 'master' : 'replica',
+      replId: r?.replId ?? '',
+      offset: r?.masterReplOffset ?? 0,
+      command: [argv[0]!.toUpperCase(), ...argv.slice(1)].map(shortArg).join(' '),
+      key: argv[firstKey]!,
+      reply: text,
+      judge,
+    });
+  }
+
+  /**
+   * Checks every acknowledged write against the data on `survivor` (a
+   * host; its redis-server on `port`): which were lost, each explained by
+   * the timeline.
+   */
+  verdict(survivor: string, port = 6379): Verdict {
+    const p = this.world.redis(survivor, port);
+    if (p === undefined) throw new Error(`no redis-server runs on ${survivor}:${port}`);
+    const db = p.server.dbs[0]!;
+    const now = (key: string): string | null => {
+      const v = db.lookupNoTouch(key);
+      return typeof v === 'string' ? v : v instanceof StringObject ? v.s : null;
+    };
+    const lost: Acknowledged[] = [];
+    const byKey = new Map<string, Acknowledged[]>();
+    for (const w of this.acknowledged) {
+      if (w.judge.kind === 'none') continue;
+      let list = byKey.get(w.key);
+      if (list === undefined) byKey.set(w.key, (list = []));
+      list.push(w);
+    }
+    let judged = 0;
+    for (const [key, writes] of byKey) {
+      judged += writes.length;
+      const value = now(key);
+      // The newest write whose value is the one that survived: those after it are lost, those before it were overwritten.
+      let anchor = -1;
+      for (let i = writes.length - 1; i >= 0; i--) {
+        const j = writes[i]!.judge;
+        if (j.kind === 'value' && j.value === value) {
+          anchor = i;
+          break;
+        }
+      }
+      for (let i = 0; i < writes.length; i++) {
+        const w = writes[i]!;
+        const j = w.judge;
+        if (j.kind === 'counter') {
+          const n = value === null ? 0 : Number(value);
+          if (j.up ? n < j.value : n > j.value) lost.push(w);
+        } else if (j.kind === 'value' && i > anchor) lost.push(w);
+      }
+    }
+    lost.sort((a, b) => a.seq - b.seq);
+    const losses = lost.map((w) => this.explain(w, survivor));
+    return { survivor, acknowledged: this.acknowledged.length, judged, lost: losses, summary: summarize(losses) };
+  }
+
+  /** Why a write acknowledged by a server is not in the data that survived, from the timeline. */
+  private explain(w: Acknowledged, survivor: string): Loss {
+    const host = w.host;
+    const involves = (e: TimelineEvent): boolean => (e.kind === 'partition' ? e.a === host || e.b === host : e.kind === 'heal' ? e.a === undefined || e.a === host || e.b === host : 'host' in e && e.host === host);
+    // The partitions that cut the server off when it acknowledged the write (those not healed since).
+    const cuts: Array<Extract<TimelineEvent, { kind: 'partition' }>> = [];
+    for (const e of this.timeline) {
+      if (e.atUs > w.atUs) break;
+      if (e.kind === 'partition' && involves(e)) cuts.push(e);
+      else if (e.kind === 'heal') cuts.splice(0, cuts.length, ...cuts.filter((c) => !heals(e, c)));
+    }
+    const after = this.timeline.filter((e) => e.atUs >= w.atUs && involves(e));
+    const demoted = after.find((e): e is Extract<TimelineEvent, { kind: 'role' }> => e.kind === 'role' && e.role === 'replica');
+    const down = after.find((e): e is Extract<TimelineEvent, { kind: 'down' }> => e.kind === 'down');
+    const end = demoted !== undefined ? `${host} was demoted at ${seconds(demoted.atUs)} (it became a replica of ${demoted.of!.split(':')[0]}) and its data was replaced by ${survivor}'s` : null;
+    const what = `${w.command} was acknowledged by ${host} at ${seconds(w.atUs)}`;
+    if (cuts.length !== 0 && end !== null) {
+      const others = [...new Set(cuts.map((c) => (c.a === host ? c.b : c.a)))];
+      return { write: w, cause: 'partition', explanation: `${what}, after the partition at ${seconds(cuts[0]!.atUs)} cut ${host} off from ${others.join(', ')}; ${end}.` };
+    }
+    if (down !== undefined && (end !== null || host !== survivor)) {
+      return { write: w, cause: 'crash', explanation: `${what}, at offset ${w.offset}; ${host} was ${down.how} at ${seconds(down.atUs)} before its replicas had it${end === null ? '' : `; later ${end}`}.` };
+    }
+    return { write: w, cause: null, explanation: null };
+  }
+}
+
+/** Whether a heal ends a partition: heal() ends all, heal(a) those of a, heal(a, b) the one between a and b (Network.heal). */
+function heals(h: { a?: string; b?: string }, c: { a: string; b: string }): boolean {
+  if (h.a === undefined) return true;
+  if (h.b === undefined) return c.a === h.a || c.b === h.a;
+  return (c.a === h.a && c.b === h.b) || (c.a === h.b && c.b === h.a);
+}
+
+/** One sentence per server and cause, in order of the first loss. */
+function summarize(losses: readonly Loss[]): string[] {
+  const groups = new Map<string, { n: number; host: string; cause: Loss['cause']; sinceUs: number }>();
+  for (const l of losses) {
+    const k = `${l.write.host} ${l.cause}`;
+    const g = groups.get(k);
+    if (g === undefined) groups.set(k, { n: 1, host: l.write.host, cause: l.cause, sinceUs: l.write.atUs });
+    else g.n++;
+  }
+  return [...groups.values()].map((g) => {
+    const writes = g.n === 1 ? '1 write' : `${g.n} writes`;
+    const were = g.n === 1 ? 'was' : 'were';
+    if (g.cause === 'partition') return `${writes} acknowledged by ${g.host} after the partition ${were} lost.`;
+    if (g.cause === 'crash') return `${writes} acknowledged by ${g.host} before it went down ${were} lost.`;
+    return `${writes} acknowledged by ${g.host} ${were} lost, and nothing in the timeline explains why.`;
+  });
+}
+
+function replyText(r: Reply): string {
+  if (typeof r === 'string') return r;
+  if (r instanceof StatusReply) return r.text;
+  if (typeof r === 'number' || typeof r === 'bigint') return String(r);
+  return '';
+}
+
+/** An argument as the ledger shows it: long ones cut. */
+function shortArg(a: string): string {
+  return a.length > 40 ? `${a.slice(0, 37)}...` : a;
+}
+
+/** Virtual seconds with one decimal: "12.4 s". */
+function seconds(us: number): string {
+  return `${(us / 1e6).toFixed(1)} s`;
+}
