@@ -84,6 +84,7 @@ const DOOR = [
   'emulator/redis-cli/assist-data.ts',
   'emulator/commands/on-demand.ts',
   'emulator/world/sentinel-client.ts',
+  'emulator/world/sharded-client.ts',
 ];
 
 /**

@@ -105,41 +105,123 @@ interface Placement {
   keys: Array<{ key: string; shard: number }>;
 }
 
-// The interface of the same name adds a method per command (defined below).
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class ShardedRedis {
-  private readonly connections = new Map<string, Redis>();
+/** How a batch of commands travels: one command, a pipeline, or MULTI/EXEC around them. */
+export type ShardFlight = 'command' | 'pipeline' | 'multi';
+
+/** A command's value, or a batch's [error, value] pairs (null: EXEC aborted by WATCH). */
+export type ShardResult = ClientValue | PipelineResult | null;
+
+/** Sends commands (byte strings) to one server as one flight, and resolves what it answers. */
+export type ShardSend = (to: ShardAddress, argvs: string[][], flight: ShardFlight) => Promise<ShardResult>;
+
+/**
+ * The sharding rules without connections: where each command goes, which
+ * are refused, and which replica reads next. ShardedRedis sends over
+ * client-library connections; a code cell's sharded connection sends over
+ * the world's recorded clients (src/code-cell/executor.ts), so that a
+ * checkpoint replays it like any other client.
+ */
+export class ShardRouter {
   private readonly turns: number[];
   private readonly scaleReads: ScaleReads;
-  private ended = false;
 
-  constructor(
-    private readonly dial: Dial,
-    private readonly opts: ShardedRedisOptions,
-  ) {
+  constructor(private readonly opts: ShardedRedisOptions) {
     if (opts.shards.length === 0) throw new Error('at least one shard is needed');
     this.turns = opts.shards.map(() => 0);
     this.scaleReads = opts.scaleReads ?? 'slave';
   }
 
+  get shards(): readonly ShardSpec[] {
+    return this.opts.shards;
+  }
+
+  /** The shard (0, 1, ...) that holds a key given as a byte string. */
+  shardOf(key: string): number {
+    return shardOfSlot(keySlot(key), this.opts.shards.length);
+  }
+
+  /** Where a command line goes, or the error that keeps it from going anywhere. */
+  private place(argv: readonly string[]): Placement {
+    const spec = specOf(argv);
+    const readOnly = spec !== null && spec.flagNames.includes('readonly');
+    const keys = spec === null ? [] : commandKeys(spec, argv).map((k) => ({ key: argv[k.pos]!, shard: this.shardOf(argv[k.pos]!) }));
+    if (new Set(keys.map((k) => k.shard)).size > 1) throw new CrossShardError(asciiLower(argv[0]!).toUpperCase(), keys);
+    return { shard: keys.length === 0 ? null : keys[0]!.shard, readOnly, keys };
+  }
+
+  /** The server a command of `shard` goes to: its primary, or for a read, the next in turn of its readers. */
+  private serverFor(shard: number, readOnly: boolean): ShardAddress {
+    const s = this.opts.shards[shard]!;
+    const replicas = s.replicas ?? [];
+    if (!readOnly || this.scaleReads === 'master' || replicas.length === 0) return s.primary;
+    const readers = this.scaleReads === 'all' ? [s.primary, ...replicas] : replicas;
+    const turn = this.turns[shard]!;
+    this.turns[shard] = turn + 1;
+    return readers[turn % readers.length]!;
+  }
+
+  /**
+   * Sends commands (byte strings) by the rules: a command to the shard of
+   * its keys (the first shard when it has none); a pipeline's commands each
+   * to theirs, one flight per server, the results in the order given; a
+   * transaction whole to the one shard that holds all its keys. Throws
+   * CrossShardError, before sending anything, when keys span shards.
+   */
+  async send(argvs: string[][], flight: ShardFlight, send: ShardSend): Promise<ShardResult> {
+    const placements = argvs.map((argv) => this.place(argv));
+    if (flight === 'command') {
+      const p = placements[0]!;
+      return send(this.serverFor(p.shard ?? 0, p.readOnly), argvs.slice(0, 1), 'command');
+    }
+    if (flight === 'multi') {
+      const keys = placements.flatMap((p) => p.keys);
+      if (new Set(keys.map((k) => k.shard)).size > 1) throw new CrossShardError('MULTI', keys);
+      return send(this.opts.shards[keys.length === 0 ? 0 : keys[0]!.shard]!.primary, argvs, 'multi');
+    }
+    const groups = new Map<ShardAddress, number[]>();
+    placements.forEach((p, i) => {
+      const to = this.serverFor(p.shard ?? 0, p.readOnly);
+      const g = groups.get(to);
+      if (g === undefined) groups.set(to, [i]);
+      else g.push(i);
+    });
+    const out: PipelineResult = new Array(argvs.length);
+    await Promise.all(
+      [...groups].map(async ([to, indexes]) => {
+        const res = (await send(to, indexes.map((i) => argvs[i]!), 'pipeline')) as PipelineResult;
+        indexes.forEach((i, k) => (out[i] = res[k]!));
+      }),
+    );
+    return out;
+  }
+}
+
+// The interface of the same name adds a method per command (defined below).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class ShardedRedis {
+  private readonly connections = new Map<string, Redis>();
+  private readonly router: ShardRouter;
+  private ended = false;
+  private readonly transport: ShardSend = (to, argvs, flight) => {
+    const r = this.connection(to);
+    return flight === 'command' ? r.sendFlight(argvs, [false])[0]! : execFlight(r, argvs, flight === 'multi');
+  };
+
+  constructor(
+    private readonly dial: Dial,
+    opts: ShardedRedisOptions,
+  ) {
+    this.router = new ShardRouter(opts);
+  }
+
   /** How many shards the keys are spread over. */
   get shardCount(): number {
-    return this.opts.shards.length;
+    return this.router.shards.length;
   }
 
   /** The shard (0, 1, ...) that holds a key. */
   shardOf(key: Arg): number {
-    return shardOfSlot(keySlot(argToBytes(key)), this.opts.shards.length);
-  }
-
-  /** Where a command line goes, or the error that keeps it from going anywhere. */
-  private place(argv: readonly string[], what: string): Placement {
-    const spec = specOf(argv);
-    const readOnly = spec !== null && spec.flagNames.includes('readonly');
-    const keys = spec === null ? [] : commandKeys(spec, argv).map((k) => ({ key: argv[k.pos]!, shard: shardOfSlot(keySlot(argv[k.pos]!), this.opts.shards.length) }));
-    const shards = new Set(keys.map((k) => k.shard));
-    if (shards.size > 1) throw new CrossShardError(what, keys);
-    return { shard: keys.length === 0 ? null : keys[0]!.shard, readOnly, keys };
+    return this.router.shardOf(argToBytes(key));
   }
 
   /** The connection to an address, opened on first use and kept. */
@@ -153,66 +235,25 @@ export class ShardedRedis {
     return r;
   }
 
-  /** The server a command of `shard` goes to: its primary, or for a read, the next in turn of its readers. */
-  serverFor(shard: number, readOnly: boolean): ShardAddress {
-    const s = this.opts.shards[shard]!;
-    const replicas = s.replicas ?? [];
-    if (!readOnly || this.scaleReads === 'master' || replicas.length === 0) return s.primary;
-    const readers = this.scaleReads === 'all' ? [s.primary, ...replicas] : replicas;
-    const turn = this.turns[shard]!;
-    this.turns[shard] = turn + 1;
-    return readers[turn % readers.length]!;
-  }
-
   /** Runs any command on the shard of its keys (the first shard when it has none). */
   call(command: string, ...args: Arg[]): Promise<ClientValue> {
-    if (this.ended) return Promise.reject(new Error('Connection is closed.'));
-    const argv = [argToBytes(command), ...args.map(argToBytes)];
-    let p: Placement;
-    try {
-      p = this.place(argv, command.toUpperCase());
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return this.connection(this.serverFor(p.shard ?? 0, p.readOnly)).call(command, ...args);
+    return this.execCommands([[argToBytes(command), ...args.map(argToBytes)]], 'command') as Promise<ClientValue>;
   }
 
   /** Commands sent together; each goes to its own shard, and the results come back in the order given. */
   pipeline(): ShardedPipeline {
-    return new ShardedPipeline(this, false);
+    return new ShardedPipeline(this, 'pipeline');
   }
 
   /** A transaction: MULTI/EXEC on the one shard that holds all its keys, or a CrossShardError. */
   multi(): ShardedPipeline {
-    return new ShardedPipeline(this, true);
+    return new ShardedPipeline(this, 'multi');
   }
 
-  /** @internal Sends a pipeline or a transaction's commands. */
-  async execCommands(argvs: string[][], transaction: boolean): Promise<PipelineResult | null> {
+  /** @internal Sends commands given as byte strings. */
+  async execCommands(argvs: string[][], flight: ShardFlight): Promise<ShardResult> {
     if (this.ended) throw new Error('Connection is closed.');
-    const placements = argvs.map((argv) => this.place(argv, asciiLower(argv[0]!).toUpperCase()));
-    if (transaction) {
-      const keys = placements.flatMap((p) => p.keys);
-      if (new Set(keys.map((k) => k.shard)).size > 1) throw new CrossShardError('MULTI', keys);
-      const shard = keys.length === 0 ? 0 : keys[0]!.shard;
-      return execFlight(this.connection(this.opts.shards[shard]!.primary), argvs, true);
-    }
-    // One flight per server, in the order the commands were given.
-    const groups = new Map<ShardAddress, number[]>();
-    placements.forEach((p, i) => {
-      const to = this.serverFor(p.shard ?? 0, p.readOnly);
-      const g = groups.get(to);
-      if (g === undefined) groups.set(to, [i]);
-      else g.push(i);
-    });
-    const out: PipelineResult = new Array(argvs.length);
-    await Promise.all(
-      [...groups].map(async ([to, indexes]) => {
-        const res = (await execFlight(this.connection(to), indexes.map((i) => argvs[i]!), false))!;
-        indexes.forEach((i, k) => (out[i] = res[k]!));
-      }),
-    );
-    return out;
+    return this.router.send(argvs, flight, this.transport);
   }
 
   /** Closes every connection. */
@@ -238,7 +279,7 @@ export class ShardedPipeline {
 
   constructor(
     private readonly owner: ShardedRedis,
-    private readonly transaction: boolean,
+    private readonly flight: 'pipeline' | 'multi',
   ) {}
 
   call(command: string, ...args: Arg[]): this {
@@ -253,7 +294,7 @@ export class ShardedPipeline {
   exec(): Promise<PipelineResult | null> {
     const argvs = this.argvs;
     this.argvs = [];
-    return this.owner.execCommands(argvs, this.transaction);
+    return this.owner.execCommands(argvs, this.flight) as Promise<PipelineResult | null>;
   }
 }
 

@@ -1,4 +1,6 @@
 import { ShardedRedis, type ScaleReads, type ShardSpec } from '../client-library/sharded-redis.js';
+
+export { ShardRouter, type ShardAddress, type ShardSend } from '../client-library/sharded-redis.js';
 import type { ClientCpuCosts, ClientCpuName } from '../sim/cpu.js';
 import type { World } from './world.js';
 

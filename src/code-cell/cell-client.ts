@@ -24,6 +24,28 @@ export interface ConnectOptions {
    */
   readonly sentinels?: readonly { readonly host: string; readonly port: number }[];
   readonly name?: string;
+  /**
+   * Spreads the keys over several shards instead (emulator/client-library/sharded-redis.ts):
+   * `[{ primary: 'A:6379', replicas: ['A2:6379'] }, ...]`. A command or a
+   * multi() whose keys fall on two shards fails; reads go to the replicas.
+   */
+  readonly shards?: ReadonlyArray<{ readonly primary: string; readonly replicas?: readonly string[] }>;
+  /** Where reads of a sharded connection go: 'slave' (the replicas, the default), 'master' or 'all'. */
+  readonly scaleReads?: 'master' | 'slave' | 'all';
+}
+
+/** A sharded connection's options, checked where the cell gives them. */
+function shardOptions(shards: unknown, scaleReads: unknown): Pick<ConnectOptions, 'shards' | 'scaleReads'> {
+  const hostPort = (x: unknown): x is string => typeof x === 'string' && /^[^:]+:\d+$/.test(x);
+  if (!Array.isArray(shards) || shards.length === 0) throw new TypeError('{ shards }: a list like [{ primary: "A:6379", replicas: ["A2:6379"] }]');
+  const list = (shards as unknown[]).map((s) => {
+    const e = s as Record<string, unknown> | null;
+    const replicas = e?.replicas ?? [];
+    if (typeof e !== 'object' || e === null || !hostPort(e.primary) || !Array.isArray(replicas) || !replicas.every(hostPort)) throw new TypeError('{ shards }: each shard is { primary: "host:port", replicas: ["host:port", ...] }');
+    return { primary: e.primary, replicas: replicas as string[] };
+  });
+  if (scaleReads !== undefined && scaleReads !== 'master' && scaleReads !== 'slave' && scaleReads !== 'all') throw new TypeError('{ scaleReads }: "slave" (the replicas), "master" or "all"');
+  return { shards: list, scaleReads: scaleReads as ConnectOptions['scaleReads'] };
 }
 
 /**
@@ -41,6 +63,7 @@ export function connectOptions(x: unknown): ConnectOptions {
   let to = text('to');
   if (to === undefined && (o.host !== undefined || o.port !== undefined)) to = `${text('host') ?? 'localhost'}:${text('port') ?? '6379'}`;
   const opts: ConnectOptions = { from: text('from'), to, client: text('client') };
+  if (o.shards !== undefined) return { ...opts, to: undefined, ...shardOptions(o.shards, o.scaleReads) };
   if (o.sentinels === undefined && o.name === undefined) return opts;
   if (!Array.isArray(o.sentinels) || o.sentinels.length === 0) throw new TypeError('{ sentinels, name }: sentinels is a list like [{ host: "S1", port: 26379 }]');
   if (typeof o.name !== 'string' || o.name === '') throw new TypeError('{ sentinels, name }: name is the master\'s name in the sentinels\' configuration, like "mymaster"');
@@ -88,8 +111,13 @@ export class CellRedis {
   #open(): void {
     if (this.#opened) return;
     this.#opened = true;
-    const { from, to, client, sentinels, name } = this.#options;
-    const open: RequestBody = sentinels === undefined ? { op: 'open', conn: this.#conn, from, to, client } : { op: 'open', conn: this.#conn, from, client, sentinels: sentinels.map((s) => ({ host: s.host, port: s.port })), name };
+    const { from, to, client, sentinels, name, shards, scaleReads } = this.#options;
+    const open: RequestBody =
+      shards !== undefined
+        ? { op: 'open', conn: this.#conn, from, client, scaleReads, shards: shards.map((s) => ({ primary: s.primary, replicas: [...(s.replicas ?? [])] })) }
+        : sentinels === undefined
+          ? { op: 'open', conn: this.#conn, from, to, client }
+          : { op: 'open', conn: this.#conn, from, client, sentinels: sentinels.map((s) => ({ host: s.host, port: s.port })), name };
     void this.#channel.request(open);
   }
 

@@ -1,4 +1,4 @@
-import type { CellArg, CellError, CellMessage, CellProgress, CellRequest, Flight, SentinelAt } from './protocol.js';
+import type { CellArg, CellError, CellMessage, CellProgress, CellRequest, CellShard, Flight, SentinelAt } from './protocol.js';
 
 /**
  * Checks a message from a cell's code before the page acts on it. The
@@ -21,6 +21,22 @@ export const MAX_PRINT_LINES = 2000;
 const MAX_NAME = 200;
 
 const FLIGHTS: readonly Flight[] = ['command', 'pipeline', 'multi'];
+const SCALE_READS = ['master', 'slave', 'all'] as const;
+/** Most shards of one connection, and replicas of one shard. */
+const MAX_SHARDS = 64;
+
+/** A sharded connection's shards ({ primary, replicas } of 'host:port' names), or why not. */
+function parseShards(v: unknown): CellShard[] | string {
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_SHARDS) return `open with shards that are not a list of 1 to ${MAX_SHARDS}`;
+  const out: CellShard[] = [];
+  for (const s of v as unknown[]) {
+    if (!isObject(s) || !isName(s.primary)) return 'open with a shard without a primary';
+    const replicas = s.replicas ?? [];
+    if (!Array.isArray(replicas) || replicas.length > MAX_SHARDS || !replicas.every(isName)) return 'open with a shard whose replicas are not names';
+    out.push({ primary: s.primary, replicas: [...(replicas as string[])] });
+  }
+  return out;
+}
 
 /** The message as a CellMessage, or the reason it is not one. */
 export function parseCellMessage(data: unknown): CellMessage | string {
@@ -77,6 +93,13 @@ function parseRequests(x: unknown): CellRequest[] | string {
         if (!isIndex(r.conn)) return 'open without a connection';
         for (const f of ['from', 'to', 'client', 'name'] as const) if (r[f] !== undefined && !isName(r[f])) return `open with a bad ${f}`;
         const open: Extract<CellRequest, { op: 'open' }> = { id: r.id, op: 'open', conn: r.conn, from: r.from as string | undefined, to: r.to as string | undefined, client: r.client as string | undefined };
+        if (r.shards !== undefined) {
+          const shards = parseShards(r.shards);
+          if (typeof shards === 'string') return shards;
+          if (r.scaleReads !== undefined && !SCALE_READS.includes(r.scaleReads as never)) return 'open with a bad scaleReads';
+          out.push({ ...open, shards, scaleReads: r.scaleReads as 'master' | 'slave' | 'all' | undefined });
+          break;
+        }
         if (r.sentinels === undefined && r.name === undefined) {
           out.push(open);
           break;

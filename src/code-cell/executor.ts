@@ -3,9 +3,11 @@ import { CLIENT_CPU, type ClientCpuName } from '../../emulator/sim/index.js';
 import { RedisProcess } from '../../emulator/process/index.js';
 import type { World } from '../../emulator/world/world.js';
 import { parseCellMessage } from './cell-messages.js';
-import type { CellError, CellMessage, CellRequest, CellResult, PageMessage } from './protocol.js';
+import type { CellError, CellMessage, CellRequest, CellResult, CellShard, PageMessage } from './protocol.js';
 import { sentinelCodeFor } from './sentinel-code.js';
 import { toWireError, toWireValue } from './wire-values.js';
+import type { ShardAddress, ShardRouter, ShardSend } from '../../emulator/world/sharded-client.js';
+import { shardCode, shardCodeFor } from './shard-code.js';
 
 export interface CellEnd {
   /** What the cell threw, or why the page ended it; null when it ran to its end. */
@@ -70,6 +72,13 @@ export class CellExecutor {
   private readonly conns = new Map<number, string>();
   /** Messages that arrived while a Sentinel client's code was loading, in order; null when none loads. */
   private held: unknown[] | null = null;
+  /**
+   * Sharded connections: the rules that place each command, and the
+   * world's recorded clients to each server, opened on first use. Only
+   * the clients are recorded actions; the placement is the same again
+   * when a checkpoint replays them.
+   */
+  private readonly sharded = new Map<number, { router: ShardRouter; from: string; client: ClientCpuName; clients: Map<string, string> }>();
   /** Connections that could not be opened, with why: their commands fail with it. */
   private readonly failedOpens = new Map<number, string>();
   private readonly pending = new Set<number>();
@@ -121,7 +130,8 @@ export class CellExecutor {
     }
     // A Sentinel client's code is loaded on its first use; the world stays
     // still meanwhile (it moves only in run()), so the wait costs no virtual time.
-    const loading = msg.type === 'step' || msg.type === 'done' ? sentinelCodeFor(this.world, msg.requests) : null;
+    const loads = msg.type === 'step' || msg.type === 'done' ? [sentinelCodeFor(this.world, msg.requests), shardCodeFor(msg.requests)].filter((p) => p !== null) : [];
+    const loading = loads.length === 0 ? null : Promise.all(loads);
     if (loading !== null) {
       const held: unknown[] = [];
       this.held = held;
@@ -165,7 +175,8 @@ export class CellExecutor {
     for (const r of requests) {
       switch (r.op) {
         case 'open':
-          this.open(r.conn, r.from ?? this.opts.from, r.to ?? this.defaultTo, r.client ?? this.opts.client ?? 'node', r.sentinels === undefined ? null : { sentinels: r.sentinels.map((s) => ({ ...s })), name: r.name ?? '' });
+          if (r.shards !== undefined) this.openSharded(r.conn, r.from ?? this.opts.from, r.shards, r.scaleReads, r.client ?? this.opts.client ?? 'node');
+          else this.open(r.conn, r.from ?? this.opts.from, r.to ?? this.defaultTo, r.client ?? this.opts.client ?? 'node', r.sentinels === undefined ? null : { sentinels: r.sentinels.map((s) => ({ ...s })), name: r.name ?? '' });
           break;
         case 'send':
           this.send(r.id, r.conn, r.flight, r.argvs);
@@ -174,6 +185,8 @@ export class CellExecutor {
           const id = this.conns.get(r.conn);
           this.conns.delete(r.conn);
           if (id !== undefined) this.world.closeClient(id);
+          for (const cid of this.sharded.get(r.conn)?.clients.values() ?? []) this.world.closeClient(cid);
+          this.sharded.delete(r.conn);
           this.completed.push({ id: r.id, ok: true, value: 'OK' });
           break;
         }
@@ -185,36 +198,72 @@ export class CellExecutor {
     this.opts.onWorldChanged?.();
   }
 
-  private open(conn: number, from: string, to: string, client: string, sentinel: { sentinels: { host: string; port: number }[]; name: string } | null): void {
-    if (this.conns.has(conn) || this.failedOpens.has(conn)) return;
+  private open(conn: number, from: string, to: string, client: string, sentinel: SentinelChoice | null): void {
+    if (this.conns.has(conn) || this.sharded.has(conn) || this.failedOpens.has(conn)) return;
     if (!(client in CLIENT_CPU)) {
       this.failedOpens.set(conn, `unknown client "${client}": use ${Object.keys(CLIENT_CPU).join(', ')}`);
       return;
     }
-    let n = clientCounters.get(this.world) ?? 0;
-    let id: string;
-    do id = `cell-${++n}`;
-    while (this.world.clients.has(id));
-    clientCounters.set(this.world, n);
     try {
-      if (sentinel === null) this.world.openClient(id, { from, to, client: client as ClientCpuName });
-      else this.world.openSentinelClient(id, { from, ...sentinel, client: client as ClientCpuName });
-      this.conns.set(conn, id);
+      this.conns.set(conn, this.openClient(from, to, client as ClientCpuName, sentinel));
     } catch (e) {
       this.failedOpens.set(conn, toWireError(e).message);
     }
   }
 
+  /** A recorded client of the world, under an id no other connection of any cell has used. */
+  private openClient(from: string, to: string, client: ClientCpuName, sentinel: SentinelChoice | null = null): string {
+    let n = clientCounters.get(this.world) ?? 0;
+    let id: string;
+    do id = `cell-${++n}`;
+    while (this.world.clients.has(id));
+    clientCounters.set(this.world, n);
+    if (sentinel === null) this.world.openClient(id, { from, to, client });
+    else this.world.openSentinelClient(id, { from, ...sentinel, client });
+    return id;
+  }
+
+  private openSharded(conn: number, from: string, shards: readonly CellShard[], scaleReads: 'master' | 'slave' | 'all' | undefined, client: string): void {
+    if (this.conns.has(conn) || this.sharded.has(conn) || this.failedOpens.has(conn)) return;
+    if (!(client in CLIENT_CPU)) {
+      this.failedOpens.set(conn, `unknown client "${client}": use ${Object.keys(CLIENT_CPU).join(', ')}`);
+      return;
+    }
+    try {
+      const code = shardCode();
+      if (code === null) throw new Error('the sharding code could not be loaded');
+      const router = new code.ShardRouter({ shards: shards.map((s) => ({ primary: address(s.primary), replicas: s.replicas.map(address) })), scaleReads });
+      this.sharded.set(conn, { router, from, client: client as ClientCpuName, clients: new Map() });
+    } catch (e) {
+      this.failedOpens.set(conn, toWireError(e).message);
+    }
+  }
+
+  /** Sends a sharded connection's commands: the router picks each server, the world's recorded clients carry them. */
+  private sendSharded(conn: number, argvs: string[][], flight: 'command' | 'pipeline' | 'multi'): Promise<unknown> {
+    const s = this.sharded.get(conn)!;
+    const send: ShardSend = (to, batch, fl) => {
+      const key = `${to.host}:${to.port}`;
+      let id = s.clients.get(key);
+      if (id === undefined || !this.world.clients.has(id)) {
+        id = this.openClient(s.from, key, s.client);
+        s.clients.set(key, id);
+      }
+      return this.world.clientSend(id, batch, fl);
+    };
+    return s.router.send(argvs, flight, send);
+  }
+
   private send(reqId: number, conn: number, flight: 'command' | 'pipeline' | 'multi', argvs: readonly (readonly unknown[])[]): void {
     const id = this.conns.get(conn);
-    if (id === undefined) {
+    if (id === undefined && !this.sharded.has(conn)) {
       const why = this.failedOpens.get(conn) ?? 'Connection is closed.';
       this.completed.push({ id: reqId, ok: false, error: { name: 'Error', message: why } });
       return;
     }
     const bytes = argvs.map((argv) => argv.map((a) => argToBytes(a as string)));
     this.pending.add(reqId);
-    this.world.clientSend(id, bytes, flight).then(
+    (id !== undefined ? this.world.clientSend(id, bytes, flight) : this.sendSharded(conn, bytes, flight)).then(
       (value) => {
         this.pending.delete(reqId);
         this.completed.push({ id: reqId, ok: true, value: toWireValue(value) });
@@ -319,6 +368,8 @@ export class CellExecutor {
     this.endedWith = end;
     for (const id of this.conns.values()) this.world.closeClient(id);
     this.conns.clear();
+    for (const s of this.sharded.values()) for (const id of s.clients.values()) this.world.closeClient(id);
+    this.sharded.clear();
     this.pending.clear();
     this.sleeps = [];
     this.completed = [];
@@ -334,6 +385,16 @@ export function defaultServer(world: World): string {
   }
   for (const host of world.hosts.values()) return `${host.name}:6379`;
   return 'localhost:6379';
+}
+
+/** The sentinels a client asks for its primary, and the master's name. */
+type SentinelChoice = { sentinels: { host: string; port: number }[]; name: string };
+
+/** 'host:port' as an address; a port that is not a number is an error the cell sees. */
+function address(text: string): ShardAddress {
+  const m = /^([^:]+):(\d+)$/.exec(text);
+  if (m === null) throw new Error(`a shard's server is "host:port", not ${JSON.stringify(text)}`);
+  return { host: m[1]!, port: Number(m[2]) };
 }
 
 function pageError(message: string): CellError {

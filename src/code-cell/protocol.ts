@@ -31,6 +31,12 @@ export interface SentinelAt {
   readonly port: number;
 }
 
+/** One shard of a sharded connection: 'host:port' of its primary and of its replicas. */
+export interface CellShard {
+  readonly primary: string;
+  readonly replicas: readonly string[];
+}
+
 /** What a cell asks of the page. `id` matches the answer; `conn` names a connection of this cell. */
 export type CellRequest =
   | {
@@ -43,6 +49,9 @@ export type CellRequest =
       /** With `name`: find the primary through these sentinels and follow it (ioredis's { sentinels, name }). */
       readonly sentinels?: SentinelAt[];
       readonly name?: string;
+      /** A connection over several shards: each a primary and its replicas, as 'host:port'. */
+      readonly shards?: readonly CellShard[];
+      readonly scaleReads?: 'master' | 'slave' | 'all';
     }
   | { readonly id: number; readonly op: 'send'; readonly conn: number; readonly flight: Flight; readonly argvs: CellArg[][] }
   | { readonly id: number; readonly op: 'close'; readonly conn: number }

@@ -51,13 +51,13 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile input in Chromium', () => {
     await expect.poll(() => terminalText(page)).toContain('OK');
     await page.getByRole('button', { name: /^History/ }).click();
     const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
     const exported = JSON.parse(await (await (await download).createReadStream()).toArray().then((b) => Buffer.concat(b).toString('utf8'))) as {
       activeBranch: string;
       branches: Array<{ id: string; startUs: number; head: { nowUs: number; eventsRun: number } }>;
       logs: Record<string, Array<{ action: { kind: string; profile?: unknown } }>>;
     };
-    const importFile = (data: unknown) => page.locator('input[type="file"]').setInputFiles({ name: 'session.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(data)) });
+    const importFile = (data: unknown) => page.locator('.session-controls input[type="file"]').setInputFiles({ name: 'session.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(data)) });
 
     const crafted = structuredClone(exported);
     const addHost = crafted.logs[crafted.activeBranch]!.find((a) => a.action.kind === 'addHost')!;
