@@ -179,12 +179,12 @@ export class Redis {
 
   /** Commands sent together in one flight, not wrapped in MULTI. */
   pipeline(): Pipeline {
-    return new Pipeline(this, false);
+    return new Pipeline((commands) => execFlight(this, commands, false));
   }
 
   /** Commands wrapped in MULTI/EXEC, sent in one flight. */
   multi(): Pipeline {
-    return new Pipeline(this, true);
+    return new Pipeline((commands) => execFlight(this, commands, true));
   }
 
   watch(...keys: Arg[]): Promise<ClientValue> {
@@ -236,10 +236,8 @@ export type PipelineResult = Array<[Error | null, ClientValue]>;
 export class Pipeline {
   private argvs: string[][] = [];
 
-  constructor(
-    private readonly owner: Redis,
-    private readonly transaction: boolean,
-  ) {}
+  /** `send` delivers the batch: one connection's flight, or a sharded client's placement. */
+  constructor(private readonly send: (commands: string[][]) => Promise<PipelineResult | null>) {}
 
   call(command: string, ...args: Arg[]): this {
     this.argvs.push([argToBytes(command), ...args.map(argToBytes)]);
@@ -253,7 +251,7 @@ export class Pipeline {
   exec(): Promise<PipelineResult | null> {
     const commands = this.argvs;
     this.argvs = [];
-    return execFlight(this.owner, commands, this.transaction);
+    return this.send(commands);
   }
 }
 

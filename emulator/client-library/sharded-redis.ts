@@ -1,7 +1,7 @@
 import { commandKeys } from '../commands/command-keys.js';
 import { CommandDef, commandFacts } from '../server/command-table.js';
 import { asciiLower } from '../resp/bytes.js';
-import { execFlight, type PipelineResult, type Redis } from './redis.js';
+import { execFlight, Pipeline, type PipelineResult, type Redis } from './redis.js';
 import { keySlot, shardOfSlot } from './key-slot.js';
 import { argToBytes, type Arg, type ClientValue } from './values.js';
 import type { CommandName } from './command-names.js';
@@ -241,13 +241,13 @@ export class ShardedRedis {
   }
 
   /** Commands sent together; each goes to its own shard, and the results come back in the order given. */
-  pipeline(): ShardedPipeline {
-    return new ShardedPipeline(this, 'pipeline');
+  pipeline(): Pipeline {
+    return new Pipeline((commands) => this.execCommands(commands, 'pipeline') as Promise<PipelineResult | null>);
   }
 
   /** A transaction: MULTI/EXEC on the one shard that holds all its keys, or a CrossShardError. */
-  multi(): ShardedPipeline {
-    return new ShardedPipeline(this, 'multi');
+  multi(): Pipeline {
+    return new Pipeline((commands) => this.execCommands(commands, 'multi') as Promise<PipelineResult | null>);
   }
 
   /** @internal Sends commands given as byte strings. */
@@ -272,39 +272,9 @@ export class ShardedRedis {
   }
 }
 
-/** A batch built by chaining (`p.set('a', 1).get('b')`) and sent by exec(). */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class ShardedPipeline {
-  private argvs: string[][] = [];
-
-  constructor(
-    private readonly owner: ShardedRedis,
-    private readonly flight: 'pipeline' | 'multi',
-  ) {}
-
-  call(command: string, ...args: Arg[]): this {
-    this.argvs.push([argToBytes(command), ...args.map(argToBytes)]);
-    return this;
-  }
-
-  get length(): number {
-    return this.argvs.length;
-  }
-
-  exec(): Promise<PipelineResult | null> {
-    const argvs = this.argvs;
-    this.argvs = [];
-    return this.owner.execCommands(argvs, this.flight) as Promise<PipelineResult | null>;
-  }
-}
-
 type OwnNames = 'call' | 'quit' | 'disconnect' | 'multi' | 'pipeline' | 'exec';
 type Commands = { [K in Exclude<CommandName, OwnNames>]: (...args: Arg[]) => Promise<ClientValue> };
-type PipelineCommands = { [K in Exclude<CommandName, OwnNames>]: (...args: Arg[]) => ShardedPipeline };
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface ShardedRedis extends Commands {}
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
-export interface ShardedPipeline extends PipelineCommands {}
 
 addCommandMethods(ShardedRedis.prototype);
-addCommandMethods(ShardedPipeline.prototype);
