@@ -10,15 +10,13 @@
 import { randomInt } from 'node:crypto';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { World } from '../../emulator/world/world.js';
 import { RedisProcess } from '../../emulator/process/index.js';
 import { configWords, parseSentinelConfig, registerSentinel, sentinelConfigText, SentinelConfigError } from '../../emulator/sentinel/index.js';
-import { RealDisk } from './real-disk.js';
+import { nativeWorld } from './native-world.js';
 import { ServerLog } from './server-log.js';
 import { versionLine, REDIS_VERSION, type LogLevel } from './server-config.js';
 import { RedisTcpServer } from './tcp-server.js';
 import { tcpDialer } from './tcp-dialer.js';
-import { WallClock } from './wall-clock.js';
 import { NodeWorldDriver } from './world-driver.js';
 
 /** Whether a command line asks for sentinel mode (checkForSentinelMode): the program's name or a --sentinel argument. */
@@ -94,12 +92,7 @@ export async function runSentinel(argv: readonly string[], opts: { stdout?: (tex
     return 1;
   }
 
-  const clock = new WallClock();
-  const world = new World({ seed: randomInt(2 ** 31), startUs: clock.nowUs() });
-  world.trace.commands = false;
-  const host = world.addHost('sentinel', 'native');
-  host.disk = new RealDisk(world.kernel, 'sentinel', '/');
-  host.numberProcessesFrom(process.pid);
+  const { clock, world, host } = nativeWorld('sentinel');
   log.role = 'X';
   host.spawnListeners.push((p) => {
     if (!(p instanceof RedisProcess) || logfile !== '') return;

@@ -22,8 +22,7 @@ import {
 import { ServerLog } from './server-log.js';
 import { RedisTcpServer, closeEarly, listenEarly, type EarlyListeners } from './tcp-server.js';
 import { WallClock } from './wall-clock.js';
-import { World } from '../../emulator/world/world.js';
-import { RealDisk } from './real-disk.js';
+import { nativeWorld } from './native-world.js';
 import { RedisProcess } from '../../emulator/process/index.js';
 import { NodeWorldDriver } from './world-driver.js';
 import { tcpDialer } from './tcp-dialer.js';
@@ -184,12 +183,7 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   // The server is a process on a simulated host whose world runs in real
   // time; its clients are real TCP clients, and its files live in real
   // folders (the host's paths are this machine's paths).
-  const clock = new WallClock();
-  const world = new World({ seed: randomInt(2 ** 31), startUs: clock.nowUs() });
-  world.trace.commands = false;
-  const host = world.addHost('redis', 'native');
-  host.disk = new RealDisk(world.kernel, 'redis', '/');
-  host.numberProcessesFrom(process.pid);
+  const { clock, world, host } = nativeWorld('redis');
   // The simulated process's log lines (loading, saves, forks) go to the
   // server's log from its first line, and its standard output (the report
   // of the RDB check a damaged dump.rdb sets off) to ours. The loading

@@ -1,0 +1,26 @@
+/**
+ * The world a Node entry point runs its one process in: real time, one host
+ * whose files are this machine's (the host's paths are this machine's paths)
+ * and whose process ids start at this Node process's, so that the pid a
+ * server or sentinel reports is the one the OS shows.
+ */
+import { randomInt } from 'node:crypto';
+import { World } from '../../emulator/world/world.js';
+import { RealDisk } from './real-disk.js';
+import { WallClock } from './wall-clock.js';
+
+export interface NativeWorld {
+  clock: WallClock;
+  world: World;
+  host: ReturnType<World['addHost']>;
+}
+
+export function nativeWorld(hostName: string): NativeWorld {
+  const clock = new WallClock();
+  const world = new World({ seed: randomInt(2 ** 31), startUs: clock.nowUs() });
+  world.trace.commands = false;
+  const host = world.addHost(hostName, 'native');
+  host.disk = new RealDisk(world.kernel, hostName, '/');
+  host.numberProcessesFrom(process.pid);
+  return { clock, world, host };
+}
