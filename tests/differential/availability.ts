@@ -3,6 +3,7 @@
  * REQUIRE_REAL_REDIS=1) it must be; on a developer's machine without it the
  * differential tests skip, and say so loudly.
  */
+import { spawnSync } from 'node:child_process';
 import { realRedisVersion } from '../support/real-redis.js';
 
 export const REAL_REDIS_VERSION = realRedisVersion();
@@ -11,4 +12,15 @@ export const HAVE_REAL_REDIS = REAL_REDIS_VERSION !== null;
 
 export function skipNotice(): string {
   return `SKIPPED: redis-server 7.0 not found (install Debian's redis-server to run the differential tests)`;
+}
+
+/** Debian's redis-sentinel, for the tests that run it beside the emulator's Sentinel. */
+export const SENTINEL_BIN = process.env.REDIS_SENTINEL_BIN ?? 'redis-sentinel';
+export const HAVE_REAL_SENTINEL = spawnSync(SENTINEL_BIN, ['--version'], { encoding: 'utf8' }).status === 0;
+
+/** Whether a file that needs both real binaries runs; when it does not, it says why, loudly. */
+export function sentinelTestsRun(what: string): boolean {
+  const run = HAVE_REAL_REDIS && HAVE_REAL_SENTINEL;
+  if (!run) console.warn(`\n!!! ${what}: ${HAVE_REAL_REDIS ? 'SKIPPED: redis-sentinel 7.0 not found' : skipNotice()}\n`);
+  return run;
 }

@@ -10,7 +10,7 @@
  * never timings. Skipped, with a notice, when redis-server or
  * redis-sentinel is not installed.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,16 +21,10 @@ import { encodeCommand } from '../../emulator/resp/encode.js';
 import { ReplyParser } from '../../emulator/resp/reply-parser.js';
 import { StatusReply } from '../../emulator/resp/reply.js';
 import { freePort, RawConnection, REDIS_SERVER_BIN } from '../support/real-redis.js';
-import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
+import { SENTINEL_BIN, sentinelTestsRun } from './availability.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SENTINEL_BIN = process.env.REDIS_SENTINEL_BIN ?? 'redis-sentinel';
-const HAVE_SENTINEL = spawnSync(SENTINEL_BIN, ['--version'], { encoding: 'utf8' }).status === 0;
-const RUN = HAVE_REAL_REDIS && HAVE_SENTINEL;
-
-if (!RUN) {
-  console.warn(`\n!!! sentinel interop: ${HAVE_REAL_REDIS ? 'SKIPPED: redis-sentinel 7.0 not found' : skipNotice()}\n`);
-}
+const RUN = sentinelTestsRun('sentinel interop');
 
 /**
  * A diskless sync that starts at once, so the replicas are online before

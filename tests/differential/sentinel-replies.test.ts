@@ -7,23 +7,17 @@
  * that do not depend on timing are compared. Skipped, with a notice,
  * without redis-server and redis-sentinel.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
-import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
+import { SENTINEL_BIN, sentinelTestsRun } from './availability.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SENTINEL_BIN = process.env.REDIS_SENTINEL_BIN ?? 'redis-sentinel';
-const HAVE_SENTINEL = spawnSync(SENTINEL_BIN, ['--version'], { encoding: 'utf8' }).status === 0;
-const RUN = HAVE_REAL_REDIS && HAVE_SENTINEL;
-
-if (!RUN) {
-  console.warn(`\n!!! sentinel replies: ${HAVE_REAL_REDIS ? 'SKIPPED: redis-sentinel 7.0 not found' : skipNotice()}\n`);
-}
+const RUN = sentinelTestsRun('sentinel replies');
 
 interface Side {
   server: RealRedis;
