@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { JsonFileInput } from '../layout/json-file-input.js';
 import { downloadText } from '../download.js';
 import type { LessonController } from './lesson-controller.js';
 
@@ -56,19 +57,7 @@ export function ProgressControls({ lessons, disabled }: { lessons: LessonControl
         <button type="button" onClick={() => file.current?.click()} disabled={disabled || working}>
           Import progress…
         </button>
-        <input
-          ref={file}
-          type="file"
-          accept=".json,application/json"
-          className="visually-hidden"
-          tabIndex={-1}
-          aria-hidden="true"
-          aria-label="Progress file to import"
-          onChange={(e) => {
-            void importFile(e.target.files?.[0]);
-            e.target.value = '';
-          }}
-        />
+        <JsonFileInput inputRef={file} label="Progress file to import" onFile={(f) => void importFile(f)} />
       </div>
       {message !== null && (
         <p className={message.kind === 'ok' ? 'progress-message small' : 'progress-message lesson-error small'} role={message.kind === 'ok' ? 'status' : 'alert'}>

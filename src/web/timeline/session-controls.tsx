@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { JsonFileInput } from '../layout/json-file-input.js';
 import { useSession, useSessionSnapshot } from '../session/session-context.js';
 import type { SaveStatus } from '../session/workbook-session.js';
 import { downloadText } from '../download.js';
@@ -77,18 +78,7 @@ export function SessionControls() {
         <button type="button" onClick={() => void draft()} disabled={busy} title="Download the commands typed in this world as the draft of a lesson: one step per group of them">
           Lesson draft
         </button>
-        <input
-          ref={file}
-          type="file"
-          accept=".json,application/json"
-          className="visually-hidden"
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={(e) => {
-            void onImport(e.target.files?.[0]);
-            e.target.value = '';
-          }}
-        />
+        <JsonFileInput inputRef={file} onFile={(f) => void onImport(f)} />
         {confirming ? (
           <span className="reset-confirm" role="group" aria-label="Reset the sandbox?">
             <button
