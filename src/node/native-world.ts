@@ -7,7 +7,10 @@
 import { randomInt } from 'node:crypto';
 import { World } from '../../emulator/world/world.js';
 import { RealDisk } from './real-disk.js';
+import type { ServerLog } from './server-log.js';
+import type { RedisTcpServer } from './tcp-server.js';
 import { WallClock } from './wall-clock.js';
+import type { NodeWorldDriver } from './world-driver.js';
 
 export interface NativeWorld {
   clock: WallClock;
@@ -23,4 +26,20 @@ export function nativeWorld(hostName: string): NativeWorld {
   host.disk = new RealDisk(world.kernel, hostName, '/');
   host.numberProcessesFrom(process.pid);
   return { clock, world, host };
+}
+
+/**
+ * Binds the entry point's listening sockets. When that fails (the port is
+ * taken, the address is not this machine's), the world stops and the reason
+ * is logged as a warning, as Redis does before it exits with 1.
+ */
+export async function listenOrStop(tcp: RedisTcpServer, driver: NodeWorldDriver, log: ServerLog): Promise<boolean> {
+  try {
+    await tcp.start();
+    return true;
+  } catch (e) {
+    driver.stop();
+    log.warning((e as Error).message);
+    return false;
+  }
 }

@@ -12,7 +12,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RedisProcess } from '../../emulator/process/index.js';
 import { configWords, parseSentinelConfig, registerSentinel, sentinelConfigText, SentinelConfigError } from '../../emulator/sentinel/index.js';
-import { nativeWorld } from './native-world.js';
+import { listenOrStop, nativeWorld } from './native-world.js';
 import { ServerLog } from './server-log.js';
 import { versionLine, REDIS_VERSION, type LogLevel } from './server-config.js';
 import { RedisTcpServer } from './tcp-server.js';
@@ -116,13 +116,7 @@ export async function runSentinel(argv: readonly string[], opts: { stdout?: (tex
   proc.dialer = tcpDialer(world.kernel, (fn) => driver.input(fn));
   driver.start();
   const tcp = new RedisTcpServer(proc, driver, { port, bind: bind.length === 0 ? ['127.0.0.1'] : bind, log });
-  try {
-    await tcp.start();
-  } catch (e) {
-    driver.stop();
-    log.warning((e as Error).message);
-    return 1;
-  }
+  if (!(await listenOrStop(tcp, driver, log))) return 1;
   let done: Promise<void> | null = null;
   const running: RunningSentinel = {
     tcp,

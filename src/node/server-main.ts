@@ -22,7 +22,7 @@ import {
 import { ServerLog } from './server-log.js';
 import { RedisTcpServer, closeEarly, listenEarly, type EarlyListeners } from './tcp-server.js';
 import { WallClock } from './wall-clock.js';
-import { nativeWorld } from './native-world.js';
+import { listenOrStop, nativeWorld } from './native-world.js';
 import { RedisProcess } from '../../emulator/process/index.js';
 import { NodeWorldDriver } from './world-driver.js';
 import { tcpDialer } from './tcp-dialer.js';
@@ -236,13 +236,7 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     early,
     unixsocket: bytesToUtf8(redis.config.get('unixsocket')),
   });
-  try {
-    await tcp.start();
-  } catch (e) {
-    driver.stop();
-    log.warning((e as Error).message);
-    return 1;
-  }
+  if (!(await listenOrStop(tcp, driver, log))) return 1;
   const pidfile = bytesToUtf8(settings.pidfile);
   if (pidfile !== '') {
     try {

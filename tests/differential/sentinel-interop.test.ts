@@ -22,6 +22,7 @@ import { ReplyParser } from '../../emulator/resp/reply-parser.js';
 import { StatusReply } from '../../emulator/resp/reply.js';
 import { freePort, RawConnection, REDIS_SERVER_BIN } from '../support/real-redis.js';
 import { SENTINEL_BIN, sentinelTestsRun } from './availability.js';
+import { waitFor } from '../support/wait-for.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUN = sentinelTestsRun('sentinel interop');
@@ -57,16 +58,6 @@ function tempDir(prefix: string): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
   dirs.push(d);
   return d;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`not reached in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** A reply with status lines (+PONG) read as their text. */

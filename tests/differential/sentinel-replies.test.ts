@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
 import { SENTINEL_BIN, sentinelTestsRun } from './availability.js';
+import { waitFor } from '../support/wait-for.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUN = sentinelTestsRun('sentinel replies');
@@ -29,16 +30,6 @@ interface Side {
 }
 
 const sides: Side[] = [];
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`not reached in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A sentinel, real or the emulator's, watching a fresh real server as "mymaster" with quorum 2. */
 async function startSide(kind: 'real' | 'emulator'): Promise<Side> {
