@@ -4,9 +4,9 @@
  * Screenshots of the lesson pane go to .tmp/e2e/.
  */
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, newWatchedPage, useBrowser, type Opened } from './browser.js';
+import { doStepForMe, stateInList } from './lesson-steps.js';
 
 const SHOTS = join(import.meta.dirname, '../../.tmp/e2e');
 
@@ -17,20 +17,6 @@ async function open(colorScheme: 'light' | 'dark'): Promise<Opened> {
   await opened.page.goto(suite.app.url);
   await opened.page.getByRole('list', { name: 'Lessons' }).waitFor();
   return opened;
-}
-
-/** Finishes the step shown with its solution, as "Do it for me" plays it, and goes on. */
-async function doStepForMe(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Show the solution' }).click();
-  await page.getByRole('button', { name: 'Show it' }).click();
-  await page.getByRole('button', { name: 'Do it for me' }).click();
-  await page.locator('.lesson-checks.done').waitFor({ timeout: 60_000 });
-  await page.getByRole('button', { name: /^(Next step|Finish the lesson)/ }).click();
-}
-
-/** What the lesson list says of lesson `number`. */
-function stateInList(page: Page, number: number, title: string) {
-  return page.getByRole('list', { name: 'Lessons' }).getByRole('button', { name: `Lesson ${number}: ${title}`, exact: true }).locator('.lesson-entry-progress');
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, newWatchedPage, useBrowser } from './browser.js';
+import { doStepForMe, stateInList } from './lesson-steps.js';
 
 const SHOTS = join(import.meta.dirname, '../../.tmp/e2e');
 const suite = useBrowser({ shots: SHOTS });
@@ -21,18 +22,6 @@ async function openPage(): Promise<{ page: Page; problems: string[] }> {
   await opened.page.goto(suite.app.url);
   await opened.page.getByRole('list', { name: 'Lessons' }).waitFor();
   return opened;
-}
-
-function stateInList(page: Page, number: number, title: string) {
-  return page.getByRole('list', { name: 'Lessons' }).getByRole('button', { name: `Lesson ${number}: ${title}`, exact: true }).locator('.lesson-entry-progress');
-}
-
-async function doStepForMe(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Show the solution' }).click();
-  await page.getByRole('button', { name: 'Show it' }).click();
-  await page.getByRole('button', { name: 'Do it for me' }).click();
-  await page.locator('.lesson-checks.done').waitFor({ timeout: 60_000 });
-  await page.getByRole('button', { name: /^(Next step|Finish the lesson)/ }).click();
 }
 
 /** Chooses a file for the progress import, as the learner does in the file dialog. */
