@@ -63,7 +63,7 @@ let dump = '';
 
 describeReal('redis-check-aof matches the real tool', () => {
   beforeAll(async () => {
-    real = await startRealRedis(['--appendonly', 'yes']);
+    real = await startRealRedis(['--appendonly', 'yes', '--appendfsync', 'always']);
     const c = await RawConnection.open(real.port);
     const run = (...argv: string[]) => c.command(argv);
     await run('SET', 'a', '1');

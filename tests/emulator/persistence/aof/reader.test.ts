@@ -219,7 +219,7 @@ describeReal('loading an appendonlydir, against redis-server', () => {
   let incr = '';
 
   beforeAll(async () => {
-    const real = await startRealRedis(['--appendonly', 'yes']);
+    const real = await startRealRedis(['--appendonly', 'yes', '--appendfsync', 'always']);
     try {
       const c = await RawConnection.open(real.port);
       await c.command(['SET', 'a', '1']);

@@ -133,7 +133,7 @@ describe('AOF records', () => {
   });
 
   itReal('the emulator leaves the same bytes in the incr file as redis-server for the same commands', async () => {
-    const real = await startRealRedis(['--appendonly', 'yes']);
+    const real = await startRealRedis(['--appendonly', 'yes', '--appendfsync', 'always']);
     try {
       const c = await RawConnection.open(real.port);
       const startMs = Date.now();
@@ -160,7 +160,7 @@ describe('AOF records', () => {
   }, 30_000);
 
   itReal('with aof-timestamp-enabled the file starts with the annotation, then SELECT', async () => {
-    const real = await startRealRedis(['--appendonly', 'yes', '--aof-timestamp-enabled', 'yes']);
+    const real = await startRealRedis(['--appendonly', 'yes', '--appendfsync', 'always', '--aof-timestamp-enabled', 'yes']);
     try {
       const c = await RawConnection.open(real.port);
       await c.command(['SET', 'a', '1']);
@@ -176,7 +176,7 @@ describe('AOF records', () => {
   });
 
   itReal('after BGREWRITEAOF the new incr file starts with SELECT', async () => {
-    const real = await startRealRedis(['--appendonly', 'yes']);
+    const real = await startRealRedis(['--appendonly', 'yes', '--appendfsync', 'always']);
     try {
       const c = await RawConnection.open(real.port);
       await c.command(['SELECT', '2']);
