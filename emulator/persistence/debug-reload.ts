@@ -1,4 +1,4 @@
-import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
+import { emptyData } from '../server/empty-data.js';
 import { OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
@@ -49,14 +49,8 @@ export function debugReload(c: Client, opts: { flush: boolean; save: boolean; me
   const server = c.server;
   if (opts.save) saveInMemory(server);
   if (opts.flush) {
-    // emptyData: WATCH is told about the keys before they go.
-    for (const db of server.dbs) {
-      touchAllWatchedKeysInDb(db, null);
-      db.clear();
-    }
-    // emptyData without EMPTYDB_NOFUNCTIONS: the libraries go too, and come back from the file.
-    server.functions.clear();
-    server.replicaKeysWithExpire.flush();
+    // The libraries go too, and come back from the file.
+    emptyData(server, -1, { functions: true });
   }
   if (!load(server, opts.merge)) return errorReply('Error trying to load the RDB dump');
   return OK;

@@ -1,4 +1,4 @@
-import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
+import { emptyData } from '../server/empty-data.js';
 import { auxLogLine } from '../persistence/rdb/aux-log.js';
 import { RdbError } from '../persistence/rdb/errors.js';
 import { placeLoadedKeys, valueReadOptions } from '../persistence/rdb-dataset.js';
@@ -15,14 +15,9 @@ import type { RedisServer } from '../server/server.js';
  * database its primary's stream had selected is read from the file.
  */
 
-/** emptyData(-1): every database emptied, and WATCH told about the keys that go. */
+/** emptyData(-1) with Redis's flags for a sync: every database, and the function libraries, which the file brings again. */
 export function emptyAllData(server: RedisServer): void {
-  for (const db of server.dbs) {
-    if (db.dict.size === 0) continue;
-    touchAllWatchedKeysInDb(db, null);
-    db.clear();
-  }
-  server.replicaKeysWithExpire.flush();
+  emptyData(server, -1, { functions: true });
 }
 
 /** The outcome of loading a received RDB. */
