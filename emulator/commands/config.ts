@@ -3,6 +3,7 @@ import { asciiLower } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
 import { SYNTAX_ERROR } from '../server/errors.js';
 import { helpReply } from './command-help.js';
+import { rewriteConfigFile } from '../server/config-rewrite-options.js';
 import type { Handler } from '../server/command-table.js';
 
 /**
@@ -45,9 +46,17 @@ function configResetstat(c: Client): Reply {
   return OK;
 }
 
-function configRewrite(): Reply {
-  // An emulated server is never started from a config file.
-  return errorReply('The server is running without a config file');
+/** configRewriteCommand: the file the server started with, rewritten with the running configuration. */
+function configRewrite(c: Client): Reply {
+  const file = c.server.configFile;
+  if (file === null) return errorReply('The server is running without a config file');
+  const err = rewriteConfigFile(c.server, file);
+  if (err !== null) {
+    c.server.log(`CONFIG REWRITE failed: ${err}`, 'warning');
+    return errorReply(`Rewriting config file: ${err}`);
+  }
+  c.server.log('CONFIG REWRITE executed with success.', 'warning');
+  return OK;
 }
 
 function configHelp(_c: Client, argv: string[]): Reply {

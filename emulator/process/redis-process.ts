@@ -20,6 +20,7 @@ import type { LoadOutcome, ModuleFactory, ProcessModule, ProcessServices, Shutdo
 import type { Dialer, OutboundConnection, OutboundEvents, Transport } from './outbound.js';
 import { simulatedDialer, socketTransport } from './simulated-dialer.js';
 import { externalTransport } from './external-transport.js';
+import { ProcessConfigFile } from './config-file.js';
 
 /** How loglevel orders the levels: a line is written when its level is at least the configured one. */
 const LOG_SEVERITY: Record<ServerLogLevel, number> = { debug: 0, verbose: 1, notice: 2, warning: 3 };
@@ -48,6 +49,14 @@ export interface RedisProcessOptions {
    * cluster panel's start button). Absent when it was started directly.
    */
   commandLine?: { args: string[]; cwd: string };
+  /** The configuration file it was started with, absolute (CONFIG REWRITE writes it back). */
+  configFile?: string;
+  /**
+   * Values the process keeps itself instead of the server's parameters,
+   * which CONFIG REWRITE writes as they are (the Node server's bind,
+   * logfile, loglevel, pidfile, daemonize).
+   */
+  configFileValues?: Record<string, string>;
   /**
    * Runs the process as Redis runs in sentinel mode: this command table
    * instead of the data server's, no dataset (no snapshots, AOF or
@@ -159,6 +168,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     this.server.pid = () => this.pid;
     this.server.logHook = (text, level) => this.log(text, level);
     this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
+    if (opts.configFile !== undefined) this.server.configFile = new ProcessConfigFile(this, opts.configFile, opts.configFileValues);
     // Debian's packaged configuration keeps the data in /var/lib/redis.
     if (opts.config?.dir === undefined) this.server.config.set('dir', '/var/lib/redis', true);
     if (this.sentinelMode) return;

@@ -1,3 +1,4 @@
+import type { ConfigFileAccess } from './config-rewrite-options.js';
 import { Database, type KeyspaceHost } from '../keyspace/database.js';
 import { touchWatchedKey } from '../keyspace/watch.js';
 import { CMD, CommandTable, type CommandDef, type CommandFacts, type Handler } from './command-table.js';
@@ -124,6 +125,8 @@ export class RedisServer implements KeyspaceHost {
    * can stop it.
    */
   shutdownHook: ((flags: ShutdownFlags, c: Client) => boolean) | null = null;
+  /** The configuration file the server was started with (CONFIG REWRITE), or null. */
+  configFile: ConfigFileAccess | null = null;
   /** The snapshot engine of a server with a disk (SAVE, BGSAVE), or null. */
   snapshots: SnapshotCommands | null = null;
   /** The AOF engine of a server with a disk (BGREWRITEAOF), or null. */
