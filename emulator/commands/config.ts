@@ -3,13 +3,12 @@ import { asciiLower } from '../resp/bytes.js';
 import type { Client } from '../server/client.js';
 import { SYNTAX_ERROR } from '../server/errors.js';
 import { helpReply } from './command-help.js';
-import { rewriteConfigFile } from '../server/config-rewrite-options.js';
 import type { Handler } from '../server/command-table.js';
 
 /**
- * CONFIG GET, SET, RESETSTAT, REWRITE and HELP (src/config.c). The
- * parameters themselves, their parsing and CONFIG SET's all-or-nothing
- * semantics live in server/config.ts.
+ * CONFIG GET, SET, RESETSTAT and HELP (src/config.c); REWRITE is kept
+ * apart (config-rewrite.ts, on demand). The parameters themselves, their
+ * parsing and CONFIG SET's all-or-nothing semantics live in server/config.ts.
  */
 
 function configGet(c: Client, argv: string[]): Reply {
@@ -46,19 +45,6 @@ function configResetstat(c: Client): Reply {
   return OK;
 }
 
-/** configRewriteCommand: the file the server started with, rewritten with the running configuration. */
-function configRewrite(c: Client): Reply {
-  const file = c.server.configFile;
-  if (file === null) return errorReply('The server is running without a config file');
-  const err = rewriteConfigFile(c.server, file);
-  if (err !== null) {
-    c.server.log(`CONFIG REWRITE failed: ${err}`, 'warning');
-    return errorReply(`Rewriting config file: ${err}`);
-  }
-  c.server.log('CONFIG REWRITE executed with success.', 'warning');
-  return OK;
-}
-
 function configHelp(_c: Client, argv: string[]): Reply {
   return helpReply(argv[0]!, [
     'GET <pattern> [<pattern> ...]',
@@ -76,6 +62,5 @@ export const configCommands: Record<string, Handler> = {
   'config|get': configGet,
   'config|set': configSet,
   'config|resetstat': configResetstat,
-  'config|rewrite': configRewrite,
   'config|help': configHelp,
 };

@@ -20,7 +20,6 @@ import type { LoadOutcome, ModuleFactory, ProcessModule, ProcessServices, Shutdo
 import type { Dialer, OutboundConnection, OutboundEvents, Transport } from './outbound.js';
 import { simulatedDialer, socketTransport } from './simulated-dialer.js';
 import { externalTransport } from './external-transport.js';
-import { ProcessConfigFile } from './config-file.js';
 
 /** How loglevel orders the levels: a line is written when its level is at least the configured one. */
 const LOG_SEVERITY: Record<ServerLogLevel, number> = { debug: 0, verbose: 1, notice: 2, warning: 3 };
@@ -168,7 +167,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     this.server.pid = () => this.pid;
     this.server.logHook = (text, level) => this.log(text, level);
     this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
-    if (opts.configFile !== undefined) this.server.configFile = new ProcessConfigFile(this, opts.configFile, opts.configFileValues);
+    if (opts.configFile !== undefined) this.server.configFile = { path: opts.configFile, values: opts.configFileValues, process: this, rewrites: 0 };
     // Debian's packaged configuration keeps the data in /var/lib/redis.
     if (opts.config?.dir === undefined) this.server.config.set('dir', '/var/lib/redis', true);
     if (this.sentinelMode) return;

@@ -2,8 +2,6 @@ import { bytesToArray, repr } from '../resp/bytes.js';
 import { sha256Hex } from '../numbers/sha256.js';
 import { CONFIG_PARAMS, type ConfigParam } from './config-params.js';
 import { lookupParam } from './config.js';
-import { DiskError } from '../sim/disk-errors.js';
-import type { RedisServer } from './server.js';
 import { formatMemory, rewriteStringOption, RewriteState } from './config-rewrite.js';
 
 /**
@@ -11,42 +9,6 @@ import { formatMemory, rewriteStringOption, RewriteState } from './config-rewrit
  * its type's rewrite function writes it in src/config.c, then the ACL
  * users and modules (rewriteConfigUserOption, rewriteConfigLoadmoduleOption).
  */
-
-/**
- * The file a server was started with (server.configfile), as the process
- * running the server reaches it.
- */
-export interface ConfigFileAccess {
-  /** Absolute, as Redis keeps it (getAbsolutePath at start). */
-  readonly path: string;
-  /** Values the process keeps itself rather than the server's parameters (the Node server's logfile, bind...). */
-  readonly values?: Readonly<Record<string, string>>;
-  /** The file's text, or null when it does not exist; throws DiskError when it cannot be read. */
-  read(): string | null;
-  /** Replaces the file's text; null, or the strerror text of the failure. */
-  write(text: string): string | null;
-}
-
-/**
- * rewriteConfig(server.configfile): reads the file, rewrites it with the
- * running configuration, writes it back. Null, or the strerror text of
- * what failed.
- */
-export function rewriteConfigFile(server: RedisServer, file: ConfigFileAccess): string | null {
-  let old: string | null;
-  try {
-    old = file.read();
-  } catch (e) {
-    if (e instanceof DiskError) return e.message;
-    throw e;
-  }
-  const repl = server.replication;
-  const text = rewriteServerConfig(old, {
-    value: (name) => file.values?.[name] ?? server.config.get(name),
-    primary: repl.masterHost === null ? null : { host: repl.masterHost, port: repl.masterPort },
-  });
-  return file.write(text);
-}
 
 /** What the rewrite reads beside the parameters' values. */
 export interface RewriteInputs {

@@ -1,7 +1,6 @@
 import { DiskError } from '../sim/disk-errors.js';
 import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
-import type { ConfigFileAccess } from '../server/config-rewrite-options.js';
-import type { ProcessServices } from './services.js';
+import type { ProcessServices } from '../process/services.js';
 
 /**
  * The configuration file a process was started with, as CONFIG REWRITE
@@ -11,14 +10,12 @@ import type { ProcessServices } from './services.js';
  * (rewriteConfigOverwriteFile in src/config.c). The thread waits for both
  * syncs, as Redis's blocking fsync makes it.
  */
-export class ProcessConfigFile implements ConfigFileAccess {
-  /** mkostemp's six random letters, made deterministic: a counter per rewrite. */
-  private rewrites = 0;
-
+export class ConfigFileWriter {
   constructor(
     private readonly p: ProcessServices,
     readonly path: string,
-    readonly values?: Readonly<Record<string, string>>,
+    /** Which rewrite of this process this is: mkostemp's six random letters, made deterministic. */
+    private readonly rewrites: number,
   ) {}
 
   /** The file's text, null when it does not exist; throws DiskError on other failures. */
@@ -34,7 +31,7 @@ export class ProcessConfigFile implements ConfigFileAccess {
   /** Replaces the file with `text`; returns null, or the strerror text of the failure. */
   write(text: string): string | null {
     const disk = this.p.host.disk;
-    const tmp = `${this.path}.${tempSuffix(this.p.pid, ++this.rewrites)}`;
+    const tmp = `${this.path}.${tempSuffix(this.p.pid, this.rewrites)}`;
     let fd: number;
     try {
       fd = disk.open(tmp, 'w', this.p.pid);
