@@ -61,7 +61,8 @@ const KNOWN_UPWARD = [];
  * commands/on-demand.ts (the names, and whether their code has arrived).
  * sentinel/index.ts starts redis-sentinel (the Node entry in sentinel mode).
  * world/sentinel-client.ts is the Sentinel-following client that code cells
- * load on first use (a dynamic import).
+ * load on first use (a dynamic import); world/ack-ledger.ts the
+ * acknowledged-writes ledger, loaded by lessons and the panel that show it.
  * A front that the page's first load imports re-exports only modules that
  * load is already made of, so it adds nothing to the initial JavaScript.
  */
@@ -85,6 +86,7 @@ const DOOR = [
   'emulator/commands/on-demand.ts',
   'emulator/world/sentinel-client.ts',
   'emulator/world/sharded-client.ts',
+  'emulator/world/ack-ledger.ts',
 ];
 
 /**

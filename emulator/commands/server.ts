@@ -1,5 +1,6 @@
 import type { Database } from '../keyspace/database.js';
 import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
+import { emptyData } from '../server/empty-data.js';
 import { OK, errorReply, type Reply } from '../resp/reply.js';
 import { PROPAGATE, type Client } from '../server/client.js';
 import { lastSaveUnixS } from '../server/info.js';
@@ -39,15 +40,9 @@ function flushArgsValid(argv: string[]): boolean {
   return o === 'async' || o === 'sync';
 }
 
-/** emptyData for one database: WATCH first (while the keys still exist), then the keys. */
-function emptyDb(db: Database): number {
-  touchAllWatchedKeysInDb(db, null);
-  return db.clear();
-}
-
 function flushdb(c: Client, argv: string[]): Reply {
   if (!flushArgsValid(argv)) return SYNTAX_ERROR;
-  c.server.dirty += emptyDb(c.db);
+  c.server.dirty += emptyData(c.server, c.db.id, { functions: false });
   // Replicated and written to the AOF even when the database was empty.
   c.forcePropagation = PROPAGATE.ALL;
   return OK;
@@ -55,8 +50,7 @@ function flushdb(c: Client, argv: string[]): Reply {
 
 function flushall(c: Client, argv: string[]): Reply {
   if (!flushArgsValid(argv)) return SYNTAX_ERROR;
-  for (const db of c.server.dbs) c.server.dirty += emptyDb(db);
-  c.server.replicaKeysWithExpire.flush();
+  c.server.dirty += emptyData(c.server, -1, { functions: false });
   resetRdbAfterFlushAll(c.server);
   for (const hook of keyspaceHooks.afterFlushAll) hook(c);
   c.forcePropagation = PROPAGATE.ALL;

@@ -1,4 +1,4 @@
-import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
+import { emptyData } from '../server/empty-data.js';
 import type { AofCommands } from '../commands/persistence.js';
 import type { RedisServer } from '../server/server.js';
 import { PROPAGATE } from '../server/client.js';
@@ -162,11 +162,7 @@ export class AofEngine implements ProcessModule, AofCommands, AofRewriteHost {
   debugLoadAof(): boolean {
     if (this.state !== 'off') this.writer.flush(true, () => {}, false);
     const server = this.server;
-    for (const db of server.dbs) {
-      touchAllWatchedKeysInDb(db, null);
-      db.clear();
-    }
-    server.functions.clear();
+    emptyData(server, -1, { functions: true });
     const read = readManifestAtStart(this.p, this.files);
     if (typeof read === 'string') return false;
     this.manifest = read;

@@ -8,8 +8,7 @@ import type { AofOpenFailure, AofReplayTarget } from './aof/reader.js';
 import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
 import { RdbError } from './rdb/errors.js';
 import { readRdb } from './rdb/file-reader.js';
-import { auxLogLine } from './rdb/aux-log.js';
-import { placeLoadedFunctions, placeLoadedKeys, valueReadOptions } from './rdb-dataset.js';
+import { doneLoadingRdb, placeLoadedFunctions, placeLoadedKeys, rdbLoadOptions } from './rdb-dataset.js';
 
 /**
  * Loading a multi-part AOF into the server at startup (loadAppendOnlyFiles
@@ -97,20 +96,15 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
         runDirect(fake, server.commands.get('exec')!, ['EXEC']);
       },
       loadRdb: (bytes) => {
-        const cfg = server.config;
-        const contents = readRdb(bytes, {
-          ...valueReadOptions(server),
-          databases: server.dbs.length,
-          verifyChecksum: cfg.getBool('rdbchecksum'),
-          nowMs: Math.floor(p.nowUs() / 1000),
-          // A preamble keeps keys that have expired: the commands after it may still touch them.
-          dropExpired: false,
-          allowDuplicates: false,
-          onAux: (key, value) => {
-            const line = auxLogLine(key, value, Math.floor(p.nowUs() / 1e6));
-            if (line !== null) rdbLines.push(line);
-          },
-        });
+        const contents = readRdb(
+          bytes,
+          rdbLoadOptions(server, {
+            nowMs: Math.floor(p.nowUs() / 1000),
+            // A preamble keeps keys that have expired: the commands after it may still touch them.
+            dropExpired: false,
+            log: (line) => rdbLines.push(line),
+          }),
+        );
         if (contents instanceof RdbError) {
           rdbError = contents;
           return { ok: false, atEof: false };
@@ -121,10 +115,7 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
           return { ok: false, atEof: false };
         }
         placeLoadedKeys(server, contents, false);
-        const stats = server.stats.persistence;
-        stats.rdbLastLoadKeysExpired = contents.keysExpired;
-        stats.rdbLastLoadKeysLoaded = contents.keysLoaded;
-        rdbLines.push(`Done loading RDB, keys loaded: ${contents.keysLoaded}, keys expired: ${contents.keysExpired}.`);
+        rdbLines.push(doneLoadingRdb(server, contents));
         w.rdbBytes = contents.length;
         return { ok: true, length: contents.length };
       },

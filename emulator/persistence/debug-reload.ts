@@ -1,11 +1,10 @@
-import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
+import { emptyData } from '../server/empty-data.js';
 import { OK, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
 import { RdbError } from './rdb/errors.js';
 import { readRdb } from './rdb/file-reader.js';
-import { placeLoadedFunctions, placeLoadedKeys, valueReadOptions } from './rdb-dataset.js';
-import { debugSettings } from '../server/debug-settings.js';
+import { doneLoadingRdb, placeLoadedFunctions, placeLoadedKeys, rdbLoadOptions } from './rdb-dataset.js';
 import { lastSavedRdb, saveInMemory } from './saved-rdb.js';
 
 /**
@@ -25,39 +24,26 @@ function load(server: RedisServer, merge: boolean): boolean {
   p.rdbLastLoadKeysLoaded = 0;
   const bytes = lastSavedRdb(server);
   if (bytes === undefined) return false;
-  const cfg = server.config;
-  const contents = readRdb(bytes, {
-    ...valueReadOptions(server),
-    // Loading a file never sanitizes deeply under "clients"; only "yes" does.
-    deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
-    databases: server.dbs.length,
-    verifyChecksum: cfg.getBool('rdbchecksum') && !debugSettings(server).skipChecksumValidation,
-    nowMs: server.nowMs,
-    dropExpired: server.mayDeleteExpired,
-    allowDuplicates: merge,
-  });
+  const log = (line: string) => server.log(line);
+  const contents = readRdb(bytes, rdbLoadOptions(server, { nowMs: server.nowMs, dropExpired: server.mayDeleteExpired, allowDuplicates: merge, log }));
   if (contents instanceof RdbError) return false;
-  p.rdbLastLoadKeysExpired = contents.keysExpired;
-  p.rdbLastLoadKeysLoaded = contents.keysLoaded;
+  const done = doneLoadingRdb(server, contents);
   // Without MERGE a key that is already there stops a real server
   // ("Duplicated key found in RDB file"); here the load fails instead.
   if (placeLoadedFunctions(server, contents, merge) !== null) return false;
-  return placeLoadedKeys(server, contents, merge).length === 0;
+  if (placeLoadedKeys(server, contents, merge).length !== 0) return false;
+  log(done);
+  return true;
 }
 
 export function debugReload(c: Client, opts: { flush: boolean; save: boolean; merge: boolean }): Reply {
   const server = c.server;
   if (opts.save) saveInMemory(server);
   if (opts.flush) {
-    // emptyData: WATCH is told about the keys before they go.
-    for (const db of server.dbs) {
-      touchAllWatchedKeysInDb(db, null);
-      db.clear();
-    }
-    // emptyData without EMPTYDB_NOFUNCTIONS: the libraries go too, and come back from the file.
-    server.functions.clear();
-    server.replicaKeysWithExpire.flush();
+    // The libraries go too, and come back from the file.
+    emptyData(server, -1, { functions: true });
   }
   if (!load(server, opts.merge)) return errorReply('Error trying to load the RDB dump');
+  server.log('DB reloaded by DEBUG RELOAD', 'warning');
   return OK;
 }

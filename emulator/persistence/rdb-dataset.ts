@@ -6,7 +6,8 @@ import type { Int64 } from '../numbers/int64.js';
 import type { RedisServer } from '../server/server.js';
 import type { RdbReplicationInfo } from '../replication/state.js';
 import { REDIS_VERSION, usedMemory } from '../server/info.js';
-import type { LoadedKey, RdbContents } from './rdb/file-reader.js';
+import type { LoadedKey, RdbContents, RdbReadOptions } from './rdb/file-reader.js';
+import { auxLogLine } from './rdb/aux-log.js';
 import { keyRecord, RdbStreamWriter, writeRdb, type RdbDatabase, type RdbKey, type RdbWriteOptions } from './rdb/file-writer.js';
 import { ForkView } from '../keyspace/fork-view.js';
 import type { Value } from '../keyspace/values.js';
@@ -47,6 +48,52 @@ export function valueReadOptions(server: RedisServer): ValueReadOptions {
       server.stats.dumpPayloadSanitizations++;
     },
   };
+}
+
+/** What differs between one rdbLoad and another: the caller's rdbflags and where its lines go. */
+export interface RdbLoadSettings {
+  /** The load time, against which expiry times and the file's age are compared. */
+  nowMs: number;
+  /** Leave out keys already expired (a primary loading a snapshot; not a replica, not an AOF preamble). */
+  dropExpired: boolean;
+  /** RDBFLAGS_ALLOW_DUP (DEBUG RELOAD MERGE). */
+  allowDuplicates?: boolean;
+  /** Where the loader logs the aux fields it reports as it reads them. */
+  log: (line: string) => void;
+  onExpired?: (db: number, key: string) => void;
+}
+
+/**
+ * rdbLoad's options for this server, the same for every load (at start,
+ * DEBUG RELOAD, an AOF's preamble, a replica's sync): the configured
+ * encodings and sanitization, the checksum unless rdbchecksum is off or
+ * DEBUG SET-SKIP-CHECKSUM-VALIDATION is on (rdbLoadRioWithLoadingCtx),
+ * and the aux fields logged.
+ */
+export function rdbLoadOptions(server: RedisServer, load: RdbLoadSettings): RdbReadOptions {
+  const nowS = Math.floor(load.nowMs / 1000);
+  const options: RdbReadOptions = {
+    ...valueReadOptions(server),
+    databases: server.dbs.length,
+    verifyChecksum: server.config.getBool('rdbchecksum') && !debugSettings(server).skipChecksumValidation,
+    nowMs: load.nowMs,
+    dropExpired: load.dropExpired,
+    allowDuplicates: load.allowDuplicates ?? false,
+    onAux: (key, value) => {
+      const line = auxLogLine(key, value, nowS);
+      if (line !== null) load.log(line);
+    },
+  };
+  if (load.onExpired !== undefined) options.onExpired = load.onExpired;
+  return options;
+}
+
+/** The end of rdbLoadRio: the figures INFO's rdb_last_load_keys_* show, and the line it logs. */
+export function doneLoadingRdb(server: RedisServer, loaded: { keysLoaded: number; keysExpired: number }): string {
+  const p = server.stats.persistence;
+  p.rdbLastLoadKeysExpired = loaded.keysExpired;
+  p.rdbLastLoadKeysLoaded = loaded.keysLoaded;
+  return `Done loading RDB, keys loaded: ${loaded.keysLoaded}, keys expired: ${loaded.keysExpired}.`;
 }
 
 /** Which access data the policy keeps with each key in a file: IDLE under LRU, FREQ under LFU. */

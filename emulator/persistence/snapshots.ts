@@ -1,10 +1,9 @@
 import { RdbError } from './rdb/errors.js';
-import { auxLogLine } from './rdb/aux-log.js';
 import type { checkRdb } from './check/rdb/check.js';
 import { serverLogLine } from '../server/log-line.js';
 import { bytesFromArray } from '../resp/bytes.js';
 import { startLoaders } from './start-loading.js';
-import { ForkedRdbWriter, keySaveDelayUs, saveRdb, valueReadOptions, type SaveStamp } from './rdb-dataset.js';
+import { doneLoadingRdb, ForkedRdbWriter, keySaveDelayUs, rdbLoadOptions, saveRdb, type SaveStamp } from './rdb-dataset.js';
 import { usedMemory } from '../server/info.js';
 import type { RedisServer } from '../server/server.js';
 import { DiskError, type FileSystem } from '../sim/disk.js';
@@ -568,30 +567,22 @@ export class Snapshots implements ProcessModule {
       return { us: 0, error: `Fatal error loading the DB: ${e instanceof Error ? e.message : String(e)}. Exiting.` };
     }
     const server = this.server;
-    const cfg = server.config;
     const nowUs = this.p.nowUs();
     const replication = server.replication;
     replication.beforeRdbLoad();
-    const contents = startLoaders().loadRdbIntoServer(server, bytes, {
-      ...valueReadOptions(server),
-      deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
-      databases: server.dbs.length,
-      verifyChecksum: cfg.getBool('rdbchecksum'),
-      nowMs: Math.floor(nowUs / 1000),
-      dropExpired: true,
-      allowDuplicates: false,
-      onAux: (key, value) => {
-        const line = auxLogLine(key, value, Math.floor(nowUs / 1e6));
-        if (line !== null) this.p.log(line);
-      },
-      onExpired: (db, key) => replication.expiredOnLoad(db, key),
-    });
+    const contents = startLoaders().loadRdbIntoServer(
+      server,
+      bytes,
+      rdbLoadOptions(server, {
+        nowMs: Math.floor(nowUs / 1000),
+        dropExpired: true,
+        log: (line) => this.p.log(line),
+        onExpired: (db, key) => replication.expiredOnLoad(db, key),
+      }),
+    );
     if (contents instanceof RdbError) return this.loadFailed(contents, bytes, Math.floor(nowUs / 1000));
     replication.afterRdbLoad(contents.aux);
-    const p = server.stats.persistence;
-    p.rdbLastLoadKeysExpired = contents.keysExpired;
-    p.rdbLastLoadKeysLoaded = contents.keysLoaded;
-    this.p.log(`Done loading RDB, keys loaded: ${contents.keysLoaded}, keys expired: ${contents.keysExpired}.`);
+    this.p.log(doneLoadingRdb(server, contents));
     const us = ((bytes.length / 1024) * LOAD_US_PER_KB) / this.p.host.profile.cpuSpeed;
     return { us: Math.max(1, Math.round(us)) };
   }

@@ -1,7 +1,6 @@
-import { touchAllWatchedKeysInDb } from '../keyspace/watch.js';
-import { auxLogLine } from '../persistence/rdb/aux-log.js';
+import { emptyData } from '../server/empty-data.js';
 import { RdbError } from '../persistence/rdb/errors.js';
-import { placeLoadedKeys, valueReadOptions } from '../persistence/rdb-dataset.js';
+import { doneLoadingRdb, placeLoadedKeys, rdbLoadOptions } from '../persistence/rdb-dataset.js';
 import { loadRdbIntoServer } from '../persistence/rdb-load.js';
 import { readRdb } from '../persistence/rdb/file-reader.js';
 import { asciiLower } from '../resp/bytes.js';
@@ -15,14 +14,9 @@ import type { RedisServer } from '../server/server.js';
  * database its primary's stream had selected is read from the file.
  */
 
-/** emptyData(-1): every database emptied, and WATCH told about the keys that go. */
+/** emptyData(-1) with Redis's flags for a sync: every database, and the function libraries, which the file brings again. */
 export function emptyAllData(server: RedisServer): void {
-  for (const db of server.dbs) {
-    if (db.dict.size === 0) continue;
-    touchAllWatchedKeysInDb(db, null);
-    db.clear();
-  }
-  server.replicaKeysWithExpire.flush();
+  emptyData(server, -1, { functions: true });
 }
 
 /** The outcome of loading a received RDB. */
@@ -34,28 +28,12 @@ export interface SyncedRdb {
 }
 
 function readOptions(server: RedisServer, log: (line: string) => void) {
-  const cfg = server.config;
-  return {
-    ...valueReadOptions(server),
-    deepSanitize: cfg.get('sanitize-dump-payload') === 'yes',
-    databases: server.dbs.length,
-    verifyChecksum: cfg.getBool('rdbchecksum'),
-    nowMs: server.nowMs,
-    // A replica keeps keys that expired: its primary's DEL removes them.
-    dropExpired: false,
-    allowDuplicates: false,
-    onAux: (key: string, value: string) => {
-      const line = auxLogLine(key, value, Math.floor(server.nowMs / 1000));
-      if (line !== null) log(line);
-    },
-  };
+  // A replica keeps keys that expired: its primary's DEL removes them.
+  return rdbLoadOptions(server, { nowMs: server.nowMs, dropExpired: false, log });
 }
 
 function finish(server: RedisServer, aux: ReadonlyArray<readonly [string, string]>, keysLoaded: number, keysExpired: number, log: (line: string) => void): SyncedRdb {
-  const p = server.stats.persistence;
-  p.rdbLastLoadKeysExpired = keysExpired;
-  p.rdbLastLoadKeysLoaded = keysLoaded;
-  log(`Done loading RDB, keys loaded: ${keysLoaded}, keys expired: ${keysExpired}.`);
+  log(doneLoadingRdb(server, { keysLoaded, keysExpired }));
   let streamDb = -1;
   for (const [k, v] of aux) {
     if (asciiLower(k) !== 'repl-stream-db') continue;

@@ -3,7 +3,8 @@ import { ErrorReply, StatusReply, type Reply } from '../resp/reply.js';
 import { StringObject } from '../keyspace/values.js';
 import { commandFacts } from '../server/command-table.js';
 import { RedisProcess } from '../process/redis-process.js';
-import type { RecordedAction, World } from './world.js';
+import type { TraceEntry } from '../sim/trace.js';
+import type { World } from './world.js';
 
 /**
  * The acknowledged-writes ledger: every reply a client of the world got
@@ -84,12 +85,8 @@ export class AckLedger {
   constructor(readonly world: World) {
     for (const host of world.hosts.values()) for (const p of host.processes.values()) if (p instanceof RedisProcess && !p.sentinelMode) this.noteRole(host.name, p);
     this.stops.push(world.onClientReply((client, argv, reply) => this.reply(client, argv, reply)));
-    this.stops.push(world.onAction((rec) => this.action(rec)));
-    this.stops.push(
-      world.trace.subscribe((e) => {
-        if (e.kind === 'log' || e.kind === 'repl') this.rolesOf(e.source);
-      }),
-    );
+    // The trace, not the action log: a partition or a kill typed in a host's shell is one shell action, but its own trace line.
+    this.stops.push(world.trace.subscribe((e) => this.traced(e)));
   }
 
   /** Stops listening. */
@@ -101,14 +98,19 @@ export class AckLedger {
     return this.world.kernel.now - this.world.kernel.startUs;
   }
 
-  private action(rec: RecordedAction): void {
-    const a = rec.action;
-    const atUs = rec.t - this.world.kernel.startUs;
-    if (a.kind === 'partition') this.timeline.push({ atUs, kind: 'partition', a: a.a, b: a.b });
-    else if (a.kind === 'heal') this.timeline.push({ atUs, kind: 'heal', a: a.a, b: a.b });
-    else if (a.kind === 'powerOff') this.timeline.push({ atUs, kind: 'down', host: a.host, how: 'power lost' });
-    else if (a.kind === 'powerOn') this.timeline.push({ atUs, kind: 'power-on', host: a.host });
-    else if (a.kind === 'signal' && this.world.hosts.get(a.host)?.process(a.pid) instanceof RedisProcess) this.timeline.push({ atUs, kind: 'down', host: a.host, how: a.sig === 'KILL' ? 'killed' : 'stopped' });
+  /** What the timeline keeps of the trace: partitions, heals, power, redis-servers ending, and role changes (read from the server's state as its log speaks). */
+  private traced(e: TraceEntry): void {
+    const atUs = e.t;
+    if (e.source === 'net' && (e.kind === 'partition' || e.kind === 'heal')) {
+      const m = /^(\S+) (?:<->|->) (\S+)$/.exec(e.text);
+      if (m !== null) this.timeline.push({ atUs, kind: e.kind, a: m[1]!, b: m[2]! });
+    } else if (e.kind === 'power-loss') this.timeline.push({ atUs, kind: 'down', host: e.source, how: 'power lost' });
+    else if (e.kind === 'boot') this.timeline.push({ atUs, kind: 'power-on', host: e.source });
+    else if (e.kind === 'exit') {
+      // host.ts: "<pid> <name> <how> <code>"; a power cut is noted above.
+      const m = /^\d+ redis-server (\S+) /.exec(e.text);
+      if (m !== null && m[1] !== 'power-loss') this.timeline.push({ atUs, kind: 'down', host: e.source, how: m[1] === 'killed' ? 'killed' : 'stopped' });
+    } else if (e.kind === 'log' || e.kind === 'repl') this.rolesOf(e.source);
   }
 
   /** Notes a role change of any redis-server of the host. */
@@ -195,9 +197,12 @@ export class AckLedger {
   /**
    * Checks every acknowledged write against the data on `survivor` (a
    * host; its redis-server on `port`): which were lost, each explained by
-   * the timeline.
+   * the timeline. With `sinceUs` (us since the world began), only the
+   * writes acknowledged from then on are counted and judged, against
+   * every write before them (a lesson's step judges its own writes).
    */
-  verdict(survivor: string, port = 6379): Verdict {
+  verdict(survivor: string, port = 6379, opts: { sinceUs?: number } = {}): Verdict {
+    const sinceUs = opts.sinceUs ?? 0;
     const p = this.world.redis(survivor, port);
     if (p === undefined) throw new Error(`no redis-server runs on ${survivor}:${port}`);
     const db = p.server.dbs[0]!;
@@ -215,7 +220,7 @@ export class AckLedger {
     }
     let judged = 0;
     for (const [key, writes] of byKey) {
-      judged += writes.length;
+      judged += writes.filter((w) => w.atUs >= sinceUs).length;
       const value = now(key);
       // The newest write whose value is the one that survived: those after it are lost, those before it were overwritten.
       let anchor = -1;
@@ -235,9 +240,10 @@ export class AckLedger {
         } else if (j.kind === 'value' && i > anchor) lost.push(w);
       }
     }
-    lost.sort((a, b) => a.seq - b.seq);
-    const losses = lost.map((w) => this.explain(w, survivor));
-    return { survivor, acknowledged: this.acknowledged.length, judged, lost: losses, summary: summarize(losses) };
+    const since = lost.filter((w) => w.atUs >= sinceUs).sort((a, b) => a.seq - b.seq);
+    const losses = since.map((w) => this.explain(w, survivor));
+    const acknowledged = this.acknowledged.filter((w) => w.atUs >= sinceUs).length;
+    return { survivor, acknowledged, judged, lost: losses, summary: summarize(losses) };
   }
 
   /** Why a write acknowledged by a server is not in the data that survived, from the timeline. */

@@ -58,6 +58,12 @@ function bareLabel(c: Check): string {
       return `${c.ran}${c.args !== undefined ? ` ${c.args}` : ''} ran on ${c.on}${times(c.count)}`;
     case 'command':
       return `${c.command} ran on ${serverName(c.on)}${times(c.count)}`;
+    case 'ledger': {
+      const against = c.on === undefined ? '' : ` from the data on ${serverName(c.on)}`;
+      if (c.ledger === 'kept') return `No write acknowledged in this step is missing${against}`;
+      const when = c.cause === 'partition' ? 'after the partition' : c.cause === 'crash' ? 'before the crash' : 'in this step';
+      return `Some writes acknowledged ${when} are missing${against}`;
+    }
   }
 }
 

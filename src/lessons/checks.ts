@@ -2,6 +2,7 @@ import { formatReply } from '../../emulator/redis-cli/index.js';
 import { repr } from '../../emulator/index.js';
 import type { RedisProcess } from '../../emulator/process/index.js';
 import type { World } from '../../emulator/world/world.js';
+import type { AckLedger } from '../../emulator/world/ack-ledger.js';
 import { checkLabel, count, momentNotYet, momentWhen, sentence, serverName } from './check-words.js';
 import { happeningWords } from './happenings.js';
 import type { TimedReply } from './host.js';
@@ -52,7 +53,12 @@ export interface CheckContext {
     hits(index: number): readonly number[];
     moment(m: Moment, server: string): MomentRecord | null;
   };
+  /** The world's acknowledged-writes ledger (ledger-code.ts); null while its code loads. */
+  ledger?(): LedgerView | null;
 }
+
+/** What a ledger check reads of the ledger. */
+export type LedgerView = Pick<AckLedger, 'verdict'>;
 
 /** What a check sees of a code cell's last run. */
 export interface CellRunView {
@@ -230,6 +236,8 @@ function observe(c: Check, ctx: CheckContext, index: number, proc: RedisProcess 
     }
     case 'cell':
       return cellCheck(c, ctx);
+    case 'ledger':
+      return ledgerCheck(c, ctx);
     case 'happened':
     case 'ran':
     case 'command':
@@ -480,4 +488,46 @@ function numberFound(n: number, e: NumberExpect, say: (n: number) => string): Fo
 
 function quote(s: string): string {
   return `"${s}"`;
+}
+
+/**
+ * The acknowledged writes of this step against the data of the server
+ * that holds the truth: the one named, or the one primary running now.
+ */
+function ledgerCheck(c: Extract<Check, { kind: 'ledger' }>, ctx: CheckContext): Found {
+  const ledger = ctx.ledger?.() ?? null;
+  if (ledger === null) return fail('the workbook is still opening its ledger of acknowledged writes');
+  let where: { host: string; port: number };
+  if (c.on !== undefined) {
+    where = parseServerRef(c.on);
+    if (serverOf(ctx, where.host, where.port, null) === null) return fail(notRunning(ctx.world, where.host, where.port));
+  } else {
+    const primaries = primariesNow(ctx.world);
+    if (primaries.length === 0) return fail('no redis-server runs as a primary now, so there is no data to check the acknowledged writes against');
+    if (primaries.length > 1) return fail(`${primaries.map((p) => serverName(`${p.host.name}:${p.port}`)).join(' and ')} are all primaries now: the writes are checked once one primary is left`);
+    where = { host: primaries[0]!.host.name, port: primaries[0]!.port };
+  }
+  const v = ledger.verdict(where.host, where.port, { sinceUs: ctx.stepStartUs });
+  const name = serverName(`${where.host}:${where.port}`);
+  if (v.judged === 0) return fail('no client has been told a write succeeded in this step yet');
+  const lost = c.cause === undefined ? v.lost : v.lost.filter((l) => l.cause === c.cause);
+  if (c.ledger === 'kept') {
+    return v.lost.length === 0 ? pass(`all ${count(v.judged, 'write')} acknowledged in this step are in the data on ${name}`) : fail(`against the data on ${name}: ${v.summary.join(' ')}`);
+  }
+  if (lost.length !== 0) return pass(`against the data on ${name}: ${v.summary.join(' ')}`);
+  if (v.lost.length !== 0) return fail(`against the data on ${name}: ${v.summary.join(' ')} None of them because of ${c.cause === 'partition' ? 'a partition' : 'a crash'}`);
+  return fail(`every one of the ${count(v.judged, 'write')} acknowledged in this step is in the data on ${name}: nothing was lost`);
+}
+
+/** The redis-servers running as primaries now (powered, alive, not sentinels), in host order. */
+function primariesNow(world: World): RedisProcess[] {
+  const found: RedisProcess[] = [];
+  for (const h of world.hosts.values()) {
+    if (!h.powered) continue;
+    for (const p of h.processes.values()) {
+      const r = p as Partial<RedisProcess>;
+      if (r.server !== undefined && r.alive === true && r.sentinelMode === false && r.server.replication.masterHost === null) found.push(p as RedisProcess);
+    }
+  }
+  return found;
 }

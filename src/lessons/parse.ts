@@ -365,6 +365,9 @@ class Parser {
       }
       case 'cell':
         return null;
+      case 'ledger':
+        if (c.cause !== undefined && c.ledger !== 'lost') return 'a ledger check names the cause of lost writes only: cause goes with ledger: lost';
+        return c.on === undefined ? null : host(parseServerRef(c.on).host);
     }
   }
 

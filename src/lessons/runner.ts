@@ -7,6 +7,7 @@ import { lessonCells, type CellBlock, type Lesson, type LessonStep } from './les
 import { runningServer } from './observe.js';
 import { StepWatch, stepSeen } from './step-watch.js';
 import { buildLessonWorld } from './world.js';
+import { ledgerOf, loadLedgerCode } from './ledger-code.js';
 
 /**
  * Where a learner is in a lesson, as plain JSON for IndexedDB or an
@@ -92,7 +93,15 @@ export class LessonRunner {
       () => this.lesson.steps[this.state.step]?.checks ?? [],
       (check, proc) => observeAtMoment(check, this.context(), proc),
     );
+    this.usesLedger = lesson.steps.some((s) => s.checks.some((c) => c.kind === 'ledger'));
+    // The ledger listens from the first evaluation after its code arrives, long before the step that reads it.
+    if (this.usesLedger) void loadLedgerCode().then(() => this.evaluated && this.evaluate(true));
   }
+
+  /** Some step checks the acknowledged-writes ledger. */
+  private readonly usesLedger: boolean;
+  /** The checks have run once: the host has a world. */
+  private evaluated = false;
 
   get steps(): readonly LessonStep[] {
     return this.lesson.steps;
@@ -180,6 +189,8 @@ export class LessonRunner {
       return this.status;
     }
     this.watch.follow(this.host.world);
+    this.evaluated = true;
+    if (this.usesLedger) ledgerOf(this.host.world);
     const ctx = this.context();
     const results = step.checks.map((c, k) => evaluateCheck(c, ctx, k));
     const passing = results.every((r) => r.ok);
@@ -366,6 +377,7 @@ export class LessonRunner {
       lastReply: (t: string) => this.host.lastReply(t),
       cell: (id: string) => this.opts.cellRun?.(id) ?? this.cellRuns.get(id) ?? null,
       watch: this.watch,
+      ledger: () => ledgerOf(this.host.world),
     };
   }
 

@@ -304,7 +304,25 @@ const cellCheck = z.strictObject({
   ...common,
 });
 
+/**
+ * The acknowledged-writes ledger (emulator/world/ack-ledger.ts): every
+ * write a client of the world was told succeeded during this step,
+ * checked against the data of the server that holds the truth now. A
+ * relation, never a count: `lost` (some acknowledged write is gone),
+ * `kept` (at least one was acknowledged, and every one survives).
+ */
+const ledgerCheck = z.strictObject({
+  kind: z.literal('ledger'),
+  ledger: z.enum(['lost', 'kept']),
+  /** The server whose data is the truth; without it, the one primary the world has now. */
+  on: serverRef.optional(),
+  /** With lost: what the lost writes are explained by (a partition that cut their server off, or its crash). */
+  cause: z.enum(['partition', 'crash']).optional(),
+  ...common,
+});
+
 export const checkSchema = z.discriminatedUnion('kind', [
+  ledgerCheck,
   keyCheck,
   infoCheck,
   configCheck,
@@ -321,7 +339,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
 ]);
 
 /** The key that names a check's kind, as the lesson writes it ("- key: flag:last"). */
-export const CHECK_KINDS = ['key', 'info', 'config', 'dbsize', 'server', 'host', 'file', 'trace', 'reply', 'cell', 'happened', 'ran', 'command'] as const;
+export const CHECK_KINDS = ['key', 'info', 'config', 'dbsize', 'server', 'host', 'file', 'trace', 'reply', 'cell', 'happened', 'ran', 'command', 'ledger'] as const;
 
 export type HostSpec = z.infer<typeof hostSpec>;
 export type LinkSpec = z.infer<typeof linkSpec>;

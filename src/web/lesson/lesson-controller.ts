@@ -8,7 +8,7 @@ import { installWorkbookPrograms } from '../world-programs.js';
 import { buildSandboxWorld } from '../world-setup.js';
 import type { WorkbookSnapshot, WorldStore } from '../world-store.js';
 import { loadCatalogue } from './lesson-files.js';
-import { lessonKeeping } from './lesson-keeping.js';
+import { LESSON_STATE_KEY, lessonKeeping } from './lesson-keeping.js';
 import type { LessonRecord, LessonShelf } from './lesson-shelf.js';
 import type { KeptLesson } from './progress-file.js';
 import { StoreLessonHost } from './store-host.js';
@@ -38,9 +38,6 @@ export interface LessonPaneState {
 
 /** The progress file's code, loaded when the learner exports or imports. */
 const progressFiles = (): Promise<typeof import('./progress-file.js')> => import('./progress-file.js');
-
-/** The session's name for the lesson state. */
-const SESSION_KEY = 'lesson';
 
 interface SavedLesson {
   readonly lesson: string;
@@ -105,7 +102,7 @@ export class LessonController {
     store.subscribe(() => this.worldMoved());
     // The lesson being followed and the learner's progress are saved with the session.
     stateProviders.register({
-      key: SESSION_KEY,
+      key: LESSON_STATE_KEY,
       save: () => this.saved(),
       restore: (data) => void this.restoreSaved(data),
       reset: () => this.forget(),

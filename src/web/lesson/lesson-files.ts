@@ -25,6 +25,11 @@ export function lessonFileNames(): string[] {
     .sort();
 }
 
+/** The id of every lesson, read from the file names (a lesson's file is NN-<id>.md), without loading one. */
+export function lessonIds(): string[] {
+  return lessonFileNames().map((f) => f.replace(/^\d+-/, '').replace(/\.md$/, ''));
+}
+
 /** Loads and parses one lesson file; throws LessonFormatError for a broken one. */
 export async function loadLessonFile(file: string): Promise<Lesson> {
   const load = files[`/lessons/${file}`];

@@ -9,3 +9,6 @@ import type { LessonShelf } from './lesson-shelf.js';
  * then start afresh each time they are opened.
  */
 export const lessonKeeping: { session: WorkbookSession | null; shelf: LessonShelf | null } = { session: null, shelf: null };
+
+/** The name the session keeps the lesson open now under (its state: { lesson: id, progress }). */
+export const LESSON_STATE_KEY = 'lesson';

@@ -1,3 +1,5 @@
+import { lessonIds } from '../lesson/lesson-files.js';
+import { LESSON_STATE_KEY } from '../lesson/lesson-keeping.js';
 import type { Moment, SessionFile } from './session-format.js';
 import type { WorkbookSession } from './workbook-session.js';
 
@@ -52,12 +54,37 @@ export async function sharedSessionText(fragment: string): Promise<{ ok: true; t
   }
 }
 
-/** Opens the moment a link's fragment holds in place of the session; says why when it cannot. Resolves whether it opened. */
+/**
+ * Opens the moment a link's fragment holds in place of the session; says
+ * why when it cannot, and then leaves the learner's session as it was.
+ * Resolves whether it opened.
+ */
 export async function openSharedMoment(session: WorkbookSession, fragment: string): Promise<boolean> {
   const read = await sharedSessionText(fragment);
-  const opened = read.ok ? await session.importText(read.text, { doing: 'Opening the shared moment', done: 'This is the moment the link was made at; what you do now is yours.' }) : read;
+  const missing = read.ok ? lessonMissing(read.text) : null;
+  const opened: { ok: true } | { ok: false; message: string } =
+    missing !== null
+      ? { ok: false, message: `it opens the lesson "${missing}", which this workbook does not have (the link may come from a newer version of it). Nothing was changed: your own work is as you left it.` }
+      : read.ok
+        ? await session.importText(read.text, { doing: 'Opening the shared moment', done: 'This is the moment the link was made at; what you do now is yours.' })
+        : read;
   if (!opened.ok) session.showNotice('error', `The shared link could not be opened: ${opened.message}`);
   return opened.ok;
+}
+
+/**
+ * The lesson a moment was taken in when this workbook has no such lesson,
+ * else null. Checked before the moment replaces anything: opened, it
+ * would leave the learner in a lesson world with no lesson to follow.
+ */
+function lessonMissing(text: string): string | null {
+  let lesson: unknown;
+  try {
+    lesson = (JSON.parse(text) as { state?: Record<string, { lesson?: unknown } | null> }).state?.[LESSON_STATE_KEY]?.lesson;
+  } catch {
+    return null;
+  }
+  return typeof lesson === 'string' && !lessonIds().includes(lesson) ? lesson : null;
 }
 
 /** The session with only what the moment needs: the active branch, its log up to now, no checkpoints, recent screens. */

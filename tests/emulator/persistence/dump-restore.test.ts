@@ -93,6 +93,17 @@ describe('DEBUG RELOAD', () => {
     expect(lastSavedRdb(server)).toBeInstanceOf(Uint8Array);
   });
 
+  it('logs what rdbLoad logs, then that the DB was reloaded', () => {
+    const { server, run } = setup();
+    const lines: string[] = [];
+    server.logHook = (text) => lines.push(text);
+    run('SET', 'a', '1');
+    run('SET', 'b', '2');
+    run('DEBUG', 'RELOAD');
+    expect(lines[0]).toMatch(/^Loading RDB produced by version \d+\.\d+\.\d+$/);
+    expect(lines.slice(-2)).toEqual(['Done loading RDB, keys loaded: 2, keys expired: 0.', 'DB reloaded by DEBUG RELOAD']);
+  });
+
   it('recomputes encodings as a load does', () => {
     const { run } = setup();
     run('SADD', 's', '1', 'x');

@@ -36,6 +36,20 @@ describe('REPLICAOF and the full synchronization', () => {
     expect([...positions].sort((x, y) => x - y)).toEqual(positions);
   });
 
+  it('drops its own function libraries with its data before loading the primary\'s, as emptyData does', async () => {
+    const { run, until, linkUp } = setup({ config: { 'repl-diskless-sync': 'no' } });
+    const lib = (name: string) => `#!lua name=${name}\nredis.register_function('f_${name}', function() return 1 end)`;
+    expect(await run('A', 'FUNCTION', 'LOAD', lib('shared'))).toBe('shared');
+    expect(await run('B', 'FUNCTION', 'LOAD', lib('shared'))).toBe('shared');
+    expect(await run('B', 'FUNCTION', 'LOAD', lib('mine'))).toBe('mine');
+    await run('A', 'SET', 'k', 'v');
+    await run('B', 'REPLICAOF', 'A', '6379');
+    until(() => linkUp('B'));
+    expect(await run('B', 'GET', 'k')).toBe('v');
+    const names = (list: unknown) => (list as unknown[][]).map((l) => l[1]);
+    expect(names(await run('B', 'FUNCTION', 'LIST'))).toEqual(['shared']);
+  });
+
   it('takes a diskless transfer (EOF mark) and answers with an ACK, which puts it online at once', async () => {
     const { run, log, until, linkUp, field } = setup({ config: { 'repl-diskless-sync-delay': '0' } });
     await run('A', 'SET', 'k', 'v');

@@ -109,6 +109,14 @@ export function sessionHarness(opts: { kv?: MemoryStore; open?: boolean; wallSte
       while (!done && Date.now() - started < 30_000) await run(FRAME_MS);
       return loading;
     },
+    /** Runs frames until `work` settles (it may wait on real time as well as on frames), up to 30 s of wall time. */
+    async until<T>(work: Promise<T>): Promise<T> {
+      let done = false;
+      void work.finally(() => (done = true)).catch(() => undefined);
+      const started = Date.now();
+      while (!done && Date.now() - started < 30_000) await run(FRAME_MS);
+      return work;
+    },
     /** Runs until the session is no longer busy (a replay), up to `maxMs` of wall time. */
     async idle(maxMs = 20_000): Promise<void> {
       for (let t = 0; t < maxMs && session.getSnapshot().busy !== null; t += FRAME_MS) await run(FRAME_MS);

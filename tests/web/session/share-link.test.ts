@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSession } from '../../../src/web/session/session-data.js';
-import { MAX_LINK_CHARS, shareLink, sharedSessionText, SHARE_PREFIX } from '../../../src/web/session/share-link.js';
+import { MAX_LINK_CHARS, openSharedMoment, shareLink, sharedSessionText, SHARE_PREFIX } from '../../../src/web/session/share-link.js';
 import { digest, sessionHarness } from './session-harness.js';
 
 describe('share links', () => {
@@ -60,5 +60,44 @@ describe('share links', () => {
   it('refuses a damaged link in words', async () => {
     expect(await sharedSessionText(`${SHARE_PREFIX}not-deflate`)).toEqual({ ok: false, message: 'This link is damaged (cut short, perhaps, when it was copied): the moment it held cannot be read.' });
     expect((await sharedSessionText('#share=9.abc')).ok).toBe(false);
+  });
+
+  it('refuses a link to a lesson this workbook lacks, or a damaged one, in words, and leaves the learner\'s own session as it was', async () => {
+    // The learner's own work, saved.
+    const mine = sessionHarness();
+    expect(await mine.load()).toBe(false);
+    const cli = mine.open();
+    await mine.run(50);
+    mine.store.sendLine(cli.id, 'SET mine kept');
+    await mine.run(100);
+    await mine.session.save();
+    const before = digest(mine.store.world);
+
+    // A moment of a lesson a later workbook has and this one does not.
+    const other = sessionHarness();
+    other.open();
+    await other.run(50);
+    const file = other.session.exportSession();
+    const link = await shareLink({ ...file, state: { ...file.state, lesson: { lesson: 'a-lesson-yet-to-come', progress: { step: 1, done: [false] } } } }, 'http://localhost:5173/');
+    expect(link.ok).toBe(true);
+    if (!link.ok) return;
+
+    for (const fragment of [new URL(link.url).hash, new URL(link.url).hash.slice(0, 40)]) {
+      expect(await mine.until(openSharedMoment(mine.session, fragment))).toBe(false);
+      const notice = mine.session.getSnapshot().notice;
+      expect(notice?.kind).toBe('error');
+      expect(notice?.text).toMatch(fragment.length === 40 ? /damaged/ : /"a-lesson-yet-to-come", which this workbook does not have.*your own work is as you left it/);
+      expect(digest(mine.store.world)).toBe(before);
+      expect(mine.store.world.redis('redis')).toBeDefined();
+      // What the browser keeps is the learner's session still: the page reloaded finds it.
+      await mine.session.save();
+      const reloaded = sessionHarness({ kv: mine.kv });
+      expect(await reloaded.load()).toBe(true);
+      expect(digest(reloaded.store.world)).toBe(before);
+    }
+    // The page goes on: the learner's terminal still answers.
+    mine.store.sendLine(cli.id, 'GET mine');
+    await mine.run(100);
+    expect(cli.lines()).toContain('"kept"');
   });
 });
