@@ -5,6 +5,7 @@ import { ALL_HANDLERS } from '../commands/index.js';
 import { infoText } from '../server/info.js';
 import { isHostname, isIpAddress, yesNo, type SentinelGlobals } from './config.js';
 import { selectReplica, startFailover, voteLeader } from './failover.js';
+import { periodsReply, setPeriods } from './periods.js';
 import { currentMasterAddress, HELLO_CHANNEL, sentinelOf, type Instance, type MonitoredMaster, type Sentinel } from './sentinel.js';
 
 /**
@@ -79,6 +80,8 @@ function instanceReply(s: Sentinel, ri: Instance): Reply {
       ['failover-timeout', m.config.failoverTimeoutMs],
       ['parallel-syncs', m.config.parallelSyncs],
     );
+    if (m.config.notificationScript !== null) f.push(['notification-script', m.config.notificationScript]);
+    if (m.config.clientReconfigScript !== null) f.push(['client-reconfig-script', m.config.clientReconfigScript]);
   }
   if (ri.kind === 'slave') {
     f.push(
@@ -217,9 +220,8 @@ function sentinel(c: Client, argv: string[]): Reply {
       return OK;
     }
     case 'pending-scripts':
-      // Scripts (notification-script, client-reconfig-script) never run here: the queue is always empty.
       if (n !== 2) return arity(sub);
-      return [];
+      return s.scripts.pendingReply();
     case 'info-cache':
       return infoCache(s, argv.slice(2));
     case 'simulate-failure': {
@@ -244,39 +246,12 @@ function sentinel(c: Client, argv: string[]): Reply {
       return OK;
     }
     case 'debug':
-      if (n === 2) return errorReply('DEBUG is not supported by this sentinel yet');
-      return debugSet(s, argv);
+      return n === 2 ? periodsReply(s.periods) : setPeriods(s.periods, argv);
     case 'help':
       return errorReply(`wrong number of arguments for 'sentinel|help' command`);
     default:
       return errorReply(`${argv[1]!.toUpperCase()} is not supported by this sentinel yet`);
   }
-}
-
-/** The SENTINEL DEBUG options of sentinelSetDebugConfigParameters this sentinel does not model yet. */
-const DEBUG_NOT_MODELLED = new Set([
-  'info-period', 'ping-period', 'ask-period', 'publish-period', 'default-down-after', 'slave-reconf-timeout',
-  'min-link-reconnect-period', 'default-failover-timeout', 'election-timeout', 'script-max-runtime', 'script-retry-delay',
-]);
-
-/** SENTINEL DEBUG <option> <milliseconds> ...: the TILT trigger and period (sentinelSetDebugConfigParameters). */
-function debugSet(s: Sentinel, argv: string[]): Reply {
-  // Each option is applied as it is read: an error after the first leaves the earlier ones set.
-  for (let j = 2; j < argv.length; j++) {
-    const option = argv[j]!;
-    const lower = option.toLowerCase();
-    const more = argv.length - 1 - j > 0;
-    if ((lower === 'tilt-trigger' || lower === 'tilt-period') && more) {
-      const value = argv[++j]!;
-      if (!/^-?\d+$/.test(value) || Number(value) <= 0) return errorReply(`Invalid argument '${value}' for SENTINEL DEBUG '${option}'`);
-      s[lower === 'tilt-trigger' ? 'tiltTriggerMs' : 'tiltPeriodMs'] = Number(value);
-    } else if (DEBUG_NOT_MODELLED.has(lower) && more) {
-      return errorReply(`SENTINEL DEBUG '${option}' is not supported by this sentinel yet`);
-    } else {
-      return errorReply(`Unknown option or number of arguments for SENTINEL DEBUG '${option}'`);
-    }
-  }
-  return OK;
 }
 
 /** sentinelFlushConfigAndReply: +OK, or the error Redis gives when the file cannot be written. */
@@ -303,34 +278,51 @@ function ckquorum(m: MonitoredMaster): Reply {
   return errorReply(e);
 }
 
-/** SENTINEL SET <master> <option> <value> ... for the timing options (sentinelSetCommand). */
+/**
+ * SENTINEL SET <master> <option> <value> ... (sentinelSetCommand): each
+ * option is applied and announced (+set) as it is read; at the first bad
+ * one the error is the reply, and the changes before it are still saved.
+ */
 function setOptions(s: Sentinel, argv: string[]): Reply {
-  if (argv.length < 3) return arity('set');
+  if (argv.length < 5) return arity('set');
   const m = masterOrError(s, argv[2]!);
   if (!('config' in (m as object))) return m as Reply;
   const master = m as MonitoredMaster;
-  if (argv.length % 2 === 0 || argv.length === 3) return errorReply(`wrong number of arguments for 'sentinel|set' command`);
-  for (let j = 3; j < argv.length; j += 2) {
-    const option = argv[j]!.toLowerCase();
-    const value = argv[j + 1]!;
-    const v = /^-?\d+$/.test(value) ? Number(value) : NaN;
-    const bad = (): Reply => errorReply(`Invalid argument '${value}' for SENTINEL SET '${argv[j]}'`);
-    if (option === 'down-after-milliseconds') {
-      if (!(v > 0)) return bad();
-      master.config.downAfterMs = v;
-    } else if (option === 'failover-timeout') {
-      if (!(v > 0)) return bad();
-      master.config.failoverTimeoutMs = v;
-    } else if (option === 'parallel-syncs') {
-      if (!(v > 0)) return bad();
-      master.config.parallelSyncs = v;
-    } else if (option === 'quorum') {
-      if (!(v > 0)) return bad();
-      master.config.quorum = v;
+  let changes = 0;
+  const fail = (reply: Reply): Reply => {
+    if (changes > 0) s.flushConfig();
+    return reply;
+  };
+  for (let j = 3; j < argv.length; j++) {
+    const option = argv[j]!;
+    const lower = option.toLowerCase();
+    const more = argv.length - 1 - j;
+    const first = j;
+    if ((lower === 'down-after-milliseconds' || lower === 'failover-timeout' || lower === 'parallel-syncs' || lower === 'quorum') && more > 0) {
+      const value = argv[++j]!;
+      // getLongLongFromObject: the whole word is a number; it must be above zero.
+      if (!/^-?\d+$/.test(value) || Number(value) <= 0) return fail(errorReply(`Invalid argument '${value}' for SENTINEL SET '${option}'`));
+      const v = Number(value);
+      if (lower === 'down-after-milliseconds') master.config.downAfterMs = v;
+      else if (lower === 'failover-timeout') master.config.failoverTimeoutMs = v;
+      else if (lower === 'parallel-syncs') master.config.parallelSyncs = v;
+      else master.config.quorum = v;
+    } else if ((lower === 'notification-script' || lower === 'client-reconfig-script') && more > 0) {
+      const value = argv[++j]!;
+      if (s.config.globals.denyScriptsReconfig) {
+        return fail(errorReply('Reconfiguration of scripts path is denied for security reasons. Check the deny-scripts-reconfig configuration directive in your Sentinel configuration'));
+      }
+      if (value !== '' && !s.executable(value)) {
+        return fail(errorReply(lower === 'notification-script' ? 'Notification script seems non existing or non executable' : 'Client reconfiguration script seems non existing or non executable'));
+      }
+      // An empty path removes the script.
+      if (lower === 'notification-script') master.config.notificationScript = value === '' ? null : value;
+      else master.config.clientReconfigScript = value === '' ? null : value;
     } else {
-      return errorReply(`Unknown option or number of arguments for SENTINEL SET '${argv[j]}'`);
+      return fail(errorReply(`Unknown option or number of arguments for SENTINEL SET '${option}'`));
     }
-    s.event('warning', '+set', master, `${argv[j]} ${value}`);
+    changes++;
+    s.event('warning', '+set', master, `${argv[first]} ${argv[first + 1]}`);
   }
   return flushReply(s);
 }
@@ -428,8 +420,8 @@ function info(c: Client, argv: string[]): Reply {
       `sentinel_masters:${s.masters.size}\r\n` +
       `sentinel_tilt:${s.tilt ? 1 : 0}\r\n` +
       `sentinel_tilt_since_seconds:${s.tilt ? Math.floor((s.nowMs() - s.tiltStartMs) / 1000) : -1}\r\n` +
-      'sentinel_running_scripts:0\r\n' +
-      'sentinel_scripts_queue_length:0\r\n' +
+      `sentinel_running_scripts:${s.scripts.running}\r\n` +
+      `sentinel_scripts_queue_length:${s.scripts.length}\r\n` +
       `sentinel_simulate_failure_flags:${(s.simulateFailure.afterElection ? 1 : 0) | (s.simulateFailure.afterPromotion ? 2 : 0)}\r\n`;
     let id = 0;
     for (const m of s.masters.values()) {

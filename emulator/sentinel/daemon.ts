@@ -52,6 +52,9 @@ export function registerSentinel(world: World): void {
         if (words.length === 2 && !words[0]!.startsWith('#') && SERVER_OPTIONS.has(words[0]!.toLowerCase())) settings[words[0]!.toLowerCase()] = words[1]!;
       }
       settings['dir'] = absoluteDir(settings['dir']!, opts.cwd ?? '/');
+      // The scripts it names must be executable, from the directory Redis changed to.
+      const dir = settings['dir'];
+      parseSentinelConfig(sentinelConfigText(bytesFromArray(host.disk.readFile(opts.config)), opts.extraConfig), (path) => host.programs?.executable(path, dir) ?? false);
     } catch (e) {
       if (e instanceof SentinelConfigError) throw new Error(`*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\nReading the configuration file, at line ${e.lineNumber}\n>>> '${e.line}'\n${e.reason}`, { cause: e });
       // sentinelCheckConfigFile: Sentinel cannot run without a config file it can write.

@@ -7,17 +7,11 @@
  * change and are called from its timer and from its INFO replies.
  */
 import type { Reply } from '../resp/reply.js';
-import { civilDate } from '../server/log-line.js';
+import { gmtime, MONTH_ABBREVIATIONS, WEEKDAY_ABBREVIATIONS } from '../numbers/gmtime.js';
 import type { Instance, MonitoredMaster, Sentinel } from './sentinel.js';
 
-/** SENTINEL_ASK_PERIOD, SENTINEL_MAX_DESYNC, SENTINEL_ELECTION_TIMEOUT, SENTINEL_SLAVE_RECONF_TIMEOUT. */
-const ASK_PERIOD_MS = 1000;
+/** SENTINEL_MAX_DESYNC; the other periods are the sentinel's (SENTINEL DEBUG changes them). */
 const MAX_DESYNC_MS = 1000;
-const ELECTION_TIMEOUT_MS = 10_000;
-const REPLICA_RECONF_TIMEOUT_MS = 10_000;
-const PING_PERIOD_MS = 1000;
-const INFO_PERIOD_MS = 10_000;
-const PUBLISH_PERIOD_MS = 2000;
 
 function random(s: Sentinel, below: number): number {
   return s.p.kernel.random.nextU32() % below;
@@ -52,12 +46,12 @@ export function checkObjectivelyDown(s: Sentinel, m: MonitoredMaster): void {
 export function askMasterStateToOtherSentinels(s: Sentinel, m: MonitoredMaster, forced: boolean): void {
   const now = s.nowMs();
   for (const ri of m.sentinels.values()) {
-    if (now - ri.lastMasterDownReplyMs > ASK_PERIOD_MS * 5) {
+    if (now - ri.lastMasterDownReplyMs > s.periods.askMs * 5) {
       ri.masterDown = false;
       ri.leader = null;
     }
     if (!m.sdown || s.disconnected(ri) || ri.cc === null) continue;
-    if (!forced && now - ri.lastMasterDownReplyMs < ASK_PERIOD_MS) continue;
+    if (!forced && now - ri.lastMasterDownReplyMs < s.periods.askMs) continue;
     const runId = m.failoverState !== 'none' ? s.myid : '*';
     ri.cc.send(['SENTINEL', 'is-master-down-by-addr', m.config.ip, String(m.config.port), String(s.config.currentEpoch), runId], (r) => receiveIsMasterDown(s, ri, r));
   }
@@ -84,13 +78,13 @@ export function voteLeader(s: Sentinel, m: MonitoredMaster, reqEpoch: number, re
   if (reqEpoch > s.config.currentEpoch) {
     s.config.currentEpoch = reqEpoch;
     s.flushConfig();
-    s.event('warning', '+new-epoch', null, String(reqEpoch));
+    s.masterEvent('warning', '+new-epoch', m, String(reqEpoch));
   }
   if (m.leaderEpoch < reqEpoch && s.config.currentEpoch <= reqEpoch) {
     m.leader = reqRunId;
     m.leaderEpoch = s.config.currentEpoch;
     s.flushConfig();
-    s.event('warning', '+vote-for-leader', null, `${m.leader} ${m.leaderEpoch}`);
+    s.masterEvent('warning', '+vote-for-leader', m, `${m.leader} ${m.leaderEpoch}`);
     // Having voted for another, wait before trying ourselves, so sentinels do not all start at once.
     if (m.leader.toLowerCase() !== s.myid.toLowerCase()) m.failoverStartMs = s.nowMs() + random(s, MAX_DESYNC_MS);
   }
@@ -149,7 +143,7 @@ export function startFailover(s: Sentinel, m: MonitoredMaster): void {
   const now = s.nowMs();
   m.failoverState = 'wait_start';
   m.failoverEpoch = ++s.config.currentEpoch;
-  s.event('warning', '+new-epoch', null, String(s.config.currentEpoch));
+  s.masterEvent('warning', '+new-epoch', m, String(s.config.currentEpoch));
   s.event('warning', '+try-failover', m, '');
   m.failoverStartMs = now + random(s, MAX_DESYNC_MS);
   m.failoverStateChangeMs = now;
@@ -157,13 +151,9 @@ export function startFailover(s: Sentinel, m: MonitoredMaster): void {
 
 /** ctime_r's text in UTC without its newline: "Thu Jan  1 00:02:17 2026". */
 function ctime(ms: number): string {
-  const days = Math.floor(ms / 86_400_000);
-  const [year, month, day] = civilDate(days);
-  const sec = Math.floor((ms - days * 86_400_000) / 1000);
+  const t = gmtime(Math.floor(ms / 1000));
   const two = (n: number): string => String(n).padStart(2, '0');
-  const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][(((days + 4) % 7) + 7) % 7];
-  const mon = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][month - 1];
-  return `${weekday} ${mon} ${String(day).padStart(2, ' ')} ${two(Math.floor(sec / 3600))}:${two(Math.floor(sec / 60) % 60)}:${two(sec % 60)} ${year}`;
+  return `${WEEKDAY_ABBREVIATIONS[t.weekday]} ${MONTH_ABBREVIATIONS[t.month]} ${String(t.day).padStart(2, ' ')} ${two(t.hour)}:${two(t.minute)}:${two(t.second)} ${t.year}`;
 }
 
 function abortFailover(m: MonitoredMaster, now: number): void {
@@ -182,7 +172,7 @@ export function failoverStateMachine(s: Sentinel, m: MonitoredMaster): void {
       const leader = getLeader(s, m, m.failoverEpoch);
       // A failover forced by SENTINEL FAILOVER goes on without winning the election.
       if ((leader === null || leader.toLowerCase() !== s.myid.toLowerCase()) && !m.forceFailover) {
-        if (now - m.failoverStartMs > Math.min(ELECTION_TIMEOUT_MS, m.config.failoverTimeoutMs)) {
+        if (now - m.failoverStartMs > Math.min(s.periods.electionTimeoutMs, m.config.failoverTimeoutMs)) {
           s.event('warning', '-failover-abort-not-elected', m, '');
           abortFailover(m, now);
         }
@@ -249,12 +239,12 @@ export function failoverStateMachine(s: Sentinel, m: MonitoredMaster): void {
 export function selectReplica(s: Sentinel, m: MonitoredMaster): Instance | null {
   const now = s.nowMs();
   const maxMasterDownMs = (m.sdown ? now - m.sdownSinceMs : 0) + m.config.downAfterMs * 10;
-  const infoValidityMs = m.sdown ? PING_PERIOD_MS * 5 : INFO_PERIOD_MS * 3;
+  const infoValidityMs = m.sdown ? s.periods.pingMs * 5 : s.periods.infoMs * 3;
   const candidates = [...m.replicas.values()].filter(
     (r) =>
       !r.sdown &&
       !s.disconnected(r) &&
-      now - r.lastAvailMs <= PING_PERIOD_MS * 5 &&
+      now - r.lastAvailMs <= s.periods.pingMs * 5 &&
       r.priority !== 0 &&
       now - r.infoRefreshMs <= infoValidityMs &&
       r.masterLinkDownMs <= maxMasterDownMs,
@@ -288,8 +278,10 @@ function sendReplicaOf(ri: Instance, to: { ip: string; port: number } | null): b
 }
 
 /** sentinelForceHelloUpdateForMaster: hellos go out at the next timer to the master, its replicas and sentinels. */
-function forceHelloUpdate(m: MonitoredMaster): void {
-  for (const ri of [m, ...m.replicas.values(), ...m.sentinels.values()]) ri.lastPubMs = -PUBLISH_PERIOD_MS - 1;
+function forceHelloUpdate(s: Sentinel, m: MonitoredMaster): void {
+  // The last hello is made to look one publish period older.
+  const back = s.periods.publishMs + 1;
+  for (const ri of [m, ...m.replicas.values(), ...m.sentinels.values()]) if (ri.lastPubMs >= back) ri.lastPubMs -= back;
 }
 
 /** The failover's part of sentinelRefreshInstanceInfo: what the role an instance reports makes us do. */
@@ -310,10 +302,11 @@ export function actOnRole(s: Sentinel, ri: Instance, role: 'master' | 'slave'): 
         return;
       }
       s.event('warning', '+failover-state-reconf-slaves', m, '');
-      forceHelloUpdate(m);
+      s.clientReconfScript(m, 'leader', { ip: m.config.ip, port: m.config.port }, { ip: ri.ip, port: ri.port });
+      forceHelloUpdate(s, m);
     } else {
       // A replica that claims to be a master (an old master back) is turned into a replica again, once things are calm.
-      const waitMs = PUBLISH_PERIOD_MS * 4;
+      const waitMs = s.periods.publishMs * 4;
       if (!ri.promoted && looksSane(s, m) && noDownFor(s, ri, waitMs) && now - ri.roleReportedMs > waitMs) {
         if (sendReplicaOf(ri, { ip: m.config.ip, port: m.config.port })) s.event('notice', '+convert-to-slave', ri, '');
       }
@@ -340,7 +333,7 @@ export function actOnRole(s: Sentinel, ri: Instance, role: 'master' | 'slave'): 
 
 /** sentinelMasterLooksSane. */
 function looksSane(s: Sentinel, m: MonitoredMaster): boolean {
-  return m.roleReported === 'master' && !m.sdown && !m.odown && s.nowMs() - m.infoRefreshMs < INFO_PERIOD_MS * 2;
+  return m.roleReported === 'master' && !m.sdown && !m.odown && s.nowMs() - m.infoRefreshMs < s.periods.infoMs * 2;
 }
 
 /** sentinelRedisInstanceNoDownFor: not down now, and the last down state ended more than `ms` ago. */
@@ -361,7 +354,7 @@ function reconfNextReplica(s: Sentinel, m: MonitoredMaster): void {
   for (const r of m.replicas.values()) {
     if (inProgress >= m.config.parallelSyncs) break;
     if (r.promoted || r.reconf === 'done') continue;
-    if (r.reconf === 'sent' && now - r.reconfSentMs > REPLICA_RECONF_TIMEOUT_MS) {
+    if (r.reconf === 'sent' && now - r.reconfSentMs > s.periods.replicaReconfTimeoutMs) {
       s.event('notice', '-slave-reconf-sent-timeout', r, '');
       r.reconf = 'done';
       continue;
@@ -406,6 +399,6 @@ function detectEnd(s: Sentinel, m: MonitoredMaster): void {
 /** sentinelFailoverSwitchToPromotedSlave: the master is now the promoted replica's address. */
 export function switchToPromoted(s: Sentinel, m: MonitoredMaster): void {
   const ref = m.promotedReplica ?? m;
-  s.event('warning', '+switch-master', null, `${m.config.name} ${m.config.ip} ${m.config.port} ${ref.ip} ${ref.port}`);
+  s.masterEvent('warning', '+switch-master', m, `${m.config.name} ${m.config.ip} ${m.config.port} ${ref.ip} ${ref.port}`);
   s.resetMasterAndChangeAddress(m, ref.ip, ref.port);
 }

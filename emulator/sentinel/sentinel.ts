@@ -6,6 +6,8 @@ import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import { ErrorReply, StatusReply, VerbatimReply, type Reply } from '../resp/reply.js';
 import { parseSentinelConfig, rewriteSentinelConfig, sentinelConfigText, SentinelConfigError, newMasterConfig, type MonitoredMasterConfig, type SentinelConfig } from './config.js';
 import { ReplyLink } from './link.js';
+import { defaultPeriods, type SentinelPeriods } from './periods.js';
+import { ScriptQueue } from './scripts.js';
 import { actOnRole, askMasterStateToOtherSentinels, checkObjectivelyDown, failoverStateMachine, startFailoverIfNeeded, switchToPromoted } from './failover.js';
 
 /** The Sentinel of each sentinel-mode server, for its command handlers. */
@@ -101,14 +103,8 @@ export interface MonitoredMaster extends Instance {
   forceFailover: boolean;
 }
 
-/** SENTINEL_PING_PERIOD, SENTINEL_INFO_PERIOD, SENTINEL_PUBLISH_PERIOD, SENTINEL_MAX_PENDING_COMMANDS of src/sentinel.c. */
-const PING_PERIOD_MS = 1000;
-const INFO_PERIOD_MS = 10_000;
-const PUBLISH_PERIOD_MS = 2000;
+/** SENTINEL_MAX_PENDING_COMMANDS of src/sentinel.c. */
 const MAX_PENDING_COMMANDS = 100;
-/** sentinel_tilt_trigger and sentinel_tilt_period (SENTINEL_PING_PERIOD * 30). */
-const TILT_TRIGGER_MS = 2000;
-const TILT_PERIOD_MS = PING_PERIOD_MS * 30;
 /** SENTINEL_HELLO_CHANNEL. */
 export const HELLO_CHANNEL = '__sentinel__:hello';
 /** CONFIG_DEFAULT_HZ of src/server.h. */
@@ -128,9 +124,10 @@ export class Sentinel implements ProcessModule {
   /** TILT mode (sentinel.tilt): the timer ran too late or time went back, so for a while nothing is judged. */
   tilt = false;
   tiltStartMs = 0;
-  /** sentinel_tilt_trigger and sentinel_tilt_period, which SENTINEL DEBUG may change. */
-  tiltTriggerMs = TILT_TRIGGER_MS;
-  tiltPeriodMs = TILT_PERIOD_MS;
+  /** The periods and timeouts SENTINEL DEBUG may change. */
+  readonly periods: SentinelPeriods = defaultPeriods();
+  /** The notification and client-reconfig scripts waiting or running. */
+  readonly scripts = new ScriptQueue(this);
   /** sentinel.previous_time: when the timer last ran. */
   private previousTimeMs: number;
   /** SENTINEL SIMULATE-FAILURE: crash after being elected leader, after promoting the chosen replica. */
@@ -239,7 +236,7 @@ export class Sentinel implements ProcessModule {
   private checkTiltCondition(): void {
     const now = this.nowMs();
     const delta = now - this.previousTimeMs;
-    if (delta < 0 || delta > this.tiltTriggerMs) {
+    if (delta < 0 || delta > this.periods.tiltTriggerMs) {
       this.tilt = true;
       this.tiltStartMs = now;
       this.event('warning', '+tilt', null, '#tilt mode entered');
@@ -290,6 +287,7 @@ export class Sentinel implements ProcessModule {
       for (const s of [...m.sentinels.values()]) this.handleInstance(s);
       if (m.failoverState === 'update_config') switchToPromoted(this, m);
     }
+    this.scripts.tick();
     // A random hz each time keeps sentinels from running their timers in lockstep and splitting every vote.
     this.p.server.config.set('hz', String(CONFIG_DEFAULT_HZ + (this.p.kernel.random.nextU32() % CONFIG_DEFAULT_HZ)));
   }
@@ -300,7 +298,7 @@ export class Sentinel implements ProcessModule {
     this.sendPeriodicCommands(ri);
     // The acting half waits while in TILT: information is still gathered, nothing is decided.
     if (this.tilt) {
-      if (this.nowMs() - this.tiltStartMs < this.tiltPeriodMs) return;
+      if (this.nowMs() - this.tiltStartMs < this.periods.tiltPeriodMs) return;
       this.tilt = false;
       this.event('warning', '-tilt', null, '#tilt mode exited');
     }
@@ -370,8 +368,8 @@ export class Sentinel implements ProcessModule {
     const now = this.nowMs();
     const downAfter = this.downAfterMs(ri);
     const fast = ri.kind === 'slave' && (ri.master!.odown || ri.master!.failoverState !== 'none' || ri.masterLinkDownMs !== 0);
-    const infoPeriod = fast ? 1000 : INFO_PERIOD_MS;
-    const pingPeriod = Math.min(downAfter, PING_PERIOD_MS);
+    const infoPeriod = fast ? 1000 : this.periods.infoMs;
+    const pingPeriod = Math.min(downAfter, this.periods.pingMs);
     if (ri.kind !== 'sentinel' && (ri.infoRefreshMs === 0 || now - ri.infoRefreshMs > infoPeriod)) {
       ri.cc.send(['INFO'], (r) => {
         const text = replyText(r);
@@ -379,7 +377,7 @@ export class Sentinel implements ProcessModule {
       });
     }
     if (now - ri.lastPongMs > pingPeriod && now - ri.lastPingMs > pingPeriod / 2) this.sendPing(ri);
-    if (now - ri.lastPubMs > PUBLISH_PERIOD_MS) this.sendHello(ri);
+    if (now - ri.lastPubMs > this.periods.publishMs) this.sendHello(ri);
   }
 
   private downAfterMs(ri: Instance): number {
@@ -435,7 +433,7 @@ export class Sentinel implements ProcessModule {
     const elapsed = ri.actPingMs !== 0 ? now - ri.actPingMs : this.disconnected(ri) ? now - ri.lastAvailMs : 0;
     // Down when it does not answer, or when a master has said it is a
     // replica for down-after plus two INFO periods.
-    const reportsReplica = ri.kind === 'master' && ri.roleReported === 'slave' && now - ri.roleReportedMs > this.downAfterMs(ri) + INFO_PERIOD_MS * 2;
+    const reportsReplica = ri.kind === 'master' && ri.roleReported === 'slave' && now - ri.roleReportedMs > this.downAfterMs(ri) + this.periods.infoMs * 2;
     if (elapsed > this.downAfterMs(ri) || reportsReplica) {
       if (!ri.sdown) {
         ri.sdown = true;
@@ -550,14 +548,16 @@ export class Sentinel implements ProcessModule {
     if (currentEpoch > this.config.currentEpoch) {
       this.config.currentEpoch = currentEpoch;
       this.flushConfig();
-      this.event('warning', '+new-epoch', null, String(currentEpoch));
+      this.masterEvent('warning', '+new-epoch', m, String(currentEpoch));
     }
     if (si !== null && m.config.configEpoch < masterConfigEpoch) {
       m.config.configEpoch = masterConfigEpoch;
       if (masterPort !== m.config.port || t[5] !== m.config.ip) {
         this.event('warning', '+config-update-from', si, '');
-        this.event('warning', '+switch-master', null, `${m.config.name} ${m.config.ip} ${m.config.port} ${t[5]} ${masterPort}`);
+        this.masterEvent('warning', '+switch-master', m, `${m.config.name} ${m.config.ip} ${m.config.port} ${t[5]} ${masterPort}`);
+        const from = { ip: m.config.ip, port: m.config.port };
         this.resetMasterAndChangeAddress(m, t[5]!, masterPort);
+        this.clientReconfScript(m, 'observer', from, { ip: m.config.ip, port: m.config.port });
       }
     }
     if (si !== null) si.lastHelloMs = this.nowMs();
@@ -628,8 +628,38 @@ export class Sentinel implements ProcessModule {
       if (ri.master !== null) who += ` @ ${ri.master.config.name} ${ri.master.config.ip} ${ri.master.config.port}`;
     }
     const msg = who === '' ? text : text === '' ? who : text.startsWith(' ') ? `${who}${text}` : `${who} ${text}`;
+    this.emit(level, type, msg, ri === null ? null : (ri.master ?? (ri as MonitoredMaster)));
+  }
+
+  /** An event about a master whose text does not name it (+new-epoch, +vote-for-leader, +switch-master): only its script knows. */
+  masterEvent(level: ServerLogLevel, type: string, m: MonitoredMaster, text: string): void {
+    this.emit(level, type, text, m);
+  }
+
+  private emit(level: ServerLogLevel, type: string, msg: string, master: MonitoredMaster | null): void {
     this.p.log(`${type} ${msg}`, level);
     if (level !== 'debug') this.p.server.pubsub.publish(type, msg, GLOBAL);
+    // A warning about an instance runs its master's notification script with the event's type and text.
+    if (level === 'warning' && master !== null && master.config.notificationScript !== null) this.scripts.schedule(master.config.notificationScript, [type, msg]);
+  }
+
+  /**
+   * sentinelCallClientReconfScript: the master's client-reconfig-script, told
+   * `<master-name> <leader|observer> start <from-ip> <from-port> <to-ip> <to-port>`.
+   */
+  clientReconfScript(m: MonitoredMaster, role: 'leader' | 'observer', from: { ip: string; port: number }, to: { ip: string; port: number }): void {
+    const path = m.config.clientReconfigScript;
+    if (path !== null) this.scripts.schedule(path, [m.config.name, role, 'start', from.ip, String(from.port), to.ip, String(to.port)]);
+  }
+
+  /** access(path, X_OK) on the host: a script must exist and be executable to be set. */
+  executable(path: string): boolean {
+    return this.p.host.programs?.executable(path, this.cwd()) ?? false;
+  }
+
+  /** The directory the process works in (Redis changes to `dir`): relative script paths start there. */
+  cwd(): string {
+    return this.p.server.config.get('dir');
   }
 
   /** sentinelFlushConfig: rewrites the config file; false when it cannot be written. */
@@ -641,7 +671,8 @@ export class Sentinel implements ProcessModule {
       m.config.leaderEpoch = m.leaderEpoch;
     }
     try {
-      this.p.host.disk.writeFile(this.configPath, bytesToArray(rewriteSentinelConfig(this.config)));
+      const defaults = { downAfterMs: this.periods.defaultDownAfterMs, failoverTimeoutMs: this.periods.defaultFailoverTimeoutMs };
+      this.p.host.disk.writeFile(this.configPath, bytesToArray(rewriteSentinelConfig(this.config, defaults)));
       return true;
     } catch {
       return false;
@@ -651,6 +682,9 @@ export class Sentinel implements ProcessModule {
   monitor(name: string, ip: string, port: number, quorum: number): MonitoredMaster | string {
     if (this.masters.has(name)) return 'Duplicate master name.';
     const config = newMasterConfig(name, ip, port, quorum);
+    // createSentinelRedisInstance takes the defaults SENTINEL DEBUG may have changed.
+    config.downAfterMs = this.periods.defaultDownAfterMs;
+    config.failoverTimeoutMs = this.periods.defaultFailoverTimeoutMs;
     this.config.masters.push(config);
     const m = this.masterInstance(config);
     this.masters.set(name, m);

@@ -82,8 +82,34 @@ export abstract class SimProcess {
   }
 }
 
+/** A program of the machine that a process started (fork and execve): its pid, and SIGKILL. */
+export interface ExecutedProgram {
+  readonly pid: number;
+  kill(): void;
+}
+
+/**
+ * The machine's own programs, the files a process may execute (Sentinel's
+ * notification and client-reconfig scripts). A host that stands for the
+ * machine it runs on (src/node) runs its real files; a simulated host has
+ * none unless it is given some. Paths are taken from `cwd` when relative,
+ * as execve takes them from the working directory.
+ */
+export interface HostPrograms {
+  /** access(path, X_OK): whether the file exists and may be executed. */
+  executable(path: string, cwd: string): boolean;
+  /**
+   * Starts the program with `argv` (argv[0] is the path, as given). Once it
+   * ends, `exited` gets its exit code and the signal that ended it (0 when
+   * none). Null when it cannot be started at all (fork failed).
+   */
+  run(path: string, argv: readonly string[], cwd: string, exited: (code: number, signal: number) => void): ExecutedProgram | null;
+}
+
 export class Host implements NetHost {
   powered = true;
+  /** The programs on this machine a process may execute; none on a simulated host. */
+  programs: HostPrograms | null = null;
   bootId = 1;
   readonly processes = new Map<number, SimProcess>();
   private listeners = new Map<number | string, Listener>();

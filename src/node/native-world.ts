@@ -6,6 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { World } from '../../emulator/world/world.js';
+import { nodePrograms } from './host-programs.js';
 import { RealDisk } from './real-disk.js';
 import type { ServerLog } from './server-log.js';
 import type { RedisTcpServer } from './tcp-server.js';
@@ -25,6 +26,7 @@ export function nativeWorld(hostName: string): NativeWorld {
   const host = world.addHost(hostName, 'native');
   host.disk = new RealDisk(world.kernel, hostName, '/');
   host.numberProcessesFrom(process.pid);
+  host.programs = nodePrograms();
   return { clock, world, host };
 }
 

@@ -8,7 +8,7 @@
  * without redis-server and redis-sentinel.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +39,7 @@ async function startSide(kind: 'real' | 'emulator'): Promise<Side> {
   const conf = join(dir, 'sentinel.conf');
   writeFileSync(
     conf,
-    [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `logfile ${join(dir, 'sentinel.log')}`, `sentinel monitor mymaster 127.0.0.1 ${server.port} 2`, ''].join('\n'),
+    [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `logfile ${join(dir, 'sentinel.log')}`, 'sentinel deny-scripts-reconfig no', `sentinel monitor mymaster 127.0.0.1 ${server.port} 2`, ''].join('\n'),
   );
   const child =
     kind === 'emulator'
@@ -160,6 +160,17 @@ describe.skipIf(!RUN)('SENTINEL replies: real redis-sentinel and the emulator ov
     ['SENTINEL', 'DEBUG', 'tilt-period', '0'],
     ['SENTINEL', 'DEBUG', 'tilt-period'],
     ['SENTINEL', 'DEBUG', 'no-such-option', '1'],
+    // The other periods: set as read, so the error on ask-period leaves ping-period set; then all of them listed.
+    ['SENTINEL', 'DEBUG', 'ping-period', '500', 'ask-period', '0'],
+    ['SENTINEL', 'DEBUG', 'info-period', '3000', 'PUBLISH-PERIOD', '1500', 'default-down-after', '2000', 'script-retry-delay', '100'],
+    ['SENTINEL', 'DEBUG'],
+    // SET as sentinelSetCommand reads it: options applied in turn; a script must be an executable file.
+    ['SENTINEL', 'SET', 'mymaster', 'quorum'],
+    ['SENTINEL', 'SET', 'mymaster', 'quorum', '3', 'parallel-syncs'],
+    ['SENTINEL', 'SET', 'mymaster', 'notification-script', '/nonexistent'],
+    ['SENTINEL', 'SET', 'mymaster', 'client-reconfig-script', '/etc/hostname'],
+    ['SENTINEL', 'SET', 'mymaster', 'client-reconfig-script', ''],
+    ['SENTINEL', 'SET', 'mymaster', 'failover-timeout', '12x'],
     ['SENTINEL', 'NO-SUCH-SUBCOMMAND'],
     ['ROLE'],
   ];
@@ -171,6 +182,30 @@ describe.skipIf(!RUN)('SENTINEL replies: real redis-sentinel and the emulator ov
       if (real !== emulated) mismatches.push(`${argv.join(' ')}\n  real:     ${JSON.stringify(real)}\n  emulator: ${JSON.stringify(emulated)}`);
     }
     expect(mismatches.join('\n')).toBe('');
+  });
+
+  it('runs the notification script with the same arguments', async () => {
+    for (const s of sides) {
+      // A script that writes its arguments, one per line, into a file of its own (scripts run side by side).
+      const script = join(s.dir, 'notify.sh');
+      writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$@" > ${join(s.dir, 'event')}.$$\n`, { mode: 0o755 });
+      expect(await s.conn.commandRaw(['SENTINEL', 'SET', 'mymaster', 'notification-script', script])).toBe('+OK\r\n');
+      // +set is a warning about the master: the script runs for it (and ran for the +set of the script itself).
+      expect(await s.conn.commandRaw(['SENTINEL', 'SET', 'mymaster', 'quorum', '2'])).toBe('+OK\r\n');
+    }
+    const events = await Promise.all(
+      sides.map((s) =>
+        waitFor(`the notification script ran twice`, async () => {
+          const runs = readdirSync(s.dir)
+            .filter((f) => f.startsWith('event.'))
+            .map((f) => normalize(s, readFileSync(join(s.dir, f), 'latin1').replaceAll(s.dir, 'DIR')))
+            .sort();
+          return runs.length === 2 && runs.every((r) => r.endsWith('\n')) ? runs : undefined;
+        }),
+      ),
+    );
+    expect(events[1]).toEqual(events[0]);
+    expect(events[0]).toEqual(['+set\nmaster mymaster 127.0.0.1 SPORT notification-script DIR/notify.sh\n', '+set\nmaster mymaster 127.0.0.1 SPORT quorum 2\n']);
   });
 
   it('INFO-CACHE gives each master and replica the INFO text it last read, with its age', async () => {
