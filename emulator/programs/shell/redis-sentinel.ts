@@ -23,18 +23,15 @@ export function startSentinel(ctx: CommandContext, program: string, args: readon
     return 1;
   }
   const path = ctx.resolve(config);
+  // Registered already (the page loads it before a line that names Sentinel,
+  // and before replaying one): the start happens within the line.
+  if (ctx.world.hasDaemon('redis-sentinel')) return spawnSentinel(ctx, path);
   const job = ctx.foreground(program, [program, ...args], { onInterrupt: () => job.finish(130), onKilled: () => {} });
   void import('../../sentinel/daemon.js').then(
     ({ registerSentinel }) => {
       if (!job.running) return;
       registerSentinel(ctx.world);
-      try {
-        ctx.world.spawn(ctx.host.name, 'redis-sentinel', { config: path });
-        job.finish(0);
-      } catch (e) {
-        ctx.err(`${(e as Error).message}\n`);
-        job.finish(1);
-      }
+      job.finish(spawnSentinel(ctx, path));
     },
     (e: unknown) => {
       ctx.err(`${program}: ${(e as Error).message}\n`);
@@ -42,4 +39,15 @@ export function startSentinel(ctx: CommandContext, program: string, args: readon
     },
   );
   return 'job';
+}
+
+/** Starts redis-sentinel on the shell's host; its exit status as the shell sees it. */
+function spawnSentinel(ctx: CommandContext, path: string): number {
+  try {
+    ctx.world.spawn(ctx.host.name, 'redis-sentinel', { config: path });
+    return 0;
+  } catch (e) {
+    ctx.err(`${(e as Error).message}\n`);
+    return 1;
+  }
 }
