@@ -21,6 +21,6 @@ export { encodeReply, encodeCommand, type Protocol } from './resp/encode.js';
 export { RequestParser, ProtocolError, type ByteDecoder } from './resp/request-parser.js';
 export { ReplyParser } from './resp/reply-parser.js';
 export { splitArgs } from './resp/split-args.js';
-export { utf8ToBytes, bytesToUtf8, bytesFromArray, bytesToArray, asciiLower, repr } from './resp/bytes.js';
+export { utf8ToBytes, bytesToUtf8, bytesFromArray, bytesToArray, asciiLower, repr, useHostByteCodec, type ByteCodec } from './resp/bytes.js';
 export { commandKeys } from './commands/command-keys.js';
 export { configFromCommandLine, readConfigText } from './server/command-line.js';

@@ -84,9 +84,39 @@ export function bytesToUtf8(b: string): string {
   return out;
 }
 
+/**
+ * A host's own conversion between bytes and byte strings (Latin-1 in both
+ * directions), for long runs: a value of a megabyte crossing a socket or
+ * an RDB file would otherwise cost a loop over its characters in
+ * JavaScript. Node has one (Buffer's latin1); a browser has none (its
+ * TextDecoder's "latin1" is windows-1252), so there the loops stay.
+ */
+export interface ByteCodec {
+  /** The bytes a[start..end) as a byte string. */
+  decode(a: Uint8Array, start: number, end: number): string;
+  /** Writes every character of the byte string `s` into `into` from `at` (which has room for it). */
+  encodeInto(s: string, into: Uint8Array, at: number): void;
+}
+
+/** Below this length the loops cost less than a call into the host. */
+export const HOST_CODEC_MIN_BYTES = 1024;
+
+let hostCodec: ByteCodec | null = null;
+
+/** Installs (or, with null, removes) the host's conversion; results are the same bytes either way. */
+export function useHostByteCodec(codec: ByteCodec | null): void {
+  hostCodec = codec;
+}
+
+/** The host's conversion for a run of `n` bytes, or null when the loops should do it. */
+export function hostByteCodec(n: number): ByteCodec | null {
+  return n >= HOST_CODEC_MIN_BYTES ? hostCodec : null;
+}
+
 /** Copies bytes into a byte string. */
 export function bytesFromArray(a: Uint8Array, start = 0, end = a.length): string {
   const n = end - start;
+  if (n >= HOST_CODEC_MIN_BYTES && hostCodec !== null) return hostCodec.decode(a, start, end);
   // Short arguments (command names, keys, small values) are most of what a
   // server decodes. Up to 12 characters, concatenation gives a flat string
   // at once; longer ones would be ropes that every Map lookup flattens, so
@@ -135,6 +165,10 @@ function interned(a: Uint8Array, start: number, end: number): string {
 /** The bytes of a byte string. */
 export function bytesToArray(b: string): Uint8Array {
   const out = new Uint8Array(b.length);
+  if (b.length >= HOST_CODEC_MIN_BYTES && hostCodec !== null) {
+    hostCodec.encodeInto(b, out, 0);
+    return out;
+  }
   for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
   return out;
 }

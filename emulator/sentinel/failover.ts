@@ -7,7 +7,7 @@
  * change and are called from its timer and from its INFO replies.
  */
 import type { Reply } from '../resp/reply.js';
-import { civilDate } from '../server/log-line.js';
+import { gmtime, MONTH_ABBREVIATIONS, WEEKDAY_ABBREVIATIONS } from '../numbers/gmtime.js';
 import type { Instance, MonitoredMaster, Sentinel } from './sentinel.js';
 
 /** SENTINEL_MAX_DESYNC; the other periods are the sentinel's (SENTINEL DEBUG changes them). */
@@ -151,13 +151,9 @@ export function startFailover(s: Sentinel, m: MonitoredMaster): void {
 
 /** ctime_r's text in UTC without its newline: "Thu Jan  1 00:02:17 2026". */
 function ctime(ms: number): string {
-  const days = Math.floor(ms / 86_400_000);
-  const [year, month, day] = civilDate(days);
-  const sec = Math.floor((ms - days * 86_400_000) / 1000);
+  const t = gmtime(Math.floor(ms / 1000));
   const two = (n: number): string => String(n).padStart(2, '0');
-  const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][(((days + 4) % 7) + 7) % 7];
-  const mon = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][month - 1];
-  return `${weekday} ${mon} ${String(day).padStart(2, ' ')} ${two(Math.floor(sec / 3600))}:${two(Math.floor(sec / 60) % 60)}:${two(sec % 60)} ${year}`;
+  return `${WEEKDAY_ABBREVIATIONS[t.weekday]} ${MONTH_ABBREVIATIONS[t.month]} ${String(t.day).padStart(2, ' ')} ${two(t.hour)}:${two(t.minute)}:${two(t.second)} ${t.year}`;
 }
 
 function abortFailover(m: MonitoredMaster, now: number): void {

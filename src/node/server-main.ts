@@ -9,7 +9,8 @@ import '../../emulator/commands/on-demand-handlers.js';
 import { randomInt } from 'node:crypto';
 import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { createServer, bytesToUtf8, utf8ToBytes, type RedisServer } from '../../emulator/index.js';
+import { createServer, bytesToUtf8, utf8ToBytes, useHostByteCodec, type RedisServer } from '../../emulator/index.js';
+import { latin1Codec } from './latin1-codec.js';
 import {
   parseServerArgs,
   usageText,
@@ -219,6 +220,7 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     // Like redis-server, the data directory is where it was started unless configured.
     config: { dir: process.cwd(), ...settings.emulator },
     seed: randomInt(2 ** 31),
+    ...(settings.configFile === null ? {} : { configFile: settings.configFile, configFileValues: settings.hostValues }),
   });
   const redis = proc.server;
   if (!proc.alive) {
@@ -274,6 +276,7 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
 
 /** The process entry: runs until SIGINT or SIGTERM. */
 export async function main(): Promise<void> {
+  useHostByteCodec(latin1Codec);
   if (isSentinelMode(process.argv[1], process.argv.slice(2))) {
     await sentinelMain(process.argv.slice(2));
     return;

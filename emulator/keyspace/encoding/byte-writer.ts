@@ -1,3 +1,5 @@
+import { hostByteCodec } from '../../resp/bytes.js';
+
 /**
  * Growable output over Uint8Array, little-endian unless a method says
  * otherwise: the encodings (listpack, quicklist) and the RDB writers lay
@@ -37,6 +39,12 @@ export class ByteWriter {
   str(s: string): void {
     const n = s.length;
     this.room(n);
+    const codec = hostByteCodec(n);
+    if (codec !== null) {
+      codec.encodeInto(s, this.buf, this.length);
+      this.length += n;
+      return;
+    }
     const buf = this.buf;
     let at = this.length;
     for (let i = 0; i < n; i++) buf[at++] = s.charCodeAt(i);

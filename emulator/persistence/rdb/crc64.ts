@@ -11,6 +11,11 @@
  * loop was the larger part of loading a file of small keys.
  */
 
+import { WASM_DATA, WASM_WINDOW_BYTES, wasmCrc64, type WasmCrc64 } from './crc64-wasm.js';
+
+/** Below this many bytes, copying them into WebAssembly's memory costs more than it saves. */
+const WASM_MIN_BYTES = 512;
+
 /** The polynomial with its bits reversed, as a reflected CRC consumes it. */
 const POLY_REFLECTED = reverse64(0xad93d23594c935a9n);
 
@@ -52,6 +57,10 @@ export class Crc64 {
   private hi = 0;
 
   update(bytes: Uint8Array, start = 0, end = bytes.length): this {
+    if (end - start >= WASM_MIN_BYTES) {
+      const w = wasmCrc64(TABLE_LO, TABLE_HI);
+      if (w !== null) return this.updateWasm(w, bytes, start, end);
+    }
     const tl = TABLE_LO;
     const th = TABLE_HI;
     let lo = this.lo;
@@ -78,6 +87,20 @@ export class Crc64 {
     }
     this.lo = lo;
     this.hi = hi;
+    return this;
+  }
+
+  /** The same steps in WebAssembly, a window of input at a time. */
+  private updateWasm(w: WasmCrc64, bytes: Uint8Array, start: number, end: number): this {
+    w.words[0] = this.lo;
+    w.words[1] = this.hi;
+    for (let at = start; at < end; at += WASM_WINDOW_BYTES) {
+      const n = Math.min(WASM_WINDOW_BYTES, end - at);
+      w.memory.set(bytes.subarray(at, at + n), WASM_DATA);
+      w.update(n);
+    }
+    this.lo = w.words[0]!;
+    this.hi = w.words[1]!;
     return this;
   }
 

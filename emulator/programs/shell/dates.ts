@@ -1,63 +1,17 @@
+import { gmtime, MONTH_ABBREVIATIONS, WEEKDAY_ABBREVIATIONS } from '../../numbers/gmtime.js';
+
 /**
  * Dates as the C library prints them in the "C" locale and the UTC time
  * zone, which is what a freshly installed server uses. Times are virtual
  * microseconds since the Unix epoch.
  */
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const DAYS = WEEKDAY_ABBREVIATIONS;
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-export const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const MONTHS = MONTH_ABBREVIATIONS;
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 function pad(n: number, width: number, fill = '0'): string {
   return String(n).padStart(width, fill);
-}
-
-/** A UTC calendar date and time of day. */
-export interface Civil {
-  year: number;
-  /** 0 to 11. */
-  month: number;
-  day: number;
-  /** 0 (Sunday) to 6. */
-  weekday: number;
-  /** 1 to 366. */
-  yearDay: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-/**
- * The UTC calendar date of a time, computed from the day count (the
- * proleptic Gregorian calendar, as gmtime does), so that the emulator
- * needs no Date object.
- */
-export function civil(us: number): Civil {
-  const sec = Math.floor(us / 1e6);
-  const days = Math.floor(sec / 86400);
-  const rem = sec - days * 86400;
-  // Days since 0000-03-01, in 400-year eras of 146097 days.
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 2 : mp - 10;
-  const year = yoe + era * 400 + (month <= 1 ? 1 : 0);
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const before = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334][month]! + (leap && month > 1 ? 1 : 0);
-  return {
-    year,
-    month,
-    day,
-    weekday: (((days + 4) % 7) + 7) % 7,
-    yearDay: before + day,
-    hour: Math.floor(rem / 3600),
-    minute: Math.floor((rem % 3600) / 60),
-    second: rem % 60,
-  };
 }
 
 /**
@@ -67,7 +21,7 @@ export function civil(us: number): Civil {
  * as GNU date does.
  */
 export function strftime(format: string, us: number): string {
-  const d = civil(us);
+  const d = gmtime(Math.floor(us / 1e6));
   const sec = Math.floor(us / 1e6);
   let out = '';
   for (let i = 0; i < format.length; i++) {

@@ -7,6 +7,19 @@ import { REDIS_VERSION } from './redis-server.js';
  * server here, in the background. Sentinel's code is not part of what a
  * first page loads, so the first start loads it, then spawns the process.
  */
+type SentinelCode = typeof import('../../sentinel/daemon.js');
+let loaded: SentinelCode | null = null;
+let loading: Promise<SentinelCode> | null = null;
+
+/**
+ * Loads Sentinel's code once (a lesson that starts sentinels asks for it
+ * when it begins); after that `redis-sentinel` starts at once.
+ */
+export function loadSentinelCode(): Promise<SentinelCode> {
+  loading ??= import('../../sentinel/daemon.js').then((m) => (loaded = m));
+  return loading;
+}
+
 export const redisSentinel: Command = (ctx, args) => startSentinel(ctx, 'redis-sentinel', args);
 
 /** The shared start; `program` is what the line typed ran. */
@@ -23,15 +36,19 @@ export function startSentinel(ctx: CommandContext, program: string, args: readon
     return 1;
   }
   const path = ctx.resolve(config);
-  // Registered already (the page loads it before a line that names Sentinel,
-  // and before replaying one): the start happens within the line.
+  const start = (code: SentinelCode): number => {
+    code.registerSentinel(ctx.world);
+    return spawnSentinel(ctx, path);
+  };
+  // Once the code is here (loaded by a lesson, or registered by the page before a line
+  // that names Sentinel and before a replay), the start is immediate, so the same line
+  // does the same thing at the same time when a world replays.
+  if (loaded !== null) return start(loaded);
   if (ctx.world.hasDaemon('redis-sentinel')) return spawnSentinel(ctx, path);
   const job = ctx.foreground(program, [program, ...args], { onInterrupt: () => job.finish(130), onKilled: () => {} });
-  void import('../../sentinel/daemon.js').then(
-    ({ registerSentinel }) => {
-      if (!job.running) return;
-      registerSentinel(ctx.world);
-      job.finish(spawnSentinel(ctx, path));
+  void loadSentinelCode().then(
+    (code) => {
+      if (job.running) job.finish(start(code));
     },
     (e: unknown) => {
       ctx.err(`${program}: ${(e as Error).message}\n`);

@@ -2,11 +2,14 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useTheme } from '../theme/use-theme.js';
+import { visibleControls } from '../terminal/sanitize.js';
 import { formatFigure, type BarChart } from './chart-spec.js';
 
 /** Each group's bars take this share of the space between two groups. */
 const GROUP_WIDTH = 0.8;
 const HEIGHT_PX = 240;
+/** The narrowest the canvas is drawn; the lesson pane at its narrowest leaves a chart about this much. */
+const MIN_WIDTH_PX = 120;
 /** Colours of the series, by their place among the series of their kind (yours or the book's). */
 const PALETTE = ['--accent', '--focus', '--ok', '--off', '--type-list', '--type-hash'];
 
@@ -20,11 +23,13 @@ const PALETTE = ['--accent', '--focus', '--ok', '--off', '--type-list', '--type-
  */
 export default function CellChart({ chart }: { chart: BarChart }) {
   const box = useRef<HTMLDivElement>(null);
+  const names = useRef<HTMLOListElement>(null);
   const { theme } = useTheme();
 
   useEffect(() => {
     const el = box.current;
-    if (el === null) return;
+    const list = names.current;
+    if (el === null || list === null) return;
     const { read: color, done: coloursRead } = colourReader(el);
     const muted = color('--muted');
     const kinds = { own: 0, reference: 0 };
@@ -56,7 +61,7 @@ export default function CellChart({ chart }: { chart: BarChart }) {
     const data: uPlot.AlignedData = [groups.map((_, i) => i), ...chart.series.map((s) => s.values.map((v) => (v === null || (chart.log && v <= 0) ? null : v)))];
     const plot = new uPlot(
       {
-        width: Math.max(200, el.clientWidth),
+        width: Math.max(MIN_WIDTH_PX, el.clientWidth),
         height: HEIGHT_PX,
         title: chart.title || undefined,
         cursor: { points: { show: false }, drag: { x: false, y: false } },
@@ -66,16 +71,8 @@ export default function CellChart({ chart }: { chart: BarChart }) {
           y: chart.log ? { distr: 3, log: 10, range: (_u, min, max) => decades(min, max) } : { range: (_u, _min, max) => [0, max * 1.08] },
         },
         axes: [
-          {
-            stroke: muted,
-            grid: { show: false },
-            ticks: { show: false },
-            size: 28,
-            // Small enough for four group names side by side in the lesson pane's default width.
-            font: '11px system-ui, sans-serif',
-            splits: () => groups.map((_, i) => i),
-            values: (_u, splits) => splits.map((i) => groups[i] ?? ''),
-          },
+          // The group names are text under the canvas (the list below), where they wrap in a narrow pane instead of running into each other.
+          { show: false },
           {
             stroke: muted,
             label: chart.unit || undefined,
@@ -89,12 +86,14 @@ export default function CellChart({ chart }: { chart: BarChart }) {
         ],
         series,
         legend: { show: false },
+        hooks: { setSize: [(u) => placeNames(list, u)] },
       },
       data,
       el,
     );
     coloursRead();
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT_PX }));
+    placeNames(list, plot);
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(MIN_WIDTH_PX, el.clientWidth), height: HEIGHT_PX }));
     resize.observe(el);
     return () => {
       resize.disconnect();
@@ -105,6 +104,11 @@ export default function CellChart({ chart }: { chart: BarChart }) {
   return (
     <div className="cell-chart-box" aria-hidden="true">
       <div ref={box} className="cell-chart" />
+      <ol ref={names} className="cell-chart-groups" style={{ gridTemplateColumns: `repeat(${chart.groups.length}, minmax(0, 1fr))` }}>
+        {chart.groups.map((g) => (
+          <li key={g}>{visibleControls(g)}</li>
+        ))}
+      </ol>
       <ul className="cell-legend">
         {chart.series.map((s, i) => (
           <li key={s.label}>
@@ -115,6 +119,21 @@ export default function CellChart({ chart }: { chart: BarChart }) {
       </ul>
     </div>
   );
+}
+
+/**
+ * Lays the group names under the plotting area, one equal column per
+ * group: the x scale runs from -0.5 to groups - 0.5, so each group owns
+ * an equal share of the area's width, centred on its bars. Names wrap
+ * between words; when even one word does not fit its column, every name
+ * is set sideways, so none is cut or runs into the next.
+ */
+function placeNames(list: HTMLOListElement, plot: uPlot): void {
+  list.style.marginLeft = `${plot.over.offsetLeft}px`;
+  list.style.width = `${plot.over.offsetWidth}px`;
+  // A word wider than its column would be broken letter by letter: the names are then turned on their side, read upwards.
+  list.classList.remove('sideways');
+  list.classList.toggle('sideways', [...list.children].some((li) => li.scrollWidth > li.clientWidth));
 }
 
 /** A series' place among the series of its kind, which picks its colour. */

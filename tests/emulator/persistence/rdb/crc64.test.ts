@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Crc64, crc64 } from '../../../../emulator/persistence/rdb/crc64.js';
+import { WASM_WINDOW_BYTES, wasmCrc64Ready } from '../../../../emulator/persistence/rdb/crc64-wasm.js';
 
 const ascii = (s: string) => new TextEncoder().encode(s);
 
@@ -41,6 +42,34 @@ describe('CRC64 Jones', () => {
         expect(crc64(data, start, end), `bytes ${start}..${end}`).toBe(bitwise(data, start, end));
       }
     }
+  });
+
+  it('sums a long run (the WebAssembly step, over two of its windows) as the bitwise definition does', () => {
+    const data = new Uint8Array(WASM_WINDOW_BYTES + 1003);
+    for (let i = 0, x = 11; i < data.length; i++) data[i] = x = (x * 181 + 113) & 0xff;
+    // Odd starts and ends: the window's eight-byte steps and its byte-at-a-time tail.
+    for (const [start, end] of [[3, data.length - 5], [1, 513]] as const) {
+      const expected = bitwise(data, start, end);
+      expect(crc64(data, start, end), `bytes ${start}..${end}`).toBe(expected);
+      // The same bytes in pieces too short for WebAssembly take the JavaScript loop.
+      const pieces = new Crc64();
+      for (let at = start; at < end; at += 300) pieces.update(data, at, Math.min(end, at + 300));
+      expect(pieces.value).toBe(expected);
+    }
+    expect(wasmCrc64Ready()).toBe(true);
+  });
+
+  it('keeps two running sums apart when their long pieces interleave', () => {
+    const a = new Uint8Array(5000).map((_, i) => (i * 31) & 0xff);
+    const b = new Uint8Array(5000).map((_, i) => (i * 17 + 5) & 0xff);
+    const ca = new Crc64();
+    const cb = new Crc64();
+    for (let at = 0; at < 5000; at += 1000) {
+      ca.update(a, at, at + 1000);
+      cb.update(b, at, at + 1000);
+    }
+    expect(ca.value).toBe(bitwise(a, 0, a.length));
+    expect(cb.value).toBe(bitwise(b, 0, b.length));
   });
 
   it('stores the value as eight little-endian bytes', () => {
