@@ -130,13 +130,23 @@ module.exports = {
     ...knownRules,
     {
       name: 'no-folder-cycle',
-      comment: 'No cycle of value imports between folders of emulator/ (a cycle inside one folder is that folder\'s business).',
+      comment: 'No cycle of value imports between the folders of emulator/ or of src/ (a cycle inside one folder is that folder\'s business).',
       severity: 'error',
-      from: { path: '^emulator/([^/]+)/' },
+      from: { path: '^((emulator|src)/[^/]+)/' },
       to: {
         circular: true,
         // some module of the cycle lies outside the folder.
-        via: { pathNot: '^emulator/$1/' },
+        via: { pathNot: '^$1/' },
+      },
+    },
+    {
+      name: 'no-subfolder-cycle',
+      comment: 'No cycle of value imports between the subfolders of one folder either (persistence/rdb and persistence/check, src/web/cluster and src/web/disk): a subfolder is a part the rest of its folder builds on.',
+      severity: 'error',
+      from: { path: '^((emulator|src)/[^/]+/[^/]+)/' },
+      to: {
+        circular: true,
+        via: { pathNot: '^$1/' },
       },
     },
     {

@@ -6,9 +6,9 @@ import { helpReply } from './command-help.js';
 import type { Handler } from '../server/command-table.js';
 
 /**
- * CONFIG GET, SET, RESETSTAT, REWRITE and HELP (src/config.c). The
- * parameters themselves, their parsing and CONFIG SET's all-or-nothing
- * semantics live in server/config.ts.
+ * CONFIG GET, SET, RESETSTAT and HELP (src/config.c); REWRITE is kept
+ * apart (config-rewrite.ts, on demand). The parameters themselves, their
+ * parsing and CONFIG SET's all-or-nothing semantics live in server/config.ts.
  */
 
 function configGet(c: Client, argv: string[]): Reply {
@@ -45,11 +45,6 @@ function configResetstat(c: Client): Reply {
   return OK;
 }
 
-function configRewrite(): Reply {
-  // An emulated server is never started from a config file.
-  return errorReply('The server is running without a config file');
-}
-
 function configHelp(_c: Client, argv: string[]): Reply {
   return helpReply(argv[0]!, [
     'GET <pattern> [<pattern> ...]',
@@ -67,6 +62,5 @@ export const configCommands: Record<string, Handler> = {
   'config|get': configGet,
   'config|set': configSet,
   'config|resetstat': configResetstat,
-  'config|rewrite': configRewrite,
   'config|help': configHelp,
 };

@@ -29,6 +29,7 @@ import { sortedSetRandomCommands } from './sorted-set-random.js';
 import { sortedSetSetOpCommands } from './sorted-set-setops.js';
 import { scriptingCommands } from './scripting.js';
 import { commandCommands } from './command.js';
+import { configRewriteCommands } from './config-rewrite.js';
 import type { Handler } from '../server/command-table.js';
 
 /**
@@ -55,6 +56,7 @@ const handlers: Record<string, Handler> = {
   ...scriptingCommands,
   ...commandCommands,
   ...hyperLogLogCommands,
+  ...configRewriteCommands,
   lcs,
   spop,
   srandmember,

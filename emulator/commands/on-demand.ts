@@ -9,7 +9,8 @@ import type { Handler } from '../server/command-table.js';
  * LATENCY DOCTOR and GRAPH, REPLICAOF, SLAVEOF, FAILOVER, SYNC and PSYNC
  * with the code that follows a primary and serves replicas, COPY, the
  * random members and the cursors of sets and hashes, the sorted-set
- * algebra, FUNCTION and FCALL, COMMAND, and the HyperLogLog commands).
+ * algebra, FUNCTION and FCALL, COMMAND, the HyperLogLog commands, and CONFIG
+ * REWRITE).
  * Every server knows them (COMMAND lists them, arity and flags apply);
  * their handlers arrive when on-demand-handlers.ts is imported, which
  * registers them here. A program that may send one first makes sure of
@@ -84,6 +85,7 @@ export const ON_DEMAND_COMMANDS = [
   'command|getkeys',
   'command|getkeysandflags',
   'command|help',
+  'config|rewrite',
 ] as const;
 
 let registered: Readonly<Record<string, Handler>> | null = null;

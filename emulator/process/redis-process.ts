@@ -48,6 +48,14 @@ export interface RedisProcessOptions {
    * cluster panel's start button). Absent when it was started directly.
    */
   commandLine?: { args: string[]; cwd: string };
+  /** The configuration file it was started with, absolute (CONFIG REWRITE writes it back). */
+  configFile?: string;
+  /**
+   * Values the process keeps itself instead of the server's parameters,
+   * which CONFIG REWRITE writes as they are (the Node server's bind,
+   * logfile, loglevel, pidfile, daemonize).
+   */
+  configFileValues?: Record<string, string>;
   /**
    * Runs the process as Redis runs in sentinel mode: this command table
    * instead of the data server's, no dataset (no snapshots, AOF or
@@ -159,6 +167,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     this.server.pid = () => this.pid;
     this.server.logHook = (text, level) => this.log(text, level);
     this.server.shutdownHook = (flags, c) => this.prepareForShutdown('User requested shutdown...', flags, c);
+    if (opts.configFile !== undefined) this.server.configFile = { path: opts.configFile, values: opts.configFileValues, process: this, rewrites: 0 };
     // Debian's packaged configuration keeps the data in /var/lib/redis.
     if (opts.config?.dir === undefined) this.server.config.set('dir', '/var/lib/redis', true);
     if (this.sentinelMode) return;

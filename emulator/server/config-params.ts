@@ -50,6 +50,8 @@ export interface ConfigParam {
    * the others a one-element array. `current` is the value being replaced.
    */
   parse(args: string[], current: string): string | ConfigParseError;
+  /** A numeric parameter that takes sizes ("100mb"); CONFIG REWRITE writes it in gb, mb or kb. */
+  readonly memory?: boolean;
   /** The number an int, memory or bool parameter holds (bools are 1/0); NaN otherwise. */
   toNumber(value: string): number;
   /**
@@ -264,6 +266,7 @@ function numeric(name: string, spec: NumericSpec): ConfigParam {
     alias: spec.alias,
     flags: spec.flags ?? 0,
     kind: 'numeric',
+    memory: (numFlags & NUM_MEMORY) !== 0,
     default: formatNumeric(spec.def, numFlags),
     parse(args) {
       const parsed = parseNumericValue(args[0]!, numFlags);

@@ -163,7 +163,7 @@ function serverSection(server: RedisServer): string {
     `configured_hz:${server.config.getNumber('hz')}\r\n` +
     `lru_clock:${server.lruClock}\r\n` +
     'executable:/usr/bin/redis-server\r\n' +
-    'config_file:\r\n' +
+    `config_file:${server.configFile?.path ?? ''}\r\n` +
     'io_threads_active:0\r\n' +
     shutdownLine(server)
   );

@@ -1,3 +1,4 @@
+import type { ProcessServices } from '../process/services.js';
 import { Database, type KeyspaceHost } from '../keyspace/database.js';
 import { touchWatchedKey } from '../keyspace/watch.js';
 import { CMD, CommandTable, type CommandDef, type CommandFacts, type Handler } from './command-table.js';
@@ -124,6 +125,8 @@ export class RedisServer implements KeyspaceHost {
    * can stop it.
    */
   shutdownHook: ((flags: ShutdownFlags, c: Client) => boolean) | null = null;
+  /** The configuration file the server was started with (CONFIG REWRITE), or null. */
+  configFile: ConfigFileAccess | null = null;
   /** The snapshot engine of a server with a disk (SAVE, BGSAVE), or null. */
   snapshots: SnapshotCommands | null = null;
   /** The AOF engine of a server with a disk (BGREWRITEAOF), or null. */
@@ -827,4 +830,18 @@ function unknownCommandMessage(argv: string[]): string {
     args += `'${cString(argv[i]!, 128 - args.length)}' `;
   }
   return `unknown command '${cString(argv[0]!, 128)}', with args beginning with: ${args}`;
+}
+
+/**
+ * The file a server was started with (server.configfile), and the process
+ * that writes it (CONFIG REWRITE, persistence/config-file.ts).
+ */
+export interface ConfigFileAccess {
+  /** Absolute, as Redis keeps it (getAbsolutePath at start). */
+  readonly path: string;
+  /** Values the process keeps itself rather than the server's parameters (the Node server's logfile). */
+  readonly values?: Readonly<Record<string, string>>;
+  readonly process: ProcessServices;
+  /** How many rewrites the process has done (names each one's temporary file). */
+  rewrites: number;
 }

@@ -6,8 +6,12 @@ export type RequestBody = CellRequest extends infer R ? (R extends CellRequest ?
 
 /** What a cell's connections need from the runtime. */
 export interface ClientChannel {
-  /** Queues a request; resolves with its answer (none for 'open', which never answers). */
-  request(body: RequestBody): Promise<unknown>;
+  /**
+   * Queues a request; resolves with its answer (none for 'open', which
+   * never answers). A failure is rejected with `site`'s stack, the call
+   * that made the request, when one is given.
+   */
+  request(body: RequestBody, site?: Error): Promise<unknown>;
 }
 
 export interface ConnectOptions {
@@ -127,9 +131,8 @@ export class CellRedis {
     const site = new Error();
     if (this.#ended) return Promise.reject(atCallSite(new Error('Connection is closed.'), site));
     this.#open();
-    return this.#channel.request({ op: 'send', conn: this.#conn, flight, argvs }).catch((e: unknown) => {
-      throw atCallSite(e, site);
-    });
+    // The channel rejects with the site itself: a promise and a reaction fewer for every command a cell awaits.
+    return this.#channel.request({ op: 'send', conn: this.#conn, flight, argvs }, site);
   }
 
   /** Runs any command: `await redis.call('SET', 'k', 'v')`. */
@@ -206,7 +209,7 @@ export class CellPipeline {
 }
 
 /** An error with the stack of the call that led to it, so its line is the cell's. */
-function atCallSite(e: unknown, site: Error): unknown {
+export function atCallSite(e: unknown, site: Error): unknown {
   if (!(e instanceof Error) || site.stack === undefined) return e;
   const frames = site.stack.split('\n').slice(1).join('\n');
   e.stack = `${e.name}: ${e.message}\n${frames}`;
@@ -243,16 +246,22 @@ for (const name of COMMAND_NAMES) {
 export function commandArgv(command: string, args: readonly unknown[]): CellArg[] {
   if (typeof command !== 'string' || command.length === 0) throw new TypeError('a command needs a name');
   const argv: CellArg[] = [command];
-  const add = (a: unknown, where: string): void => {
-    if (typeof a === 'string' || typeof a === 'number' || typeof a === 'bigint' || a instanceof Uint8Array) argv.push(a);
-    else if (typeof a === 'boolean') argv.push(String(a));
-    else if (Array.isArray(a)) a.forEach((x, i) => add(x, `${where}[${i}]`));
-    else if (a instanceof Map) for (const [k, v] of a) add([k, v], where);
-    else if (a !== null && typeof a === 'object' && Object.getPrototypeOf(a) === Object.prototype) for (const [k, v] of Object.entries(a)) add([k, v], `${where}.${k}`);
-    else throw new TypeError(`${command.toUpperCase()}: ${where} is ${a === null ? 'null' : typeof a === 'undefined' ? 'undefined' : 'not a string, a number or bytes'}`);
-  };
-  args.forEach((a, i) => add(a, `argument ${i + 1}`));
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    // Strings and numbers, nearly every argument a cell gives, go in as they are (a cell's engine interprets every call and name made here).
+    if (typeof a === 'string' || typeof a === 'number') argv.push(a);
+    else addArg(argv, command, a, `argument ${i + 1}`);
+  }
   return argv;
+}
+
+function addArg(argv: CellArg[], command: string, a: unknown, where: string): void {
+  if (typeof a === 'string' || typeof a === 'number' || typeof a === 'bigint' || a instanceof Uint8Array) argv.push(a);
+  else if (typeof a === 'boolean') argv.push(String(a));
+  else if (Array.isArray(a)) a.forEach((x, i) => addArg(argv, command, x, `${where}[${i}]`));
+  else if (a instanceof Map) for (const [k, v] of a) addArg(argv, command, [k, v], where);
+  else if (a !== null && typeof a === 'object' && Object.getPrototypeOf(a) === Object.prototype) for (const [k, v] of Object.entries(a)) addArg(argv, command, [k, v], `${where}.${k}`);
+  else throw new TypeError(`${command.toUpperCase()}: ${where} is ${a === null ? 'null' : typeof a === 'undefined' ? 'undefined' : 'not a string, a number or bytes'}`);
 }
 
 // The method per command, for TypeScript's sake (the cells themselves are plain JavaScript).

@@ -1,4 +1,4 @@
-import { CellRedis, connectOptions, type RequestBody } from './cell-client.js';
+import { atCallSite, CellRedis, connectOptions, type RequestBody } from './cell-client.js';
 import { compileCell, type CompileFunction } from './cell-source.js';
 import { MAX_PRINT_LINES, MAX_TEXT, plainData } from './cell-messages.js';
 import { formatArgs } from './format-value.js';
@@ -53,6 +53,10 @@ const MAX_KEPT_CHARS = 256 * 1024;
 interface Waiter {
   resolve(v: unknown): void;
   reject(e: Error): void;
+  /** The call that made the request, whose stack a failure takes. */
+  readonly site: Error | undefined;
+  /** A sleep resolves with nothing, whatever the page answers. */
+  readonly sleep: boolean;
 }
 
 /**
@@ -134,37 +138,49 @@ export class CellRuntime {
       const w = this.waiters.get(r.id);
       if (w === undefined) continue;
       this.waiters.delete(r.id);
-      if (r.ok) w.resolve(fromWireValue(r.value));
-      else w.reject(fromWireError(r.error));
+      if (r.ok) w.resolve(w.sleep ? undefined : fromWireValue(r.value));
+      else w.reject(w.site === undefined ? fromWireError(r.error) : (atCallSite(fromWireError(r.error), w.site) as Error));
     }
     this.scheduleFlush();
   }
 
-  private request(body: RequestBody): Promise<unknown> {
+  /**
+   * Queues a request for the next step; its promise settles with the
+   * page's answer, in the same promise job as the answer arrives: a cell
+   * awaiting a command resumes one reaction after the deliver.
+   */
+  private request(body: RequestBody, site?: Error): Promise<unknown> {
     if (this.finished) return new Promise(() => {});
     const id = this.nextId++;
-    this.buffer.push({ ...body, id } as CellRequest);
+    // The body is the caller's own new object: numbered in place rather than copied.
+    const req = body as { id?: number };
+    req.id = id;
+    this.buffer.push(req as CellRequest);
     this.scheduleFlush();
     // An open is never answered: its failure comes back on the commands that use it.
     if (body.op === 'open') return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => this.waiters.set(id, { resolve, reject }));
+    const sleep = body.op === 'sleep';
+    return new Promise((resolve, reject) => this.waiters.set(id, { resolve, reject, site, sleep }));
   }
 
   /** Once the code has run all it can, tells the page it waits (with what it asked for meanwhile). */
   private scheduleFlush(): void {
     if (this.flushQueued) return;
     this.flushQueued = true;
-    this.host.afterMicrotasks(() => {
-      this.flushQueued = false;
-      if (this.finished) return;
-      const requests = this.buffer;
-      this.buffer = [];
-      this.sendPrinted();
-      const progress = this.progressed;
-      this.progressed = null;
-      this.host.post(progress === null ? { type: 'step', requests } : { type: 'step', requests, progress });
-    });
+    this.host.afterMicrotasks(this.flush);
   }
+
+  /** The task scheduleFlush queues, made once: a cell's engine interprets a closure made each turn. */
+  private readonly flush = (): void => {
+    this.flushQueued = false;
+    if (this.finished) return;
+    const requests = this.buffer;
+    this.buffer = [];
+    this.sendPrinted();
+    const progress = this.progressed;
+    this.progressed = null;
+    this.host.post(progress === null ? { type: 'step', requests } : { type: 'step', requests, progress });
+  };
 
   private finish(error: CellError | null): void {
     if (this.finished) return;
@@ -213,11 +229,11 @@ export class CellRuntime {
 
   /** The names a cell's code sees, with their values. */
   private api(): Record<string, unknown> {
-    const channel = { request: (body: RequestBody) => this.request(body) };
+    const channel = { request: (body: RequestBody, site?: Error) => this.request(body, site) };
     const sleep = (ms: unknown): Promise<void> => {
       const n = Number(ms);
       if (!Number.isFinite(n) || n < 0) return Promise.reject(new RangeError(`sleep(${String(ms)}): give a number of milliseconds`));
-      return this.request({ op: 'sleep', ms: n }).then(() => undefined);
+      return this.request({ op: 'sleep', ms: n }) as Promise<void>;
     };
     const nowMs = () => this.nowUs / 1000;
     const print = (...args: unknown[]) => this.print(formatArgs(args));

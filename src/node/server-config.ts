@@ -9,6 +9,7 @@
 import { asciiLower, splitArgs } from '../../emulator/index.js';
 import { MULTI_ARG_CONFIGS, REDIS_CONFIG_NAMES } from './redis-config-names.js';
 import { configFromCommandLine, readConfigText } from '../../emulator/index.js';
+import { normalizePath } from '../../emulator/sim/index.js';
 
 export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
 
@@ -24,6 +25,12 @@ export interface ServerSettings {
   daemonize: boolean;
   /** Startup values for the emulator's own parameters (RedisServer's `config`). */
   emulator: Record<string, string>;
+  /**
+   * Directives this process handles itself and keeps from the emulator's
+   * parameters (logfile: the process writes the log), as CONFIG REWRITE
+   * writes them back.
+   */
+  hostValues: Record<string, string>;
   /** Real Redis parameters the emulator does not model, set but ignored. */
   ignored: string[];
   /** Warnings to log once logging is set up. */
@@ -79,6 +86,8 @@ export function parseServerArgs(args: readonly string[], io: ConfigIO, check: Em
     if (first === '--help' || first === '-h') return { kind: 'usage' };
   }
   const { configFile, options, fromStdin } = configFromCommandLine(args);
+  // Redis keeps the file's absolute path (getAbsolutePath), taken before `dir` moves the process.
+  const absoluteFile = configFile === null ? null : configFile.startsWith('/') ? configFile : normalizePath(`${io.cwd()}/${configFile}`);
 
   const loader = new ConfigLoader(io, check);
   try {
@@ -94,7 +103,7 @@ export function parseServerArgs(args: readonly string[], io: ConfigIO, check: Em
     if (e instanceof FatalConfigError) return { kind: 'fatal', message: e.message, logged: e.logged };
     throw e;
   }
-  loader.settings.configFile = configFile;
+  loader.settings.configFile = absoluteFile;
   return { kind: 'run', settings: loader.finish() };
 }
 
@@ -136,6 +145,7 @@ class ConfigLoader {
     pidfile: '',
     daemonize: false,
     emulator: {},
+    hostValues: {},
     ignored: [],
     warnings: [],
   };
@@ -209,23 +219,28 @@ class ConfigLoader {
       case 'bind':
         if (values.length > 16) return 'Too many bind addresses specified.';
         s.bind = values;
+        this.alsoEmulator('bind', value);
         return null;
       case 'logfile':
         s.logfile = value;
+        s.hostValues.logfile = value;
         return null;
       case 'loglevel': {
         const l = asciiLower(value) as LogLevel;
         if (!LOG_LEVELS.includes(l)) return `argument(s) must be one of the following: ${LOG_LEVELS.join(', ')}`;
         s.loglevel = l;
+        this.alsoEmulator('loglevel', l);
         return null;
       }
       case 'pidfile':
         s.pidfile = value;
+        this.alsoEmulator('pidfile', value);
         return null;
       case 'daemonize': {
         const l = asciiLower(value);
         if (l !== 'yes' && l !== 'no') return 'argument must be \'yes\' or \'no\'';
         s.daemonize = l === 'yes';
+        this.alsoEmulator('daemonize', l);
         return null;
       }
       case 'dir': {
@@ -246,6 +261,14 @@ class ConfigLoader {
       s.ignored.push(name);
     }
     return null;
+  }
+
+  /**
+   * A directive the process acts on, kept in the emulator's parameters too,
+   * so that CONFIG GET shows it and CONFIG REWRITE writes it back.
+   */
+  private alsoEmulator(name: string, value: string): void {
+    if (this.check.knows(name)) this.settings.emulator[name] = value;
   }
 
   /** save: the first directive of a load replaces the defaults, later ones add points; "" clears. */

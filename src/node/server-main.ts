@@ -220,6 +220,7 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     // Like redis-server, the data directory is where it was started unless configured.
     config: { dir: process.cwd(), ...settings.emulator },
     seed: randomInt(2 ** 31),
+    ...(settings.configFile === null ? {} : { configFile: settings.configFile, configFileValues: settings.hostValues }),
   });
   const redis = proc.server;
   if (!proc.alive) {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ReplyError } from '../../emulator/client-library/reply-error.js';
 import { parseCellMessage, plainData } from '../../src/code-cell/cell-messages.js';
 import { commandArgv } from '../../src/code-cell/cell-client.js';
+import { CellRuntime } from '../../src/code-cell/cell-runtime.js';
+import type { CellMessage } from '../../src/code-cell/protocol.js';
 import { formatArgs } from '../../src/code-cell/format-value.js';
 import { fromWireValue, toWireValue } from '../../src/code-cell/wire-values.js';
 import { formatFigure, parseBarChart } from '../../src/web/code-cell/chart-spec.js';
@@ -113,5 +115,51 @@ describe('chart reports', () => {
     expect(formatFigure(18.23)).toBe('18.2');
     expect(formatFigure(3.671)).toBe('3.67');
     expect(formatFigure(null)).toBe('–');
+  });
+});
+
+describe("a cell's runtime", () => {
+  /** A runtime with the cell's code compiled by this process, its messages kept, its tasks run by hand. */
+  function runtimeOf(source: string) {
+    const posted: CellMessage[] = [];
+    const tasks: Array<() => void> = [];
+    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...a: string[]) => (...args: unknown[]) => Promise<unknown>;
+    const runtime = new CellRuntime(
+      { post: (m) => posted.push(m), afterMicrotasks: (fn) => tasks.push(fn), compile: (params, body) => new AsyncFunction(...params, body) },
+      { type: 'start', cellId: 'c', source, nowUs: 1_000_000, startUs: 0 },
+    );
+    const flush = async () => {
+      for (let i = 0; i < 10; i++) await null;
+      while (tasks.length !== 0) tasks.shift()!();
+    };
+    return { runtime, posted, flush };
+  }
+
+  it('resumes code awaiting a command, a failed one or a sleep in the first promise job after the answer, in the order answered', async () => {
+    const { runtime, posted, flush } = runtimeOf(
+      "const a = redis.get('a').then((v) => report('get', v)); const b = sleep(5).then((v) => report('sleep', v)); const c = redis.hget('h', 'f').catch((e) => report('failed', e.message)); await Promise.all([a, b, c]);",
+    );
+    runtime.run();
+    await flush();
+    const step = posted.at(-1)!;
+    expect(step.type).toBe('step');
+    const ids = step.type === 'step' ? step.requests.filter((r) => r.op !== 'open').map((r) => r.id) : [];
+    expect(ids).toHaveLength(3);
+    runtime.receive({
+      type: 'deliver',
+      nowUs: 1_005_000,
+      results: [
+        { id: ids[2]!, ok: false, error: { name: 'ReplyError', message: 'WRONGTYPE' } },
+        { id: ids[1]!, ok: true, value: null },
+        { id: ids[0]!, ok: true, value: '1' },
+      ],
+    });
+    // One job: the reactions the cell chained on the three answers ran, in the order the page answered.
+    await null;
+    expect(posted.filter((m) => m.type === 'report')).toEqual([
+      { type: 'report', name: 'failed', value: 'WRONGTYPE' },
+      { type: 'report', name: 'sleep', value: null },
+      { type: 'report', name: 'get', value: '1' },
+    ]);
   });
 });

@@ -4,9 +4,11 @@
  * host's within a cell's reach. Run in process, as lesson replays run
  * cells; the page's worker runs the same engine (tests/e2e/code-cell.test.ts).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OUT_OF_MEMORY } from '../../src/code-cell/engine/quickjs-cell.js';
-import { decodeWire, encodeWire } from '../../src/code-cell/engine/json-wire.js';
+import { OUT_OF_MEMORY, QuickJsCell } from '../../src/code-cell/engine/quickjs-cell.js';
+import { decodeWire, encodeWire, encodeWireInEngine } from '../../src/code-cell/engine/json-wire.js';
+import type { CellMessage, CellResult } from '../../src/code-cell/protocol.js';
 import { runCellInProcess } from '../../src/code-cell/run-in-process.js';
 import { buildSandboxWorld } from '../../src/web/world-setup.js';
 
@@ -76,5 +78,43 @@ describe("a cell's engine", () => {
     const loop: Record<string, unknown> = {};
     loop.self = loop;
     expect(() => encodeWire(loop)).toThrow(TypeError);
+  });
+
+  it("writes in the engine's own way exactly the text and bytes encodeWire writes, for any value", () => {
+    const anything = fc.anything({ withBigInt: true, withDate: true, withMap: true, withNullPrototype: true, withBoxedValues: true, withTypedArray: true, withSparseArray: true, stringUnit: 'binary' });
+    const plain = fc.jsonValue({ stringUnit: 'binary' });
+    const withUndefined = fc.dictionary(fc.string({ unit: 'binary' }), fc.option(plain, { nil: undefined }));
+    fc.assert(
+      fc.property(fc.oneof(anything, plain, withUndefined, fc.array(fc.option(plain, { nil: undefined }))), (value) => {
+        let expected: ReturnType<typeof encodeWire> | Error;
+        try {
+          expected = encodeWire(value);
+        } catch (e) {
+          expected = e as Error;
+        }
+        if (expected instanceof Error) expect(() => encodeWireInEngine(value)).toThrow(expected.constructor as ErrorConstructor);
+        else expect(encodeWireInEngine(value)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+    expect(encodeWireInEngine({ type: 'step', requests: [{ op: 'send', conn: 1, flight: 'command', argvs: [['hset', 'a"b', '\ud800', -0, 1e21, NaN]], id: 7 }] }).json).toBe(
+      '{"type":"step","requests":[{"op":"send","conn":1,"flight":"command","argvs":[["hset","a\\"b","\\ud800",0,1e+21,null]],"id":7}]}',
+    );
+  });
+
+  it('ends every turn of a cell that awaits command after command with its step as the value of one call, and calls back into the host for nothing else', async () => {
+    const posted: CellMessage[] = [];
+    const cell = await QuickJsCell.create({ post: (m) => posted.push(m), wallNowMs: () => performance.now() });
+    const pings = 50;
+    cell.receive({ type: 'start', cellId: 'c', source: `for (let i = 0; i < ${pings}; i++) await redis.ping();`, nowUs: 1_000_000, startUs: 0 });
+    for (let turn = 1; turn <= pings + 1; turn++) {
+      const step = posted.at(-1)!;
+      expect(step.type).toBe(turn <= pings ? 'step' : 'done');
+      if (step.type !== 'step') break;
+      const results: CellResult[] = step.requests.filter((r) => r.op === 'send').map((r) => ({ id: r.id, ok: true, value: 'PONG' }));
+      cell.receive({ type: 'deliver', nowUs: 1_000_000 + turn, results });
+    }
+    expect(posted.map((m) => m.type)).toEqual([...Array<string>(pings).fill('step'), 'done']);
+    expect(cell.callsFromEngine).toBe(1);
   });
 });

@@ -130,4 +130,35 @@ describe.skipIf(!HAVE_CHROMIUM)('the page at 1280x720', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   }, 120_000);
+
+  it('fits a window narrower than the three panes at their widths: the side panes give way, nothing scrolls sideways', async () => {
+    const { page, problems } = await newWatchedPage(suite, { viewport: { width: 1280, height: 720 } });
+    await page.goto(suite.app.url);
+    await page.getByRole('button', { name: 'Lesson 5: The append-only file' }).click();
+    await page.locator('.cluster-pane .server').first().waitFor();
+    const widths = () =>
+      page.evaluate(() => {
+        const w = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
+        return { page: document.documentElement.scrollWidth, window: innerWidth, lesson: w('.lesson-pane').width, terminals: w('.terminal-pane').width, cluster: w('.cluster-pane').right };
+      });
+    // At 1280 px each pane keeps the width it was given.
+    const wide = await widths();
+    expect(wide.lesson).toBe(390);
+    expect(wide.page).toBeLessThanOrEqual(wide.window);
+    // ...and the timeline's controls keep to one line.
+    const middle = (sel: string) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2);
+    expect(Math.abs((await middle('.timeline .panel-toggle')) - (await middle('.timeline .checkpoint-now')))).toBeLessThan(8);
+    for (const width of [1000, 800]) {
+      await page.setViewportSize({ width, height: 600 });
+      const at = await widths();
+      // The page scrolls down at most, never sideways; the cluster pane ends inside the window.
+      expect(at.page, `${width} px`).toBeLessThanOrEqual(at.window);
+      expect(at.cluster, `${width} px`).toBeLessThanOrEqual(at.window + 0.5);
+      expect(at.lesson).toBeGreaterThanOrEqual(180);
+      expect(at.terminals).toBeGreaterThanOrEqual(320);
+      await page.screenshot({ path: join(SHOTS, `layout-${width}.png`) });
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -83,7 +83,13 @@ export function startRedisFromCommandLine(world: World, hostName: string, args: 
 
 function startDaemon(world: World, hostName: string, loaded: LoadedConfig, args: readonly string[], cwd: string): void {
   try {
-    world.startRedis(hostName, { port: loaded.port, unixSocket: loaded.unixSocket, config: loaded.config, commandLine: { args: [...args], cwd } });
+    world.startRedis(hostName, {
+      port: loaded.port,
+      unixSocket: loaded.unixSocket,
+      config: loaded.config,
+      commandLine: { args: [...args], cwd },
+      ...(loaded.configFile === undefined ? {} : { configFile: loaded.configFile }),
+    });
   } catch {
     // A daemon that cannot bind its port logs why (the trace has the
     // line) and exits; its parent has already returned success.
@@ -126,6 +132,8 @@ export interface LoadedConfig {
   unixSocket: string | undefined;
   /** Startup values for the server, by parameter name. */
   config: Record<string, string>;
+  /** The config file's absolute path, when the command line named one. */
+  configFile?: string;
 }
 
 type LoadResult = LoadedConfig | { fatal: string; logged: boolean };
@@ -153,7 +161,8 @@ function loadFromArgs(disk: FileSystem, cwd: string, args: readonly string[]): L
     if (configFile !== null) text += loader.readConfig(configFile);
     text += '\n' + options;
     loader.load(text);
-    return loader.finish();
+    const loaded = loader.finish();
+    return configFile === null ? loaded : { ...loaded, configFile };
   } catch (e) {
     if (e instanceof Fatal) return { fatal: e.message, logged: e.logged };
     throw e;

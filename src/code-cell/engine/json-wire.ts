@@ -23,6 +23,80 @@ export function encodeWire(value: unknown): WireText {
   // Most messages are plain (no bigint, bytes or marked key): they need no
   // replacer, which costs a call per value, in the cell's interpreter most of all.
   if (isPlain(value, 0)) return { json: JSON.stringify(value) ?? 'null', buffers: [] };
+  return encodeMarked(value);
+}
+
+/**
+ * encodeWire for the cell's engine, where JSON.stringify itself is slow
+ * (QuickJS checks every object for toJSON and builds its text piece by
+ * piece, several times the cost of the walk below for a step's few
+ * values): a plain message is written in one walk, the same text
+ * JSON.stringify would write; any other takes encodeWire's way.
+ */
+export function encodeWireInEngine(value: unknown): WireText {
+  const out: string[] = [];
+  if (writePlain(value, 0, out)) return { json: out.join(''), buffers: [] };
+  return isPlain(value, 0) ? { json: JSON.stringify(value) ?? 'null', buffers: [] } : encodeMarked(value);
+}
+
+/** Characters JSON.stringify writes escaped: quotes, backslashes, control characters, and surrogates (a lone one is escaped). */
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/**
+ * Appends the JSON text of a plain value (strings, finite numbers,
+ * booleans, null, arrays and plain objects of them, no key beginning with
+ * "\u0000", no toJSON; undefined inside an object or array as
+ * JSON.stringify writes it) and says true; says false, having written part of it, at anything
+ * else.
+ */
+function writePlain(v: unknown, depth: number, out: string[]): boolean {
+  if (typeof v === 'string') {
+    out.push(NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : '"' + v + '"');
+    return true;
+  }
+  if (typeof v === 'number') {
+    out.push(Number.isFinite(v) ? String(v) : 'null');
+    return true;
+  }
+  if (typeof v === 'boolean') {
+    out.push(v ? 'true' : 'false');
+    return true;
+  }
+  if (v === null) {
+    out.push('null');
+    return true;
+  }
+  if (typeof v !== 'object' || depth > 32 || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(v)) {
+    out.push('[');
+    for (let i = 0; i < v.length; i++) {
+      if (i !== 0) out.push(',');
+      const x: unknown = v[i];
+      if (x === undefined) out.push('null');
+      else if (!writePlain(x, depth + 1, out)) return false;
+    }
+    out.push(']');
+    return true;
+  }
+  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+  out.push('{');
+  let first = true;
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    const x = (v as Record<string, unknown>)[k];
+    if (x === undefined) continue;
+    if (k === 'toJSON' || k.charCodeAt(0) === 0) return false;
+    if (!first) out.push(',');
+    first = false;
+    out.push(NEEDS_ESCAPE.test(k) ? JSON.stringify(k) : '"' + k + '"', ':');
+    if (!writePlain(x, depth + 1, out)) return false;
+  }
+  out.push('}');
+  return true;
+}
+
+/** The JSON text of a value with bigints, bytes or marked keys, with the bytes beside it. */
+function encodeMarked(value: unknown): WireText {
   const buffers: ArrayBuffer[] = [];
   const json = JSON.stringify(value, function (this: unknown, _key: string, v: unknown) {
     if (typeof v === 'bigint') return { [BIGINT]: v.toString() };

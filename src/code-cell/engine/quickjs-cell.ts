@@ -79,6 +79,13 @@ export class QuickJsCell {
   /** When the running turn began (wall ms), and whether the interrupt handler has cut it. */
   private turnStartMs = 0;
   private cut = false;
+  /**
+   * Messages the engine has posted by calling back into the host, each a
+   * crossing that costs more than the rest of a short turn; a turn's step
+   * comes back as a call's value instead, so a cell awaiting one command
+   * at a time makes none.
+   */
+  callsFromEngine = 0;
 
   private constructor(
     private readonly opts: QuickJsCellOptions,
@@ -178,7 +185,8 @@ export class QuickJsCell {
    * left to do. The engine says whether more tasks wait after the one it
    * ran, and the runtime whether any promise job does: when neither does,
    * the calls that would find nothing are not made (a turn of a cell is
-   * then two calls into the engine, not four).
+   * then two calls into the engine, not four). A task's step comes back as
+   * the call's value (EngineEntry.runTask).
    */
   private runUntilWaiting(): void {
     for (;;) {
@@ -191,34 +199,49 @@ export class QuickJsCell {
         }
         if (this.ended) return;
       }
-      const more = this.check(this.vm.callFunction(this.runTaskFn, this.entry));
-      if (this.ended || (!more && !this.runtime.hasPendingJob())) return;
+      const ran = this.text(this.vm.callFunction(this.runTaskFn, this.entry));
+      if (ran.length > 1) this.fromEngineText(ran.slice(1), []);
+      if (this.ended || (ran[0] !== '1' && !this.runtime.hasPendingJob())) return;
     }
   }
 
-  /** A call's value (true when it is true), or its error thrown. */
-  private check(result: { value: QuickJSHandle; error?: undefined } | { error: QuickJSHandle; value?: undefined }): boolean {
-    if (result.error !== undefined) {
-      let error: unknown;
-      try {
-        error = this.vm.dump(result.error);
-      } catch {
-        error = null;
-      }
-      result.error.dispose();
-      throw new EngineError(error);
-    }
-    // One comparison across the edge, where typeof and dump would be two calls and a conversion, twice a turn.
-    const value = this.vm.sameValue(result.value, this.vm.true);
-    result.value.dispose();
+  /** A call's value dropped, or its error thrown. */
+  private check(result: { value: QuickJSHandle; error?: undefined } | { error: QuickJSHandle; value?: undefined }): void {
+    this.throwIfError(result);
+    result.value?.dispose();
+  }
+
+  /** A call's value as text (runTask's), or its error thrown. */
+  private text(result: { value: QuickJSHandle; error?: undefined } | { error: QuickJSHandle; value?: undefined }): string {
+    this.throwIfError(result);
+    const value = this.vm.getString(result.value!);
+    result.value!.dispose();
     return value;
+  }
+
+  private throwIfError(result: { error?: QuickJSHandle }): void {
+    if (result.error === undefined) return;
+    let error: unknown;
+    try {
+      error = this.vm.dump(result.error);
+    } catch {
+      error = null;
+    }
+    result.error.dispose();
+    throw new EngineError(error);
   }
 
   /** A message the cell's runtime posts. */
   private fromEngine(json: QuickJSHandle | undefined, buffers: QuickJSHandle[]): void {
+    this.callsFromEngine++;
     if (this.ended || this.cut || json === undefined) return;
     const bytes = buffers.map((h) => this.vm.getArrayBuffer(h).consume((view) => view.value.slice().buffer));
-    let msg = decodeWire(this.vm.getString(json), bytes) as CellMessage;
+    this.fromEngineText(this.vm.getString(json), bytes);
+  }
+
+  private fromEngineText(json: string, bytes: ArrayBuffer[]): void {
+    if (this.ended || this.cut) return;
+    let msg = decodeWire(json, bytes) as CellMessage;
     if (msg.type === 'step' || msg.type === 'done') this.turnsEnded++;
     if (msg.type === 'done' && msg.error !== null && (isOutOfMemory(msg.error) || (this.nearlyFull() && msg.error.message === 'Uncaught null'))) msg = { ...msg, error: OUT_OF_MEMORY };
     if (msg.type === 'done') this.ended = true;

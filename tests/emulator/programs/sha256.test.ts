@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../emulator/programs/shell/sha256.js';
+import { sha256Hex } from '../../../emulator/numbers/sha256.js';
 import { World } from '../../../emulator/world/world.js';
 import { HostShell } from '../../../emulator/programs/shell.js';
 
