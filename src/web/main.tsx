@@ -18,7 +18,7 @@ const session = new WorkbookSession(store, { kv: indexedDbStore() });
 const shelf = new LessonShelf(indexedDbStore('redis-workbook-lessons', 'lessons'));
 lessonKeeping.session = session;
 lessonKeeping.shelf = shelf;
-const shelfRead = shelf.load().catch(() => undefined);
+void shelf.load().catch(() => undefined);
 store.start();
 // A shared moment in the address (#share=...) opens in place of the learner's session; the fragment never left the page.
 const shared = location.hash.startsWith('#share=') ? location.hash : null;
@@ -26,12 +26,7 @@ if (shared !== null) history.replaceState(null, '', location.pathname + location
 
 // The learner's last session comes back if there is one; otherwise the sandbox opens with a redis-cli.
 void session.load().then(async (restored) => {
-  if (shared !== null) {
-    // The lesson open now is kept on the shelf before a shared moment takes its place, so the shelf is read first.
-    await shelfRead;
-    const { openSharedMoment } = await import('./session/share-link.js');
-    if (await openSharedMoment(session, shared, shelf)) restored = true;
-  }
+  if (shared !== null && (await (await import('./session/share-link.js')).openSharedMoment(session, shared, shelf))) restored = true;
   if (!restored) store.openTerminal();
   // The commands kept apart come once the terminal is up, before they are likely to be typed.
   setTimeout(() => void loadCommandCode().catch(() => undefined), 0);

@@ -103,7 +103,10 @@ async function keepOpenLesson(session: WorkbookSession, shelf: LessonShelf | nul
   if (shelf === null) return;
   const file = session.exportSession();
   const id = lessonIn(file.state);
-  const record = id === null ? null : shelf.record(id);
+  if (id === null) return;
+  // The page reads the shelf as it starts; a link opened first must not find it empty.
+  if (shelf.record(id) === null) await shelf.load();
+  const record = shelf.record(id);
   if (record !== null) await shelf.stow(record, file);
 }
 
