@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, newWatchedPage, useBrowser } from './browser.js';
+import { HAVE_CHROMIUM, newWatchedPage, useBrowser, type Opened } from './browser.js';
 
 const SHOTS = join(import.meta.dirname, '../../.tmp/e2e');
 const suite = useBrowser({ shots: SHOTS });
@@ -18,12 +18,18 @@ function terminalGridWidth(page: Page): Promise<number> {
   return page.locator('.terminal-screen:not([hidden]) .xterm-screen').evaluate((e) => e.getBoundingClientRect().width);
 }
 
+/** A page at 1280x720 showing `lesson` (its button's name), at `step` when given. */
+async function openLesson(lesson: string, step?: RegExp): Promise<Opened> {
+  const opened = await newWatchedPage(suite, { viewport: { width: 1280, height: 720 } });
+  await opened.page.goto(suite.app.url);
+  await opened.page.getByRole('button', { name: lesson }).click();
+  if (step !== undefined) await opened.page.getByRole('button', { name: step }).click();
+  return opened;
+}
+
 describe.skipIf(!HAVE_CHROMIUM)('the page at 1280x720', () => {
   it('shows a code cell and its table whole, and resizes the lesson pane from the keyboard and the mouse', async () => {
-    const { page, problems } = await newWatchedPage(suite, { viewport: { width: 1280, height: 720 } });
-    await page.goto(suite.app.url);
-    await page.getByRole('button', { name: 'Lesson 16: Non-transactional pipelines' }).click();
-    await page.getByRole('button', { name: /^Step 4: Your own table 4\.4/ }).click();
+    const { page, problems } = await openLesson('Lesson 16: Non-transactional pipelines', /^Step 4: Your own table 4\.4/);
     const cell = page.getByRole('region', { name: 'Code cell benchmark' });
     const code = page.getByRole('textbox', { name: 'Code of cell benchmark' });
     await code.scrollIntoViewIfNeeded();
@@ -77,10 +83,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page at 1280x720', () => {
   }, 240_000);
 
   it("keeps a chart's group names apart at the narrowest lesson pane, at 1280x720 and in a narrow window", async () => {
-    const { page, problems } = await newWatchedPage(suite, { viewport: { width: 1280, height: 720 } });
-    await page.goto(suite.app.url);
-    await page.getByRole('button', { name: 'Lesson 16: Non-transactional pipelines' }).click();
-    await page.getByRole('button', { name: /^Step 4: Your own table 4\.4/ }).click();
+    const { page, problems } = await openLesson('Lesson 16: Non-transactional pipelines', /^Step 4: Your own table 4\.4/);
     const code = page.getByRole('textbox', { name: 'Code of cell benchmark' });
     // The group names of lesson 16's and lesson 18's charts, with figures of their size.
     const chart = (title: string, groups: string[], series: string[]) =>
@@ -132,9 +135,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page at 1280x720', () => {
   }, 120_000);
 
   it('fits a window narrower than the three panes at their widths: the side panes give way, nothing scrolls sideways', async () => {
-    const { page, problems } = await newWatchedPage(suite, { viewport: { width: 1280, height: 720 } });
-    await page.goto(suite.app.url);
-    await page.getByRole('button', { name: 'Lesson 5: The append-only file' }).click();
+    const { page, problems } = await openLesson('Lesson 5: The append-only file');
     await page.locator('.cluster-pane .server').first().waitFor();
     const widths = () =>
       page.evaluate(() => {
