@@ -81,7 +81,7 @@ function restore(c: Client, argv: string[]): Reply {
   let ttl = BigInt(ttlArg);
   // A relative TTL becomes absolute; like the C addition it wraps on overflow.
   if (ttl !== 0n && !opts.absttl) ttl = BigInt.asIntN(64, ttl + BigInt(server.nowMs));
-  if (ttl !== 0n && ttl <= BigInt(server.nowMs) && server.mayDeleteExpired) {
+  if (ttl !== 0n && server.alreadyExpired(ttl)) {
     // Already expired (checkAlreadyExpired): nothing is created, and a
     // replaced key is deleted for good, which replicas learn as a DEL.
     if (deleted) {

@@ -72,9 +72,8 @@ function expireGeneric(c: Client, argv: string[], relative: boolean, seconds: bo
     if (flags & EXPIRE_LT && current !== undefined && when >= BigInt(current)) return 0;
   }
 
-  // A time already past deletes the key (checkAlreadyExpired); a replica
-  // keeps it and waits for the primary's DEL.
-  if (when <= BigInt(c.server.nowMs) && c.server.mayDeleteExpired) {
+  // A time already past deletes the key, except where the key must wait (a replica, loading).
+  if (c.server.alreadyExpired(when)) {
     db.delete(key);
     modified(c, key);
     c.propagateArgv = [c.server.config.get('lazyfree-lazy-expire') === 'yes' ? 'UNLINK' : 'DEL', key];

@@ -190,9 +190,8 @@ function getex(c: Client, argv: string[]): Reply {
   }
   const when = expireWhen(c, expire, flags);
   if (when instanceof ErrorReply) return when;
-  // Only an absolute time can be in the past; a replica keeps the key and
-  // waits for the primary's DEL (checkAlreadyExpired in src/expire.c).
-  if (flags & (EXAT | PXAT) && when <= c.server.nowMs && c.server.mayDeleteExpired) {
+  // Only an absolute time can be in the past.
+  if (flags & (EXAT | PXAT) && c.server.alreadyExpired(when)) {
     deleteKey(c, key);
     c.server.dirty++;
     c.propagateArgv = [c.server.config.getBool('lazyfree-lazy-expire') ? 'UNLINK' : 'DEL', key];

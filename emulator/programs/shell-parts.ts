@@ -10,6 +10,7 @@
 export { HostShell, registerShellProgram, shellCommandNames, type RedisCliTarget } from './shell.js';
 export { shellQuote } from './shell/quoting.js';
 export { startRedisFromCommandLine } from './shell/redis-server.js';
+export { loadSentinelCode } from './shell/redis-sentinel.js';
 export { simVerbNames } from './shell/sim-verbs.js';
 export { runRedisCheckAof } from './redis-check-aof.js';
 export { checkRdb } from '../persistence/check/rdb/check.js';

@@ -179,6 +179,17 @@ export class RedisServer implements KeyspaceHost {
   }
   /** Set while the AOF is replayed at start: keys do not expire meanwhile, as in Redis. */
   loadingData = false;
+  /**
+   * checkAlreadyExpired (src/expire.c): whether an expiry time already past
+   * deletes the key at once (EXPIRE, SET PXAT, RESTORE). Not while the AOF
+   * is read back, where the key takes the past time and later records may
+   * still write to it (it expires once loading is done), nor on a replica,
+   * which waits for its primary's DEL.
+   */
+  alreadyExpired(whenMs: number | bigint): boolean {
+    const past = typeof whenMs === 'bigint' ? whenMs <= BigInt(this.nowMs) : whenMs <= this.nowMs;
+    return past && !this.loadingData && this.mayDeleteExpired;
+  }
   /** Whether the active expire cycle runs (DEBUG SET-ACTIVE-EXPIRE). */
   activeExpireEnabled = true;
   /** Keys given a TTL by clients of this server while it is a writable replica: its cron expires them. */
@@ -495,7 +506,11 @@ export class RedisServer implements KeyspaceHost {
         return this.reject(c, cmd, "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.", false);
       }
     }
-    if (this.stats.persistence.loading && !(flags & CMD.LOADING)) return this.reject(c, cmd, '-LOADING Redis is loading the dataset in memory', false);
+    const p = this.stats.persistence;
+    if (p.loading && !p.asyncLoading && !(flags & CMD.LOADING)) return this.reject(c, cmd, '-LOADING Redis is loading the dataset in memory', false);
+    if (p.asyncLoading && (flags & CMD.NO_ASYNC_LOADING || (isExec && queuedFlags(c, CMD.NO_ASYNC_LOADING)))) {
+      return this.reject(c, cmd, '-LOADING Redis is loading the dataset in memory', false);
+    }
     const mayReplicate = isWrite || (flags & CMD.MAY_REPLICATE) !== 0 || (isExec && queuedFlags(c, CMD.MAY_REPLICATE));
     if (c.role === 'replica' && (mayReplicate || flags & CMD.READONLY || (isExec && queuedFlags(c, CMD.READONLY)))) {
       return this.reject(c, cmd, "Replica can't interact with the keyspace", false);

@@ -251,25 +251,48 @@ export class AckLedger {
     const host = w.host;
     const involves = (e: TimelineEvent): boolean => (e.kind === 'partition' ? e.a === host || e.b === host : e.kind === 'heal' ? e.a === undefined || e.a === host || e.b === host : 'host' in e && e.host === host);
     // The partitions that cut the server off when it acknowledged the write (those not healed since).
-    const cuts: Array<Extract<TimelineEvent, { kind: 'partition' }>> = [];
-    for (const e of this.timeline) {
-      if (e.atUs > w.atUs) break;
-      if (e.kind === 'partition' && involves(e)) cuts.push(e);
-      else if (e.kind === 'heal') cuts.splice(0, cuts.length, ...cuts.filter((c) => !heals(e, c)));
-    }
+    const cutsAt = (atUs: number): Array<Extract<TimelineEvent, { kind: 'partition' }>> => {
+      const cuts: Array<Extract<TimelineEvent, { kind: 'partition' }>> = [];
+      for (const e of this.timeline) {
+        if (e.atUs > atUs) break;
+        if (e.kind === 'partition' && involves(e)) cuts.push(e);
+        else if (e.kind === 'heal') cuts.splice(0, cuts.length, ...cuts.filter((c) => !heals(e, c)));
+      }
+      return cuts;
+    };
+    const cutOff = (cuts: ReadonlyArray<Extract<TimelineEvent, { kind: 'partition' }>>): string => `the partition at ${seconds(cuts[0]!.atUs)} cut ${host} off from ${[...new Set(cuts.map((c) => (c.a === host ? c.b : c.a)))].join(', ')}`;
+    const cuts = cutsAt(w.atUs);
     const after = this.timeline.filter((e) => e.atUs >= w.atUs && involves(e));
     const demoted = after.find((e): e is Extract<TimelineEvent, { kind: 'role' }> => e.kind === 'role' && e.role === 'replica');
     const down = after.find((e): e is Extract<TimelineEvent, { kind: 'down' }> => e.kind === 'down');
     const end = demoted !== undefined ? `${host} was demoted at ${seconds(demoted.atUs)} (it became a replica of ${demoted.of!.split(':')[0]}) and its data was replaced by ${survivor}'s` : null;
     const what = `${w.command} was acknowledged by ${host} at ${seconds(w.atUs)}`;
-    if (cuts.length !== 0 && end !== null) {
-      const others = [...new Set(cuts.map((c) => (c.a === host ? c.b : c.a)))];
-      return { write: w, cause: 'partition', explanation: `${what}, after the partition at ${seconds(cuts[0]!.atUs)} cut ${host} off from ${others.join(', ')}; ${end}.` };
-    }
+    if (cuts.length !== 0 && end !== null) return { write: w, cause: 'partition', explanation: `${what}, after ${cutOff(cuts)}; ${end}.` };
     if (down !== undefined && (end !== null || host !== survivor)) {
       return { write: w, cause: 'crash', explanation: `${what}, at offset ${w.offset}; ${host} was ${down.how} at ${seconds(down.atUs)} before its replicas had it${end === null ? '' : `; later ${end}`}.` };
     }
+    // Two primaries at once: the sentinels promoted another server while this one was cut off or down, and
+    // it took writes as a primary again (the partition healed, or it restarted) until it was demoted.
+    const rival = this.rivalPrimary(host, w.atUs);
+    if (rival !== null && end !== null) {
+      // What cut this server off or ended it last before the promotion (the partition may have healed since).
+      const why = this.timeline.filter((e): e is Extract<TimelineEvent, { kind: 'partition' | 'down' }> => e.atUs <= rival.atUs && involves(e) && (e.kind === 'partition' || e.kind === 'down')).pop();
+      const promoted = `${what}, while ${rival.host} was a primary too: it was promoted at ${seconds(rival.atUs)}, after`;
+      if (why?.kind === 'partition') return { write: w, cause: 'partition', explanation: `${promoted} ${cutOff(this.timeline.filter((e): e is Extract<TimelineEvent, { kind: 'partition' }> => e.kind === 'partition' && e.atUs === why.atUs && involves(e)))}; ${end}.` };
+      if (why?.kind === 'down') return { write: w, cause: 'crash', explanation: `${promoted} ${host} was ${why.how} at ${seconds(why.atUs)}; ${end}.` };
+    }
     return { write: w, cause: null, explanation: null };
+  }
+
+  /** Another server that was a primary at `atUs`, promoted while `host` was one (the earliest promotion still in force then). */
+  private rivalPrimary(host: string, atUs: number): Extract<TimelineEvent, { kind: 'role' }> | null {
+    const rivals = new Map<string, Extract<TimelineEvent, { kind: 'role' }>>();
+    for (const e of this.timeline) {
+      if (e.atUs > atUs) break;
+      if (e.kind === 'role' && e.host !== host && e.role === 'master') rivals.set(e.host, e);
+      else if ((e.kind === 'role' && e.role === 'replica') || e.kind === 'down') rivals.delete(e.host);
+    }
+    return [...rivals.values()].sort((a, b) => a.atUs - b.atUs)[0] ?? null;
   }
 }
 

@@ -8,6 +8,7 @@ import { runningServer } from './observe.js';
 import { StepWatch, stepSeen } from './step-watch.js';
 import { buildLessonWorld } from './world.js';
 import { ledgerOf, loadLedgerCode } from './ledger-code.js';
+import { loadSentinelCode } from '../../emulator/programs/shell-parts.js';
 
 /**
  * Where a learner is in a lesson, as plain JSON for IndexedDB or an
@@ -95,8 +96,15 @@ export class LessonRunner {
     );
     this.usesLedger = lesson.steps.some((s) => s.checks.some((c) => c.kind === 'ledger'));
     // The ledger listens from the first evaluation after its code arrives, long before the step that reads it.
-    if (this.usesLedger) void loadLedgerCode().then(() => this.evaluated && this.evaluate(true));
+    const loads: Array<Promise<unknown>> = [];
+    if (this.usesLedger) loads.push(loadLedgerCode().then(() => this.evaluated && this.evaluate(true)));
+    // Sentinel's code too, so that redis-sentinel starts the instant its line runs (in a replay as well).
+    if (JSON.stringify(lesson.steps).includes('redis-sentinel')) loads.push(loadSentinelCode());
+    this.codeReady = Promise.all(loads);
   }
+
+  /** The code the lesson's steps need beyond the runner's own; lines, events and cells wait for it. */
+  private readonly codeReady: Promise<unknown>;
 
   /** Some step checks the acknowledged-writes ledger. */
   private readonly usesLedger: boolean;
@@ -266,6 +274,7 @@ export class LessonRunner {
    * connection", and the line itself connects again and runs.
    */
   async runLines(terminal: string, lines: readonly string[]): Promise<void> {
+    await this.codeReady;
     for (const line of lines) {
       if (this.isRedisCli(terminal) && !/^\s*ping\s*$/i.test(line) && this.host.connectionLost(terminal)) {
         await this.host.typeLine(terminal, 'PING');
@@ -277,6 +286,7 @@ export class LessonRunner {
 
   /** Plays scripted events in order, checking after each; resolves with what their shells printed. */
   async playEvents(lines: readonly string[]): Promise<string> {
+    await this.codeReady;
     const out = await this.host.holdingTime(async () => {
       let text = '';
       for (const line of lines) {

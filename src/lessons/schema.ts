@@ -61,6 +61,10 @@ export const worldSpec = z.strictObject({
   hosts: z.array(hostSpec).min(1),
   links: z.array(linkSpec).default([]),
   servers: z.array(serverSpec).default([]),
+  /** Files written on hosts before any server starts (a sentinel.conf), each as an operator would with echo, and synced. */
+  files: z
+    .array(z.strictObject({ host: name, path: z.string().regex(/^\/[^\s]*$/, 'an absolute path without spaces'), text: z.string() }))
+    .default([]),
   /** Commands each server runs before the learner starts, in order: HOST or HOST:PORT to lines as redis-cli takes them. */
   data: z.record(serverRef, z.array(z.string())).default({}),
   /**

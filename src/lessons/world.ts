@@ -35,6 +35,7 @@ export function buildLessonWorld(spec: WorldSpec, setup?: (world: World) => void
     installRedisHost(world, h.name);
   }
   for (const l of spec.links) world.link(l.a, l.b, l.profile);
+  for (const f of spec.files) writeFile(world, f.host, f.path, f.text);
   for (const s of spec.servers) startServer(world, s);
   for (const [ref, commands] of Object.entries(spec.data)) loadData(world, ref, commands, spec);
   world.advance(parseDurationUs(spec.settle)! / 1000);
@@ -85,11 +86,21 @@ export function runSetupShell(world: World, host: string, lines: readonly string
   shell.run('exit');
 }
 
+/** The shell lines that write a text file line by line. */
+function echoLines(path: string, text: string): string[] {
+  return text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l, i) => `echo ${shellQuote(l, true)} ${i === 0 ? '>' : '>>'} ${path}`);
+}
+
+function writeFile(world: World, host: string, path: string, text: string): void {
+  runSetupShell(world, host, [...echoLines(path, text), 'sync']);
+}
+
 function startServer(world: World, s: ServerSpec): void {
   const path = configPath(s.port);
-  const text = configText(s).replace(/\n$/, '');
-  const lines = text.split('\n').map((l, i) => `echo ${shellQuote(l, true)} ${i === 0 ? '>' : '>>'} ${path}`);
-  runSetupShell(world, s.host, [...lines, 'sync', `redis-server ${path}`]);
+  runSetupShell(world, s.host, [...echoLines(path, configText(s)), 'sync', `redis-server ${path}`]);
   if (world.redis(s.host, s.port) === undefined) throw new Error(`lesson world: redis-server did not start on ${s.host}:${s.port}`);
   // Let it finish starting (loading nothing, creating the AOF's first base file) before data comes in.
   world.runUntil(() => !isLoading(world, s.host, s.port), { maxMs: 10_000 });

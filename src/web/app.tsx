@@ -7,13 +7,19 @@ import { ThemeToggle } from './theme/theme-toggle.js';
 import { useTheme } from './theme/use-theme.js';
 import { TimelineBar } from './timeline/timeline-bar.js';
 
+/** The narrowest the lesson and cluster panes go, by their splitters or in a narrow window. */
+const LESSON_MIN_PX = 180;
+const CLUSTER_MIN_PX = 220;
+
 /** The workbook: lesson (left), terminals (centre), cluster (right), time controls (bottom). */
 export function App() {
   const { theme, toggle } = useTheme();
   const [lessonWidth, setLessonWidth] = useState(390);
   const [clusterWidth, setClusterWidth] = useState(340);
   return (
-    <div className="workbook" style={{ gridTemplateColumns: `${lessonWidth}px auto minmax(320px, 1fr) auto ${clusterWidth}px` }}>
+    // The side panes take the widths given them while the window has room, and give way down to their splitters'
+    // least when it has not, so a window narrower than the three panes never scrolls sideways.
+    <div className="workbook" style={{ gridTemplateColumns: `minmax(${LESSON_MIN_PX}px, ${lessonWidth}px) auto minmax(320px, 1fr) auto minmax(${CLUSTER_MIN_PX}px, ${clusterWidth}px)` }}>
       <header className="top-bar">
         <h1 className="app-title">
           <span className="logo" aria-hidden="true">◆</span> Redis workbook
@@ -22,9 +28,9 @@ export function App() {
         <ThemeToggle theme={theme} toggle={toggle} />
       </header>
       <LessonPane />
-      <Splitter label="Resize the lesson pane" className="lesson-splitter" value={lessonWidth} min={180} max={640} onChange={setLessonWidth} />
+      <Splitter label="Resize the lesson pane" className="lesson-splitter" value={lessonWidth} min={LESSON_MIN_PX} max={640} onChange={setLessonWidth} />
       <TerminalArea theme={theme} />
-      <Splitter label="Resize the cluster pane" className="cluster-splitter" value={clusterWidth} min={220} max={720} onChange={setClusterWidth} paneOnRight />
+      <Splitter label="Resize the cluster pane" className="cluster-splitter" value={clusterWidth} min={CLUSTER_MIN_PX} max={720} onChange={setClusterWidth} paneOnRight />
       <ClusterPanel />
       <TimelineBar />
     </div>

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, newWatchedPage, useBrowser } from './browser.js';
+import { HAVE_CHROMIUM, newWatchedPage, useBrowser, type Opened } from './browser.js';
 
 const SHOTS = join(import.meta.dirname, '../../.tmp/e2e');
 const suite = useBrowser({ shots: SHOTS });
@@ -18,12 +18,18 @@ function terminalGridWidth(page: Page): Promise<number> {
   return page.locator('.terminal-screen:not([hidden]) .xterm-screen').evaluate((e) => e.getBoundingClientRect().width);
 }
 
+/** A page at 1280x720 showing `lesson` (its button's name), at `step` when given. */
+async function openLesson(lesson: string, step?: RegExp): Promise<Opened> {
+  const opened = await newWatchedPage(suite, { viewport: { width: 1280, height: 720 } });
+  await opened.page.goto(suite.app.url);
+  await opened.page.getByRole('button', { name: lesson }).click();
+  if (step !== undefined) await opened.page.getByRole('button', { name: step }).click();
+  return opened;
+}
+
 describe.skipIf(!HAVE_CHROMIUM)('the page at 1280x720', () => {
   it('shows a code cell and its table whole, and resizes the lesson pane from the keyboard and the mouse', async () => {
-    const { page, problems } = await newWatchedPage(suite, { viewport: { width: 1280, height: 720 } });
-    await page.goto(suite.app.url);
-    await page.getByRole('button', { name: 'Lesson 16: Non-transactional pipelines' }).click();
-    await page.getByRole('button', { name: /^Step 4: Your own table 4\.4/ }).click();
+    const { page, problems } = await openLesson('Lesson 16: Non-transactional pipelines', /^Step 4: Your own table 4\.4/);
     const cell = page.getByRole('region', { name: 'Code cell benchmark' });
     const code = page.getByRole('textbox', { name: 'Code of cell benchmark' });
     await code.scrollIntoViewIfNeeded();
@@ -77,10 +83,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page at 1280x720', () => {
   }, 240_000);
 
   it("keeps a chart's group names apart at the narrowest lesson pane, at 1280x720 and in a narrow window", async () => {
-    const { page, problems } = await newWatchedPage(suite, { viewport: { width: 1280, height: 720 } });
-    await page.goto(suite.app.url);
-    await page.getByRole('button', { name: 'Lesson 16: Non-transactional pipelines' }).click();
-    await page.getByRole('button', { name: /^Step 4: Your own table 4\.4/ }).click();
+    const { page, problems } = await openLesson('Lesson 16: Non-transactional pipelines', /^Step 4: Your own table 4\.4/);
     const code = page.getByRole('textbox', { name: 'Code of cell benchmark' });
     // The group names of lesson 16's and lesson 18's charts, with figures of their size.
     const chart = (title: string, groups: string[], series: string[]) =>
@@ -130,4 +133,33 @@ describe.skipIf(!HAVE_CHROMIUM)('the page at 1280x720', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   }, 120_000);
+
+  it('fits a window narrower than the three panes at their widths: the side panes give way, nothing scrolls sideways', async () => {
+    const { page, problems } = await openLesson('Lesson 5: The append-only file');
+    await page.locator('.cluster-pane .server').first().waitFor();
+    const widths = () =>
+      page.evaluate(() => {
+        const w = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
+        return { page: document.documentElement.scrollWidth, window: innerWidth, lesson: w('.lesson-pane').width, terminals: w('.terminal-pane').width, cluster: w('.cluster-pane').right };
+      });
+    // At 1280 px each pane keeps the width it was given.
+    const wide = await widths();
+    expect(wide.lesson).toBe(390);
+    expect(wide.page).toBeLessThanOrEqual(wide.window);
+    // ...and the timeline's controls keep to one line.
+    const middle = (sel: string) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2);
+    expect(Math.abs((await middle('.timeline .panel-toggle')) - (await middle('.timeline .checkpoint-now')))).toBeLessThan(8);
+    for (const width of [1000, 800]) {
+      await page.setViewportSize({ width, height: 600 });
+      const at = await widths();
+      // The page scrolls down at most, never sideways; the cluster pane ends inside the window.
+      expect(at.page, `${width} px`).toBeLessThanOrEqual(at.window);
+      expect(at.cluster, `${width} px`).toBeLessThanOrEqual(at.window + 0.5);
+      expect(at.lesson).toBeGreaterThanOrEqual(180);
+      expect(at.terminals).toBeGreaterThanOrEqual(320);
+      await page.screenshot({ path: join(SHOTS, `layout-${width}.png`) });
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

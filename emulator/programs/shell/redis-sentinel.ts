@@ -7,6 +7,19 @@ import { REDIS_VERSION } from './redis-server.js';
  * server here, in the background. Sentinel's code is not part of what a
  * first page loads, so the first start loads it, then spawns the process.
  */
+type SentinelCode = typeof import('../../sentinel/daemon.js');
+let loaded: SentinelCode | null = null;
+let loading: Promise<SentinelCode> | null = null;
+
+/**
+ * Loads Sentinel's code once (a lesson that starts sentinels asks for it
+ * when it begins); after that `redis-sentinel` starts at once.
+ */
+export function loadSentinelCode(): Promise<SentinelCode> {
+  loading ??= import('../../sentinel/daemon.js').then((m) => (loaded = m));
+  return loading;
+}
+
 export const redisSentinel: Command = (ctx, args) => startSentinel(ctx, 'redis-sentinel', args);
 
 /** The shared start; `program` is what the line typed ran. */
@@ -23,18 +36,22 @@ export function startSentinel(ctx: CommandContext, program: string, args: readon
     return 1;
   }
   const path = ctx.resolve(config);
+  const start = (code: SentinelCode): number => {
+    code.registerSentinel(ctx.world);
+    try {
+      ctx.world.spawn(ctx.host.name, 'redis-sentinel', { config: path });
+      return 0;
+    } catch (e) {
+      ctx.err(`${(e as Error).message}\n`);
+      return 1;
+    }
+  };
+  // Once the code is here the start is immediate, so the same line does the same thing at the same time when a world replays.
+  if (loaded !== null) return start(loaded);
   const job = ctx.foreground(program, [program, ...args], { onInterrupt: () => job.finish(130), onKilled: () => {} });
-  void import('../../sentinel/daemon.js').then(
-    ({ registerSentinel }) => {
-      if (!job.running) return;
-      registerSentinel(ctx.world);
-      try {
-        ctx.world.spawn(ctx.host.name, 'redis-sentinel', { config: path });
-        job.finish(0);
-      } catch (e) {
-        ctx.err(`${(e as Error).message}\n`);
-        job.finish(1);
-      }
+  void loadSentinelCode().then(
+    (code) => {
+      if (job.running) job.finish(start(code));
     },
     (e: unknown) => {
       ctx.err(`${program}: ${(e as Error).message}\n`);

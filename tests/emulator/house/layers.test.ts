@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -24,5 +25,40 @@ describe('the layers of the house', () => {
       throw new Error(`dependency-cruiser found violations:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`, { cause: e });
     }
     expect(output).toMatch(/no dependency violations found/);
+  }, 240_000);
+
+  it('catch a cycle between folders of emulator/ or src/, and between subfolders of one folder', async () => {
+    // A tree of nothing but cycles, judged by the project's own rules.
+    const dir = mkdtempSync(join(tmpdir(), 'house-cycles-'));
+    try {
+      const pair = (a: string, b: string) => {
+        for (const [from, to] of [[a, b], [b, a]] as const) {
+          mkdirSync(join(dir, dirname(from)), { recursive: true });
+          const target = relative(dirname(from), to);
+          writeFileSync(join(dir, from), `import { f } from '${target}';\nexport const g = () => f;\nexport const f = 1;\n`);
+        }
+      };
+      pair('src/alpha/a.js', 'src/beta/b.js');
+      pair('src/web/one/a.js', 'src/web/two/b.js');
+      pair('emulator/persistence/rdb/a.js', 'emulator/persistence/check/b.js');
+      writeFileSync(join(dir, 'tsconfig.json'), '{"compilerOptions":{"allowJs":true}}');
+      writeFileSync(join(dir, 'rules.cjs'), `module.exports = require(${JSON.stringify(join(root, '.dependency-cruiser.cjs'))});`);
+      const run = promisify(execFile);
+      const output = await run(bin, ['emulator', 'src', '--config', 'rules.cjs', '--output-type', 'err'], { cwd: dir }).then(
+        (r) => r.stdout,
+        (e: { stdout?: string }) => e.stdout ?? '',
+      );
+      // Each cycle is reported once, from either of its modules: named here by the folder that holds both.
+      const cycles = (rule: string, depth: number) =>
+        output
+          .split('\n')
+          .filter((l) => l.includes(`error ${rule}:`))
+          .map((l) => l.split(': ')[1]!.trim().split('/').slice(0, depth).join('/'))
+          .sort();
+      expect(cycles('no-folder-cycle', 1)).toEqual(['src']);
+      expect(cycles('no-subfolder-cycle', 2)).toEqual(['emulator/persistence', 'src/web']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 240_000);
 });

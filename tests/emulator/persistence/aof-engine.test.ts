@@ -104,6 +104,22 @@ describe('AOF files at start', () => {
     expect(await infoField(world, r2, 'aof_current_size')).toBe(String(disk.stat(INCR1).size + disk.stat(`${DIR}/appendonly.aof.1.base.rdb`).size));
   });
 
+  it('keeps a key given a past time while the AOF is read back, so later records still write to it, and expires it once loaded', async () => {
+    const world = new World({ seed: 3 });
+    world.addHost('A', 'core2duo');
+    const disk = world.host('A').disk;
+    disk.mkdir('/var/lib/redis', { recursive: true });
+    const records = [['RPUSH', 'list', 'foo'], ['PEXPIREAT', 'list', '1000'], ['RPUSH', 'list', 'bar'], ['SET', 's', 'v', 'PXAT', '1000'], ['APPEND', 's', 'w']];
+    disk.writeFile('/var/lib/redis/appendonly.aof', Buffer.from(records.map(aofRecord).join(''), 'latin1'));
+    const proc = world.startRedis('A', { config: { save: '', appendonly: 'yes' } });
+    const db = proc.server.dbs[0]!;
+    // Both keys were loaded whole, with their past times (integration/aof's AOF+EXPIRE).
+    expect([db.dict.size, db.expires.size]).toEqual([2, 2]);
+    const r = world.connect({ from: 'A', to: 'A:6379' });
+    expect(await world.settle(r.llen('list'))).toBe(0);
+    expect(await world.settle(r.exists('s'))).toBe(0);
+  });
+
   it('moves an old single appendonly.aof into the directory (the upgrade from 6.x)', async () => {
     const world = new World({ seed: 3 });
     world.addHost('A', 'core2duo');

@@ -284,6 +284,28 @@ describe('a damaged dump.rdb', () => {
     expect(stdout).toContain('] Unexpected EOF reading RDB file\n[additional info] While doing: read-aux\n');
   });
 
+  it('loads for key-load-delay after each key, answering -LOADING meanwhile and letting clients come and go', async () => {
+    const { world, r } = setup({ save: '', 'enable-debug-command': 'yes' });
+    await world.settle(r.call('DEBUG', 'POPULATE', '2000'));
+    await world.settle(r.call('SAVE'));
+    await world.settle(r.call('SHUTDOWN', 'NOSAVE').catch(() => null));
+    world.advance(100);
+    const proc = world.startRedis('A', { config: { save: '', 'key-load-delay': '1000' } });
+    world.advance(1000);
+    expect(proc.server.stats.persistence.loading).toBe(true);
+    const visitor = world.connect({ from: 'app', to: 'A:6379' });
+    await expect(world.settle(visitor.get('key:1'))).rejects.toThrow(/^LOADING /);
+    const clients = proc.server.clients.size;
+    visitor.disconnect();
+    world.advance(10);
+    expect(proc.server.clients.size).toBe(clients - 1);
+    // 2000 keys at 1 ms each.
+    world.advance(1000);
+    expect(proc.server.stats.persistence.loading).toBe(false);
+    const after = world.connect({ from: 'app', to: 'A:6379' });
+    expect(await world.settle(after.get('key:1'))).toBe('value:1');
+  });
+
   it('a sound file logs its aux fields, then loads, then says it is ready', async () => {
     const { world, r } = setup({ save: '' });
     await world.settle(r.set('a', '1'));
