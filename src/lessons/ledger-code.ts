@@ -1,4 +1,5 @@
 import type { AckLedger } from '../../emulator/world/ack-ledger.js';
+import type { RedisProcess } from '../../emulator/process/index.js';
 import type { World } from '../../emulator/world/world.js';
 
 /**
@@ -30,4 +31,17 @@ export function ledgerOf(world: World): AckLedger | null {
     ledgers.set(world, (ledger = new code.AckLedger(world)));
   }
   return ledger;
+}
+
+/** The redis-servers running as primaries now (powered, alive, not sentinels), in host order: whose data the ledger is read against. */
+export function primariesNow(world: World): RedisProcess[] {
+  const found: RedisProcess[] = [];
+  for (const h of world.hosts.values()) {
+    if (!h.powered) continue;
+    for (const p of h.processes.values()) {
+      const r = p as Partial<RedisProcess>;
+      if (r.server !== undefined && r.alive === true && r.sentinelMode === false && r.server.replication.masterHost === null) found.push(p as RedisProcess);
+    }
+  }
+  return found;
 }
