@@ -1,3 +1,6 @@
+// The book's benchmark sends commands whose code loads on demand (SPOP, LRANGE's list setup, MSET's
+// neighbours): a scenario run outside the test suite must load it itself.
+import '../commands/on-demand-handlers.js';
 import { World } from '../world/world.js';
 import type { LinkProfileName } from '../sim/links.js';
 import { benchmarkUpdateToken } from './update-token.js';
