@@ -124,31 +124,29 @@ const knownRules = KNOWN_UPWARD.map(([from, allowed], i) => {
   };
 });
 
+/** A cycle of value imports from a module of `folder` (its first group) through some module outside it. */
+const cycleRule = (name, comment, folder) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: folder },
+  to: { circular: true, via: { pathNot: '^$1/' } },
+});
+
 module.exports = {
   forbidden: [
     ...upwardRules,
     ...knownRules,
-    {
-      name: 'no-folder-cycle',
-      comment: 'No cycle of value imports between the folders of emulator/ or of src/ (a cycle inside one folder is that folder\'s business).',
-      severity: 'error',
-      from: { path: '^((emulator|src)/[^/]+)/' },
-      to: {
-        circular: true,
-        // some module of the cycle lies outside the folder.
-        via: { pathNot: '^$1/' },
-      },
-    },
-    {
-      name: 'no-subfolder-cycle',
-      comment: 'No cycle of value imports between the subfolders of one folder either (persistence/rdb and persistence/check, src/web/cluster and src/web/disk): a subfolder is a part the rest of its folder builds on.',
-      severity: 'error',
-      from: { path: '^((emulator|src)/[^/]+/[^/]+)/' },
-      to: {
-        circular: true,
-        via: { pathNot: '^$1/' },
-      },
-    },
+    cycleRule(
+      'no-folder-cycle',
+      'No cycle of value imports between the folders of emulator/ or of src/ (a cycle inside one folder is that folder\'s business).',
+      '^((emulator|src)/[^/]+)/',
+    ),
+    cycleRule(
+      'no-subfolder-cycle',
+      'No cycle of value imports between the subfolders of one folder either (persistence/rdb and persistence/check, src/web/cluster and src/web/disk): a subfolder is a part the rest of its folder builds on.',
+      '^((emulator|src)/[^/]+/[^/]+)/',
+    ),
     {
       name: 'src-through-the-door',
       comment: 'src/ imports emulator/ only through the door (DOOR) or a module on the shrinking list KNOWN_PAST_THE_DOOR.',

@@ -38,15 +38,21 @@ LUA='/EVAL|/[Ss]cript|/FUNCTION|/Dumping an RDB - functions only'
 STREAMS='/stream|/XADD'
 # Tests whose names do not say so but that run EVAL or FCALL among their steps.
 LUA_INSIDE='/min-slaves-to-write'
+# The async_loading tests of replication call FCALL among their steps.
+LUA_ASYNC_LOADING='Diskless load swapdb (async_loading): old database is exposed while async replication is in progress|Diskless load swapdb (async_loading): old database is exposed after async replication fails|Diskless load swapdb (async_loading): new database is exposed after swapping'
+# Tests whose names do not say so but that fill the dataset with streams.
+STREAMS_INSIDE='diskless loading short read'
 # Tests that need ACL users (ACL SETUSER), which the emulator does not have.
 ACL_USERS='failover aborts if target rejects sync request'
 OS_CHILD='AOF will open a temporary INCR AOF to accumulate data until the first AOFRW success when AOF is dynamically enabled|AOF enable during BGSAVE will not write data util AOFRW finish|AOF multiple rewrite failures will open multiple INCR AOFs|AOF will trigger limit when AOFRW fails many times|failed bgsave prevents writes'
+# Replication's tests that signal the RDB child by its OS pid.
+OS_CHILD_REPL='diskless replication child being killed is collected|/replication child dies when parent is killed'
 declare -A SKIP=(
   [integration/aof]="$LUA|$STREAMS"
   [integration/aof-multi-part]="$OS_CHILD"
   [integration/rdb]="$LUA|$STREAMS|$OS_CHILD"
   [integration/redis-cli]="$LUA"
-  [integration/replication]="$LUA|$STREAMS|$OS_CHILD"
+  [integration/replication]="$LUA|$STREAMS|$STREAMS_INSIDE|$OS_CHILD|$LUA_ASYNC_LOADING|$OS_CHILD_REPL"
   [integration/replication-4]="$LUA|$STREAMS|$LUA_INSIDE"
   [integration/block-repl]="$STREAMS"
   [integration/failover]="$ACL_USERS"

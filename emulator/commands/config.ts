@@ -34,7 +34,7 @@ function configSet(c: Client, argv: string[]): Reply {
     // Secrets are hidden from the slow log and MONITOR whether or not the change succeeds.
     if (SENSITIVE.has(asciiLower(argv[i]!))) c.redact(i + 1);
   }
-  const err = c.server.config.setMany(pairs, { allowProtected: allowProtected(c) });
+  const err = c.server.config.setMany(pairs, { allowProtected: allowProtected(c), loading: c.server.stats.persistence.loading });
   return err === null ? OK : errorReply(err);
 }
 

@@ -8,7 +8,7 @@ import type { AofOpenFailure, AofReplayTarget } from './aof/reader.js';
 import { errorText, type AofDir, type AofProcess } from './aof-dir.js';
 import { RdbError } from './rdb/errors.js';
 import { readRdb } from './rdb/file-reader.js';
-import { doneLoadingRdb, placeLoadedFunctions, placeLoadedKeys, rdbLoadOptions } from './rdb-dataset.js';
+import { doneLoadingRdb, keySaveDelayUs, placeLoadedFunctions, placeLoadedKeys, rdbLoadOptions } from './rdb-dataset.js';
 
 /**
  * Loading a multi-part AOF into the server at startup (loadAppendOnlyFiles
@@ -40,6 +40,8 @@ export interface AofLoadOutcome {
 interface FileWork {
   bytes: number;
   rdbBytes: number;
+  /** Keys read from an RDB preamble. */
+  rdbKeys: number;
   commands: number;
 }
 
@@ -72,7 +74,7 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
 
   const targetFor = (name: string): AofReplayTarget => {
     const path = locate(name);
-    const w: FileWork = { bytes: files.size(path) ?? 0, rdbBytes: 0, commands: 0 };
+    const w: FileWork = { bytes: files.size(path) ?? 0, rdbBytes: 0, rdbKeys: 0, commands: 0 };
     work.set(name, w);
     // createAOFClient: only a file with something in it gets one, and it takes a client id.
     let c: Client | null = null;
@@ -117,6 +119,7 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
         placeLoadedKeys(server, contents, false);
         rdbLines.push(doneLoadingRdb(server, contents));
         w.rdbBytes = contents.length;
+        w.rdbKeys = contents.keysLoaded + contents.keysExpired;
         return { ok: true, length: contents.length };
       },
       truncate: (length) => {
@@ -152,8 +155,10 @@ export function loadAofAtStart(p: AofProcess, files: AofDir, manifest: AofManife
   }
   for (const c of clients) server.disconnect(c);
 
+  // key-load-delay sleeps after each command replayed and each key of a preamble (loadSingleAppendOnlyFile, rdbLoadRio).
+  const delay = server.config.getNumber('key-load-delay');
   let us = 0;
-  for (const w of work.values()) us += costUs(w);
+  for (const w of work.values()) us += costUs(w) + keySaveDelayUs(w.commands + w.rdbKeys, delay);
   us = us > 0 ? Math.max(1, Math.round(us)) : 0;
   const out: AofLoadOutcome = { status: r.status, us, totalBytes: r.totalBytes, baseBytes: r.baseBytes };
   const failed = r.status === 'failed' || r.status === 'open-error';

@@ -385,11 +385,14 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     close: () => void;
     /** Whether the socket has room now (nothing of the client's waits in it). */
     canWrite: () => boolean;
+    /** The unix socket path the client came through (CLIENT LIST's U flag), if not TCP. */
+    unixSocket?: string;
   }): ExternalConnection | string {
     const refused = this.server.refuseConnection();
     if (refused !== null) return refused;
     const transport = externalTransport(this.kernel, opts);
     const c = this.attachConn(transport, null, { address: opts.address, decode: opts.decode });
+    if (opts.unixSocket !== undefined) c.sc.client.unixSocket = opts.unixSocket;
     return {
       connection: c.sc,
       receive: (chunk) => {

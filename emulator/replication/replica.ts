@@ -70,6 +70,12 @@ export class ReplicationReplica {
   transfer: SyncTransfer | null = null;
   /** The full sync's file is loading: the stream waits. */
   private loading = false;
+  /**
+   * A diskless load is under way: Redis parses the RDB as it comes off the
+   * socket, so the replica is loading (or async_loading) from the header on.
+   * Whether its old data waits beside the new (swapdb).
+   */
+  private disklessLoad: { swapdb: boolean } | null = null;
   /** repl_transfer_lastio, unix seconds. */
   transferLastIoS = 0;
   /** server.master_replid and master_initial_offset: what +FULLRESYNC announced. */
@@ -415,6 +421,8 @@ export class ReplicationReplica {
     this.closeTransferFile(true);
     this.transfer = null;
     this.loading = false;
+    const load = this.stopDisklessLoad();
+    if (load !== null) this.discardHalfLoaded(load);
   }
 
   /** The connection failed or closed while the replica read it itself. */
@@ -431,8 +439,12 @@ export class ReplicationReplica {
       return;
     }
     if (this.state === 'transfer') {
-      this.log(`I/O error trying to sync with MASTER: ${reason}`, 'warning');
+      // A diskless load reads the socket itself: its read fails.
+      const load = this.stopDisklessLoad();
+      if (load !== null) this.log(`Failed trying to load the MASTER synchronization DB from socket: ${reason}`, 'warning');
+      else this.log(`I/O error trying to sync with MASTER: ${reason}`, 'warning');
       this.cancelHandshake(true);
+      if (load !== null) this.discardHalfLoaded(load);
     }
   }
 
@@ -518,6 +530,7 @@ export class ReplicationReplica {
           const target = this.useDisklessLoad() ? 'to parser' : 'to disk';
           if (step.streamed) this.log(`MASTER <-> REPLICA sync: receiving streamed RDB from master with EOF ${target}`);
           else this.log(`MASTER <-> REPLICA sync: receiving ${t.size} bytes from master ${target}`);
+          if (t.file === null) this.beginDisklessLoad();
           continue;
         }
         case 'done':
@@ -528,16 +541,48 @@ export class ReplicationReplica {
   }
 
   /**
-   * The whole RDB is in: the old data goes (for swapdb, once the new is
-   * loaded), the file is loaded, and the primary's client takes the
-   * connection, first with what followed the file.
+   * readSyncBulkPayload once a diskless transfer's header is read: the
+   * AOF stops, a child saving is killed, the old data is flushed (for
+   * swapdb it waits beside the new until the load succeeds), and the
+   * replica is loading from now on: with swapdb from the same history
+   * (the primary's ID is the replica's own) asynchronously, still serving
+   * its old data.
    */
-  private transferDone(rest: string): void {
-    const t = this.transfer!;
+  private beginDisklessLoad(): void {
+    const swapdb = this.server.config.get('repl-diskless-load') === 'swapdb';
+    this.stopForNewData(true);
+    if (!swapdb) {
+      this.attachToNewMaster();
+      this.log('MASTER <-> REPLICA sync: Flushing old data');
+      emptyAllData(this.server);
+    }
+    this.log('MASTER <-> REPLICA sync: Loading DB in memory');
+    const p = this.server.stats.persistence;
+    p.loading = true;
+    p.asyncLoading = swapdb && this.s.replId === this.masterReplId;
+    this.disklessLoad = { swapdb };
+  }
+
+  /** A diskless load that did not finish (the link failed or timed out mid-transfer): loading stops. */
+  private stopDisklessLoad(): { swapdb: boolean } | null {
+    const load = this.disklessLoad;
+    if (load === null) return null;
+    this.disklessLoad = null;
+    const p = this.server.stats.persistence;
+    p.loading = false;
+    p.asyncLoading = false;
+    return load;
+  }
+
+  /** What it loaded goes: for swapdb the temporary copy (the old data stays), otherwise the half-loaded data. */
+  private discardHalfLoaded(load: { swapdb: boolean }): void {
+    if (load.swapdb) this.log('MASTER <-> REPLICA sync: Discarding temporary DB in background');
+    else emptyAllData(this.server);
+  }
+
+  /** The AOF logged the old data: it stops, and starts again from the new (restartAOFAfterSYNC); a saving child is killed. */
+  private stopForNewData(diskless: boolean): void {
     const s = this.s;
-    const diskless = t.file === null;
-    const swapdb = diskless && this.server.config.get('repl-diskless-load') === 'swapdb';
-    // The AOF logged the old data: it stops, and starts again from the new (restartAOFAfterSYNC).
     s.process.stopAof();
     if (s.process.childKind() === 'disk' || s.process.childKind() === 'socket') {
       if (!diskless) {
@@ -547,13 +592,38 @@ export class ReplicationReplica {
       }
       s.process.killRdbChild();
     }
+  }
+
+  /**
+   * The whole RDB is in: the old data goes (for swapdb, once the new is
+   * loaded), the file is loaded, and the primary's client takes the
+   * connection, first with what followed the file.
+   */
+  private transferDone(rest: string): void {
+    const t = this.transfer!;
+    const diskless = t.file === null;
+    const swapdb = diskless && this.server.config.get('repl-diskless-load') === 'swapdb';
+    // A diskless load began at the header; it is the parse that ends now.
+    const began = this.disklessLoad !== null;
+    this.disklessLoad = null;
+    if (!began) this.beginLoadAfterTransfer(diskless, swapdb);
+    this.step(`step 3: snapshot received (${t.fileBytes} bytes); ${swapdb ? 'loads it beside the old data' : 'old data discarded, loads it'}`);
+    this.loadTransferred(t, diskless, swapdb, rest);
+  }
+
+  /** A transfer to disk is loaded only once it is whole. */
+  private beginLoadAfterTransfer(diskless: boolean, swapdb: boolean): void {
+    this.stopForNewData(diskless);
     if (!swapdb) {
       this.attachToNewMaster();
       this.log('MASTER <-> REPLICA sync: Flushing old data');
       emptyAllData(this.server);
     }
     this.log('MASTER <-> REPLICA sync: Loading DB in memory');
-    this.step(`step 3: snapshot received (${t.fileBytes} bytes); ${swapdb ? 'loads it beside the old data' : 'old data discarded, loads it'}`);
+  }
+
+  private loadTransferred(t: SyncTransfer, diskless: boolean, swapdb: boolean, rest: string): void {
+    const s = this.s;
     const log = (line: string): void => this.log(line);
     let bytes: Uint8Array;
     let loaded: SyncedRdb | string;
@@ -580,8 +650,11 @@ export class ReplicationReplica {
       }
       loaded = loadSyncedRdb(this.server, bytes, log);
     }
+    const p = this.server.stats.persistence;
     if (typeof loaded === 'string') {
       this.log(`Failed trying to load the MASTER synchronization DB from ${diskless ? 'socket' : 'disk'}: ${loaded}`, 'warning');
+      p.loading = false;
+      p.asyncLoading = false;
       this.transfer = null;
       this.cancelHandshake(true);
       if (diskless && !swapdb) emptyAllData(this.server);
@@ -591,12 +664,12 @@ export class ReplicationReplica {
     if (diskless) this.server.dirty++;
     this.transfer = null;
     // The thread is busy loading; clients get -LOADING, the stream waits.
-    const p = this.server.stats.persistence;
     p.loading = true;
     this.loading = true;
     const serial = this.linkSerial;
     s.process.after(s.process.loadUs(bytes.length), () => {
       p.loading = false;
+      p.asyncLoading = false;
       if (serial !== this.linkSerial) return;
       this.loading = false;
       this.fullSyncLoaded(loaded as SyncedRdb, diskless ? false : true, t.usemark, rest + this.inbuf);

@@ -4,9 +4,9 @@ import { SENTINEL_FACTS, SENTINEL_HANDLERS } from './commands.js';
 import { Sentinel, SentinelConfigError } from './sentinel.js';
 import { configWords, parseSentinelConfig, sentinelConfigText } from './config.js';
 
-/** Options of the server itself that a sentinel.conf may set. */
-const SERVER_OPTIONS = new Set(['logfile', 'loglevel', 'dir']);
 import { bytesFromArray } from '../resp/bytes.js';
+import { lookupParam } from '../server/config.js';
+import { splitConfigArgs } from '../server/config-params.js';
 
 /** How a `spawn` of redis-sentinel starts it: `redis-sentinel <config>` (the config file's absolute path). */
 export interface SentinelDaemonOptions {
@@ -46,10 +46,16 @@ export function registerSentinel(world: World): void {
     try {
       const parsed = parseSentinelConfig(sentinelConfigText(bytesFromArray(host.disk.readFile(opts.config)), opts.extraConfig));
       port = parsed.port;
-      // The server's own options in the file (logfile, loglevel, dir) apply as in redis.conf.
+      // The server's own options in the file (logfile, loglevel, dir...) apply as in redis.conf,
+      // so that a rewrite of the file writes them back as they were.
       for (const line of parsed.otherLines) {
         const words = configWords(line.trim());
-        if (words.length === 2 && !words[0]!.startsWith('#') && SERVER_OPTIONS.has(words[0]!.toLowerCase())) settings[words[0]!.toLowerCase()] = words[1]!;
+        if (words.length < 2 || words[0]!.startsWith('#')) continue;
+        const param = lookupParam(words[0]!);
+        if (param === undefined || param.name === 'save' || param.name === 'port') continue;
+        const value = words.slice(1).join(' ');
+        const parsed = param.parse(splitConfigArgs(param, value), param.default);
+        if (typeof parsed === 'string') settings[param.name] = param.name === 'dir' ? value : parsed;
       }
       settings['dir'] = absoluteDir(settings['dir']!, opts.cwd ?? '/');
       // The scripts it names must be executable, from the directory Redis changed to.

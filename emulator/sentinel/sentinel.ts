@@ -130,6 +130,8 @@ export class Sentinel implements ProcessModule {
   readonly scripts = new ScriptQueue(this);
   /** sentinel.previous_time: when the timer last ran. */
   private previousTimeMs: number;
+  /** The hz the configuration set, before the timer's random changes. */
+  private readonly configuredHz: string;
   /** SENTINEL SIMULATE-FAILURE: crash after being elected leader, after promoting the chosen replica. */
   simulateFailure = { afterElection: false, afterPromotion: false };
 
@@ -139,6 +141,7 @@ export class Sentinel implements ProcessModule {
     extraConfig?: string,
   ) {
     this.config = parseSentinelConfig(sentinelConfigText(bytesFromArray(p.host.disk.readFile(configPath)), extraConfig));
+    this.configuredHz = p.server.config.get('hz');
     this.previousTimeMs = this.nowMs();
     for (const m of this.config.masters) {
       const master = this.masterInstance(m);
@@ -672,7 +675,11 @@ export class Sentinel implements ProcessModule {
     }
     try {
       const defaults = { downAfterMs: this.periods.defaultDownAfterMs, failoverTimeoutMs: this.periods.defaultFailoverTimeoutMs };
-      this.p.host.disk.writeFile(this.configPath, bytesToArray(rewriteSentinelConfig(this.config, defaults)));
+      const disk = this.p.host.disk;
+      const old = disk.exists(this.configPath) ? bytesFromArray(disk.readFile(this.configPath)) : null;
+      // The timer's random hz is not a setting: the file keeps the one it started with (sentinelFlushConfig).
+      const value = (name: string): string => (name === 'hz' ? this.configuredHz : this.p.server.config.get(name));
+      disk.writeFile(this.configPath, bytesToArray(rewriteSentinelConfig(this.config, defaults, { old, value })));
       return true;
     } catch {
       return false;

@@ -29,7 +29,12 @@ export interface ConfigSetOptions {
   startup?: boolean;
   /** The client may change protected parameters (enable-protected-configs allows it). */
   allowProtected?: boolean;
+  /** The server is loading a dataset: parameters that must not change meanwhile are refused. */
+  loading?: boolean;
 }
+
+/** shared.loadingerr: configSetCommand gives it precedence over every other refusal. */
+const LOADING_ERROR = '-LOADING Redis is loading the dataset in memory';
 
 const ENTRIES: ConfigEntry[] = [];
 const ENTRY_BY_NAME = new Map<string, ConfigEntry>();
@@ -138,6 +143,7 @@ export class Config {
     const entries: ConfigEntry[] = [];
     let unknownName: string | null = null;
     let refusal: string | null = null;
+    let denyLoading = false;
     for (let i = 0; i < pairs.length; i++) {
       const name = pairs[i]![0];
       const e = lookupEntry(name);
@@ -151,12 +157,17 @@ export class Config {
         refusal = failed(name, flags & CONF.IMMUTABLE ? "can't set immutable config" : "can't set protected config");
         continue;
       }
+      if (opts.loading === true && flags & CONF.DENY_LOADING) {
+        denyLoading = true;
+        continue;
+      }
       if (entries.includes(e)) {
         refusal = failed(name, 'duplicate parameter');
         continue;
       }
       entries[i] = e;
     }
+    if (denyLoading) return LOADING_ERROR;
     if (unknownName !== null) return `Unknown option or number of arguments for CONFIG SET - '${cString(unknownName)}'`;
     if (refusal !== null) return refusal;
 

@@ -364,8 +364,8 @@ function persistenceSection(server: RedisServer): string {
   const now = seconds(server.nowMs);
   const aofOn = server.config.getBool('appendonly');
   let out =
-    `loading:${p.loading ? 1 : 0}\r\n` +
-    'async_loading:0\r\n' +
+    `loading:${p.loading && !p.asyncLoading ? 1 : 0}\r\n` +
+    `async_loading:${p.asyncLoading ? 1 : 0}\r\n` +
     `current_cow_peak:${p.currentCowPeak}\r\n` +
     `current_cow_size:${p.currentCowSize}\r\n` +
     `current_cow_size_age:${p.currentCowSize === 0 ? 0 : Math.floor((server.nowMs * 1000 - p.currentCowSizeSinceUs) / 1e6)}\r\n` +

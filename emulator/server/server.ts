@@ -506,7 +506,11 @@ export class RedisServer implements KeyspaceHost {
         return this.reject(c, cmd, "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.", false);
       }
     }
-    if (this.stats.persistence.loading && !(flags & CMD.LOADING)) return this.reject(c, cmd, '-LOADING Redis is loading the dataset in memory', false);
+    const p = this.stats.persistence;
+    if (p.loading && !p.asyncLoading && !(flags & CMD.LOADING)) return this.reject(c, cmd, '-LOADING Redis is loading the dataset in memory', false);
+    if (p.asyncLoading && (flags & CMD.NO_ASYNC_LOADING || (isExec && queuedFlags(c, CMD.NO_ASYNC_LOADING)))) {
+      return this.reject(c, cmd, '-LOADING Redis is loading the dataset in memory', false);
+    }
     const mayReplicate = isWrite || (flags & CMD.MAY_REPLICATE) !== 0 || (isExec && queuedFlags(c, CMD.MAY_REPLICATE));
     if (c.role === 'replica' && (mayReplicate || flags & CMD.READONLY || (isExec && queuedFlags(c, CMD.READONLY)))) {
       return this.reject(c, cmd, "Replica can't interact with the keyspace", false);

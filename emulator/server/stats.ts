@@ -124,6 +124,12 @@ export class PersistenceStats {
   rdbLastLoadKeysExpired = 0;
   rdbLastLoadKeysLoaded = 0;
   loading = false;
+  /**
+   * The load is a replica's diskless swapdb sync from the same history
+   * (async_loading): the old data keeps serving reads meanwhile, and only
+   * the commands flagged no-async-loading get -LOADING.
+   */
+  asyncLoading = false;
   aofRewriteInProgress = false;
   aofRewriteScheduled = false;
   aofLastRewriteTimeS = -1;

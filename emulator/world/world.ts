@@ -502,6 +502,11 @@ export class World {
     this.daemons.set(program, start);
   }
 
+  /** Whether a daemon's code is registered (a program loaded on demand may not be yet). */
+  hasDaemon(program: string): boolean {
+    return this.daemons.has(program);
+  }
+
   private spawnNow(hostName: string, program: string, opts: unknown): SimProcess {
     const start = this.daemons.get(program);
     if (start === undefined) throw new Error(`no daemon named ${program}`);

@@ -3,6 +3,7 @@ import { repr } from '../../emulator/index.js';
 import type { RedisProcess } from '../../emulator/process/index.js';
 import type { World } from '../../emulator/world/world.js';
 import type { AckLedger } from '../../emulator/world/ack-ledger.js';
+import { primariesNow } from './ledger-code.js';
 import { checkLabel, count, momentNotYet, momentWhen, sentence, serverName } from './check-words.js';
 import { happeningWords } from './happenings.js';
 import type { TimedReply } from './host.js';
@@ -517,17 +518,4 @@ function ledgerCheck(c: Extract<Check, { kind: 'ledger' }>, ctx: CheckContext): 
   if (lost.length !== 0) return pass(`against the data on ${name}: ${v.summary.join(' ')}`);
   if (v.lost.length !== 0) return fail(`against the data on ${name}: ${v.summary.join(' ')} None of them because of ${c.cause === 'partition' ? 'a partition' : 'a crash'}`);
   return fail(`every one of the ${count(v.judged, 'write')} acknowledged in this step is in the data on ${name}: nothing was lost`);
-}
-
-/** The redis-servers running as primaries now (powered, alive, not sentinels), in host order. */
-function primariesNow(world: World): RedisProcess[] {
-  const found: RedisProcess[] = [];
-  for (const h of world.hosts.values()) {
-    if (!h.powered) continue;
-    for (const p of h.processes.values()) {
-      const r = p as Partial<RedisProcess>;
-      if (r.server !== undefined && r.alive === true && r.sentinelMode === false && r.server.replication.masterHost === null) found.push(p as RedisProcess);
-    }
-  }
-  return found;
 }

@@ -1,4 +1,5 @@
 import type { AckLedger } from '../../emulator/world/ack-ledger.js';
+import type { RedisProcess } from '../../emulator/process/index.js';
 import type { World } from '../../emulator/world/world.js';
 
 /**
@@ -30,4 +31,30 @@ export function ledgerOf(world: World): AckLedger | null {
     ledgers.set(world, (ledger = new code.AckLedger(world)));
   }
   return ledger;
+}
+
+/**
+ * The redis-servers running as primaries now (powered, alive, not
+ * sentinels), in host order: whose data the ledger is read against. When
+ * several are, those with replicas attached: a primary left alone on a
+ * machine cut off from everyone (the old one, gone from the cluster)
+ * does not hold the cluster's data.
+ */
+export function primariesNow(world: World): RedisProcess[] {
+  const all = runningPrimaries(world);
+  if (all.length < 2) return all;
+  const followed = all.filter((p) => p.server.replication.primary.replicas.length > 0);
+  return followed.length === 0 ? all : followed;
+}
+
+function runningPrimaries(world: World): RedisProcess[] {
+  const found: RedisProcess[] = [];
+  for (const h of world.hosts.values()) {
+    if (!h.powered) continue;
+    for (const p of h.processes.values()) {
+      const r = p as Partial<RedisProcess>;
+      if (r.server !== undefined && r.alive === true && r.sentinelMode === false && r.server.replication.masterHost === null) found.push(p as RedisProcess);
+    }
+  }
+  return found;
 }

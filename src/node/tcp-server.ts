@@ -374,6 +374,7 @@ export class RedisTcpServer {
     const out = link;
     const attached = this.process.attachExternal({
       address: { addr, laddr: unixPath !== undefined ? addr : formatAddress(socket.localAddress, socket.localPort) },
+      ...(unixPath !== undefined ? { unixSocket: unixPath } : {}),
       decode: readDecoder(),
       outputReady: () => this.queueFlush(out),
       close: () => {

@@ -26,7 +26,7 @@ if (shared !== null) history.replaceState(null, '', location.pathname + location
 
 // The learner's last session comes back if there is one; otherwise the sandbox opens with a redis-cli.
 void session.load().then(async (restored) => {
-  if (shared !== null && (await (await import('./session/share-link.js')).openSharedMoment(session, shared))) restored = true;
+  if (shared !== null && (await (await import('./session/share-link.js')).openSharedMoment(session, shared, shelf))) restored = true;
   if (!restored) store.openTerminal();
   // The commands kept apart come once the terminal is up, before they are likely to be typed.
   setTimeout(() => void loadCommandCode().catch(() => undefined), 0);

@@ -310,6 +310,8 @@ describe('npm run server with a unix socket', () => {
           s.connect(path, () => s.write(bulkCommand(['PING']) + bulkCommand(['CLIENT', 'INFO'])));
         });
         expect(reply).toContain(`addr=${path}:0 laddr=${path}:0 `);
+        // networking.c's catClientInfoString: a unix socket client has the U flag.
+        expect(reply).toMatch(/ flags=U /);
         // The TCP port still serves.
         expect((await exchange(port, [bulkCommand(['PING'])])).data).toBe('+PONG\r\n');
       } finally {

@@ -38,16 +38,13 @@ export function startSentinel(ctx: CommandContext, program: string, args: readon
   const path = ctx.resolve(config);
   const start = (code: SentinelCode): number => {
     code.registerSentinel(ctx.world);
-    try {
-      ctx.world.spawn(ctx.host.name, 'redis-sentinel', { config: path });
-      return 0;
-    } catch (e) {
-      ctx.err(`${(e as Error).message}\n`);
-      return 1;
-    }
+    return spawnSentinel(ctx, path);
   };
-  // Once the code is here the start is immediate, so the same line does the same thing at the same time when a world replays.
+  // Once the code is here (loaded by a lesson, or registered by the page before a line
+  // that names Sentinel and before a replay), the start is immediate, so the same line
+  // does the same thing at the same time when a world replays.
   if (loaded !== null) return start(loaded);
+  if (ctx.world.hasDaemon('redis-sentinel')) return spawnSentinel(ctx, path);
   const job = ctx.foreground(program, [program, ...args], { onInterrupt: () => job.finish(130), onKilled: () => {} });
   void loadSentinelCode().then(
     (code) => {
@@ -59,4 +56,15 @@ export function startSentinel(ctx: CommandContext, program: string, args: readon
     },
   );
   return 'job';
+}
+
+/** Starts redis-sentinel on the shell's host; its exit status as the shell sees it. */
+function spawnSentinel(ctx: CommandContext, path: string): number {
+  try {
+    ctx.world.spawn(ctx.host.name, 'redis-sentinel', { config: path });
+    return 0;
+  } catch (e) {
+    ctx.err(`${(e as Error).message}\n`);
+    return 1;
+  }
 }

@@ -14,12 +14,16 @@ const DiskPanel = lazy(() => import('../disk/disk-panel.js').then((m) => ({ defa
 /** The message view (the bytes between two hosts as a sequence diagram) loads when its tab is first opened. */
 const MessageView = lazy(() => import('../replication/message-view.js').then((m) => ({ default: m.MessageView })));
 
-type PaneTab = 'cluster' | 'disk' | 'messages';
+/** The acknowledged-writes ledger loads when its tab is first opened. */
+const LedgerView = lazy(() => import('../ledger/ledger-view.js').then((m) => ({ default: m.LedgerView })));
+
+type PaneTab = 'cluster' | 'disk' | 'messages' | 'ledger';
 
 const TABS: ReadonlyArray<{ id: PaneTab; label: string }> = [
   { id: 'cluster', label: 'Cluster' },
   { id: 'disk', label: 'Disk' },
   { id: 'messages', label: 'Messages' },
+  { id: 'ledger', label: 'Ledger' },
 ];
 
 /**
@@ -53,7 +57,7 @@ export function ClusterPanel() {
   const onTabKey = (e: React.KeyboardEvent, index: number): void => {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
     e.preventDefault();
-    const next = TABS[(index + 1) % TABS.length]!;
+    const next = TABS[(index + (e.key === 'ArrowLeft' ? TABS.length - 1 : 1)) % TABS.length]!;
     setTab(next.id);
     document.getElementById(`pane-tab-${next.id}`)?.focus();
   };
@@ -94,6 +98,13 @@ export function ClusterPanel() {
         {tab === 'messages' ? (
           <LaterPart what="The message view" loading={<p className="muted">Loading the message view…</p>}>
             <MessageView hosts={cluster.hosts} />
+          </LaterPart>
+        ) : null}
+      </div>
+      <div role="tabpanel" id="pane-panel-ledger" aria-labelledby="pane-tab-ledger" className="cluster-body" hidden={tab !== 'ledger'}>
+        {tab === 'ledger' ? (
+          <LaterPart what="The ledger" loading={<p className="muted">Loading the ledger…</p>}>
+            <LedgerView />
           </LaterPart>
         ) : null}
       </div>

@@ -1,5 +1,6 @@
 import { lessonIds } from '../lesson/lesson-files.js';
 import { LESSON_STATE_KEY } from '../lesson/lesson-keeping.js';
+import type { LessonShelf } from '../lesson/lesson-shelf.js';
 import type { Moment, SessionFile } from './session-format.js';
 import type { WorkbookSession } from './workbook-session.js';
 
@@ -59,14 +60,14 @@ export async function sharedSessionText(fragment: string): Promise<{ ok: true; t
  * why when it cannot, and then leaves the learner's session as it was.
  * Resolves whether it opened.
  */
-export async function openSharedMoment(session: WorkbookSession, fragment: string): Promise<boolean> {
+export async function openSharedMoment(session: WorkbookSession, fragment: string, shelf: LessonShelf | null = null): Promise<boolean> {
   const read = await sharedSessionText(fragment);
   const missing = read.ok ? lessonMissing(read.text) : null;
   const opened: { ok: true } | { ok: false; message: string } =
     missing !== null
       ? { ok: false, message: `it opens the lesson "${missing}", which this workbook does not have (the link may come from a newer version of it). Nothing was changed: your own work is as you left it.` }
       : read.ok
-        ? await session.importText(read.text, { doing: 'Opening the shared moment', done: 'This is the moment the link was made at; what you do now is yours.' })
+        ? await keepOpenLesson(session, shelf).then(() => session.importText(read.text, { doing: 'Opening the shared moment', done: 'This is the moment the link was made at; what you do now is yours.' }))
         : read;
   if (!opened.ok) session.showNotice('error', `The shared link could not be opened: ${opened.message}`);
   return opened.ok;
@@ -78,13 +79,35 @@ export async function openSharedMoment(session: WorkbookSession, fragment: strin
  * would leave the learner in a lesson world with no lesson to follow.
  */
 function lessonMissing(text: string): string | null {
-  let lesson: unknown;
+  let lesson: string | null;
   try {
-    lesson = (JSON.parse(text) as { state?: Record<string, { lesson?: unknown } | null> }).state?.[LESSON_STATE_KEY]?.lesson;
+    lesson = lessonIn((JSON.parse(text) as { state?: unknown }).state);
   } catch {
     return null;
   }
-  return typeof lesson === 'string' && !lessonIds().includes(lesson) ? lesson : null;
+  return lesson !== null && !lessonIds().includes(lesson) ? lesson : null;
+}
+
+/** The id of the lesson a session's state holds, or null (a sandbox). */
+function lessonIn(state: unknown): string | null {
+  const lesson = (state as Record<string, { lesson?: unknown } | null> | undefined)?.[LESSON_STATE_KEY]?.lesson;
+  return typeof lesson === 'string' ? lesson : null;
+}
+
+/**
+ * Keeps the lesson open now on the shelf, with its whole session, as
+ * going to another lesson does: the shared moment takes its place, and
+ * the lesson must reopen where it was, not from its beginning.
+ */
+async function keepOpenLesson(session: WorkbookSession, shelf: LessonShelf | null): Promise<void> {
+  if (shelf === null) return;
+  const file = session.exportSession();
+  const id = lessonIn(file.state);
+  if (id === null) return;
+  // The page reads the shelf as it starts; a link opened first must not find it empty.
+  if (shelf.record(id) === null) await shelf.load();
+  const record = shelf.record(id);
+  if (record !== null) await shelf.stow(record, file);
 }
 
 /** The session with only what the moment needs: the active branch, its log up to now, no checkpoints, recent screens. */

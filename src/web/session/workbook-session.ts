@@ -5,6 +5,7 @@ import { loadShellParts } from '../shell-loader.js';
 import { formatElapsed } from '../timeline/clock-format.js';
 import { actionOwner, EventLog } from '../timeline/event-log.js';
 import { replayNeedsShell } from '../world-programs.js';
+import { loadSentinelParts, replayNeedsSentinel } from '../sentinel-loader.js';
 import type { SavedTerminal, TerminalChoice, WorldStore } from '../world-store.js';
 import { buildSandboxWorld } from '../world-setup.js';
 import { faultLabel } from './fault-label.js';
@@ -601,12 +602,15 @@ export class WorkbookSession {
     let result: Awaited<ReturnType<typeof replayInSlices>>;
     try {
       if (replayNeedsShell(cp.actions)) await loadShellParts();
+      // Sentinel's code is registered before the replay starts a sentinel or a client of it.
+      const sentinel = replayNeedsSentinel(cp.actions) ? await loadSentinelParts() : null;
       // A replay may run any command, or a server loading an AOF that holds one.
       await loadCommandCode();
       result = await replayInSlices(
         cp,
         (world) => {
           this.setup(world);
+          sentinel?.registerSentinelParts(world);
           this.replayLogs.set(world, new EventLog(world));
         },
         {

@@ -4,6 +4,7 @@ import type { WorldHost } from '../world-host.js';
 import type { LineAssist } from './line-assist.js';
 import { RedisCliProgram, type ProgramState, type ProgramWrite, type RedisCliSpec, type ShellState, type TerminalProgram, type WorldIdListener } from './programs.js';
 import { shellAssist } from './shell-assist.js';
+import { lineMayStartSentinel, loadSentinelParts } from '../sentinel-code.js';
 
 /**
  * A root shell on a host (the emulator's HostShell). `redis-cli` without a
@@ -132,7 +133,12 @@ export class ShellProgram implements TerminalProgram {
   }
 
   /** Runs a shell line and waits until its program, if it takes time, has ended. */
-  private runShellLine(line: string): Promise<void> {
+  private async runShellLine(line: string): Promise<void> {
+    if (lineMayStartSentinel(line)) {
+      // Sentinel starts within the line once its code is in: the line then replays the same way.
+      const parts = await loadSentinelParts().catch(() => null);
+      parts?.registerSentinelParts(this.host.world);
+    }
     return this.shell.runUntilIdle(line, (run) => this.host.input(run));
   }
 

@@ -120,6 +120,21 @@ describe('AOF files at start', () => {
     expect(await world.settle(r.exists('s'))).toBe(0);
   });
 
+  it('replays for key-load-delay after each command, loading meanwhile', () => {
+    const world = new World({ seed: 3 });
+    world.addHost('A', 'core2duo');
+    const disk = world.host('A').disk;
+    disk.mkdir('/var/lib/redis', { recursive: true });
+    const records = Array.from({ length: 1000 }, (_, i) => aofRecord(['SET', `k${i}`, 'v']));
+    disk.writeFile('/var/lib/redis/appendonly.aof', Buffer.from(records.join(''), 'latin1'));
+    const proc = world.startRedis('A', { config: { save: '', appendonly: 'yes', 'key-load-delay': '1000' } });
+    // 1000 commands at 1 ms each.
+    world.advance(900);
+    expect(proc.server.stats.persistence.loading).toBe(true);
+    world.advance(200);
+    expect(proc.server.stats.persistence.loading).toBe(false);
+  });
+
   it('moves an old single appendonly.aof into the directory (the upgrade from 6.x)', async () => {
     const world = new World({ seed: 3 });
     world.addHost('A', 'core2duo');

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { LessonShelf } from '../../../src/web/lesson/lesson-shelf.js';
+import { MemoryStore } from '../../../src/web/session/kv-store.js';
 import { checkSession } from '../../../src/web/session/session-data.js';
 import { MAX_LINK_CHARS, openSharedMoment, shareLink, sharedSessionText, SHARE_PREFIX } from '../../../src/web/session/share-link.js';
 import { digest, sessionHarness } from './session-harness.js';
@@ -99,5 +101,37 @@ describe('share links', () => {
     mine.store.sendLine(cli.id, 'GET mine');
     await mine.run(100);
     expect(cli.lines()).toContain('"kept"');
+  });
+
+  it('keeps the lesson open now, with its whole session, before a shared moment takes its place', async () => {
+    const mine = sessionHarness();
+    expect(await mine.load()).toBe(false);
+    // A lesson under way: the session holds it, the shelf knows how far it came.
+    mine.providers.register({ key: 'lesson', save: () => ({ lesson: 'append-only-file', progress: { step: 2, done: [true, true, false] } }), restore: () => undefined });
+    const shelf = new LessonShelf(new MemoryStore());
+    await shelf.note({ id: 'append-only-file', step: 2, steps: 7, done: 2, finished: false, savedAt: '2026-11-27T08:00:00.000Z' });
+    const cli = mine.open();
+    await mine.run(50);
+    mine.store.sendLine(cli.id, 'SET mine kept');
+    await mine.run(100);
+    const before = digest(mine.store.world);
+
+    const other = sessionHarness();
+    other.open();
+    await other.run(50);
+    const link = await shareLink(other.session.exportSession(), 'http://localhost:5173/');
+    expect(link.ok).toBe(true);
+    if (!link.ok) return;
+    expect(await mine.until(openSharedMoment(mine.session, new URL(link.url).hash, shelf))).toBe(true);
+    await mine.idle();
+    expect(digest(mine.store.world)).not.toBe(before);
+
+    // The lesson left for the link comes back where it was.
+    const kept = await shelf.session('append-only-file');
+    expect(kept).not.toBeNull();
+    const again = sessionHarness();
+    expect(await again.until(again.session.openKept(kept, 'Opening the lesson'))).toBe(true);
+    expect(digest(again.store.world)).toBe(before);
+    expect(shelf.record('append-only-file')?.step).toBe(2);
   });
 });
