@@ -95,7 +95,7 @@ describe("a cell's engine", () => {
         if (expected instanceof Error) expect(() => encodeWireInEngine(value)).toThrow(expected.constructor as ErrorConstructor);
         else expect(encodeWireInEngine(value)).toEqual(expected);
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     );
     expect(encodeWireInEngine({ type: 'step', requests: [{ op: 'send', conn: 1, flight: 'command', argvs: [['hset', 'a"b', '\ud800', -0, 1e21, NaN]], id: 7 }] }).json).toBe(
       '{"type":"step","requests":[{"op":"send","conn":1,"flight":"command","argvs":[["hset","a\\"b","\\ud800",0,1e+21,null]],"id":7}]}',
@@ -116,5 +116,38 @@ describe("a cell's engine", () => {
     }
     expect(posted.map((m) => m.type)).toEqual([...Array<string>(pings).fill('step'), 'done']);
     expect(cell.callsFromEngine).toBe(1);
+    // Each answer went in as itself; only the start was a text to parse.
+    expect(cell.textsIntoEngine).toBe(1);
+  });
+
+  it('gives awaiting code the same answer whether it crosses as itself or as JSON text', async () => {
+    const answers: unknown[] = ['abc', '', 'é€ and \u0000', 'x\ud800y', 'a😀', 0, 7, -0, 1.5, NaN, Infinity, null, ['a', 1, null], { error: { name: 'ReplyError', message: 'WRONGTYPE' } }];
+    const posted: CellMessage[] = [];
+    const cell = await QuickJsCell.create({ post: (m) => posted.push(m), wallNowMs: () => performance.now() });
+    const source = [
+      'const seen = [];',
+      `for (let i = 0; i < ${answers.length}; i++) {`,
+      "  const v = await redis.get('k').catch((e) => 'failed: ' + e.message);",
+      "  seen.push(typeof v === 'string' ? ['string', v.split('').map((c) => c.charCodeAt(0))] : [typeof v, Object.is(v, -0) ? '-0' : JSON.stringify(v)]);",
+      '}',
+      "report('seen', seen);",
+    ].join('\n');
+    cell.receive({ type: 'start', cellId: 'c', source, nowUs: 1_000_000, startUs: 0 });
+    for (const [i, value] of answers.entries()) {
+      const step = posted.at(-1)!;
+      const send = step.type === 'step' ? step.requests.find((r) => r.op === 'send') : undefined;
+      expect(send).toBeDefined();
+      const result = (value !== null && typeof value === 'object' && !Array.isArray(value) ? { id: send!.id, ok: false, error: (value as { error: unknown }).error } : { id: send!.id, ok: true, value }) as CellResult;
+      cell.receive({ type: 'deliver', nowUs: 1_000_000 + i, results: [result] });
+    }
+    const codes = (s: string) => ['string', s.split('').map((c) => c.charCodeAt(0))];
+    const report = posted.find((m) => m.type === 'report');
+    expect(report).toEqual({
+      type: 'report',
+      name: 'seen',
+      value: [codes('abc'), codes(''), codes('é€ and \u0000'), codes('x\ud800y'), codes('a😀'), ['number', '0'], ['number', '7'], ['number', '0'], ['number', '1.5'], ['object', 'null'], ['object', 'null'], ['object', 'null'], ['object', '["a",1,null]'], codes('failed: WRONGTYPE')],
+    });
+    // Null, the strings without surrogates or NUL, and the finite numbers other than -0 crossed as themselves.
+    expect(cell.textsIntoEngine).toBe(1 + 8);
   });
 });

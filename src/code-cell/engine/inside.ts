@@ -30,6 +30,12 @@ export interface EngineEntry {
   /** A message from the page. */
   receive(json: string, ...buffers: ArrayBuffer[]): void;
   /**
+   * A deliver of one answer that is a string, a number or null, given as
+   * the values themselves: the answer a cell awaiting one command at a
+   * time gets every turn, without a JSON text to write and parse.
+   */
+  deliverOne(nowUs: number, id: number, value: string | number | null): void;
+  /**
    * Runs the oldest queued task, if any. Says whether more are queued
    * after it ("1") or not ("0"), followed by the JSON text of the step the
    * task posted, if it posted one without bytes: the step every turn of a
@@ -72,6 +78,9 @@ const entry: EngineEntry = {
     seedRandom(msg.nowUs);
     runtime = new CellRuntime({ post, afterMicrotasks: (fn) => tasks.push(fn), compile: host.compile, wallNowMs: host.wallNowMs }, msg as StartMessage);
     runtime.run();
+  },
+  deliverOne(nowUs, id, value) {
+    runtime?.receive({ type: 'deliver', nowUs, results: [{ id, ok: true, value }] });
   },
   runTask() {
     const task = tasks.shift();

@@ -86,6 +86,8 @@ export class QuickJsCell {
    * at a time makes none.
    */
   callsFromEngine = 0;
+  /** Messages from the page copied into the engine as JSON text; a deliver of one plain answer goes as values instead. */
+  textsIntoEngine = 0;
 
   private constructor(
     private readonly opts: QuickJsCellOptions,
@@ -95,6 +97,7 @@ export class QuickJsCell {
     private readonly allocator: Allocator | null,
     private readonly entry: QuickJSHandle,
     private readonly receiveFn: QuickJSHandle,
+    private readonly deliverOneFn: QuickJSHandle,
     private readonly runTaskFn: QuickJSHandle,
   ) {}
 
@@ -124,7 +127,17 @@ export class QuickJsCell {
     host.dispose();
     // The bundle's value is its entry object; wrapped in a function, its one variable stays out of the global scope.
     const entry = vm.unwrapResult(vm.evalCode(`(function () {\n${engineSource}\nreturn cellEngine.default;\n})()`, 'cell-engine.js'));
-    cell = new QuickJsCell(opts, runtime, vm, memory, allocator, entry, vm.getProp(entry, 'receive' satisfies keyof EngineEntry), vm.getProp(entry, 'runTask' satisfies keyof EngineEntry));
+    cell = new QuickJsCell(
+      opts,
+      runtime,
+      vm,
+      memory,
+      allocator,
+      entry,
+      vm.getProp(entry, 'receive' satisfies keyof EngineEntry),
+      vm.getProp(entry, 'deliverOne' satisfies keyof EngineEntry),
+      vm.getProp(entry, 'runTask' satisfies keyof EngineEntry),
+    );
     const limit = opts.turnLimitMs;
     if (limit !== undefined) {
       const made = cell;
@@ -140,12 +153,24 @@ export class QuickJsCell {
     const turnsBefore = this.turnsEnded;
     this.turnStartMs = this.opts.turnLimitMs === undefined ? 0 : this.opts.wallNowMs();
     try {
-      const { json, buffers } = encodeWire(msg);
-      const args = [this.newString(json), ...buffers.map((b) => this.newArrayBuffer(b))];
-      try {
-        this.check(this.vm.callFunction(this.receiveFn, this.entry, ...args));
-      } finally {
-        for (const a of args) a.dispose();
+      const one = msg.type === 'deliver' && msg.results.length === 1 ? msg.results[0]! : null;
+      if (one !== null && one.ok && isPlainAnswer(one.value)) {
+        const value = one.value === null ? this.vm.null : typeof one.value === 'number' ? this.vm.newNumber(one.value) : this.newString(one.value);
+        const args = [this.vm.newNumber(msg.nowUs), this.vm.newNumber(one.id), value];
+        try {
+          this.check(this.vm.callFunction(this.deliverOneFn, this.entry, ...args));
+        } finally {
+          for (const a of args) a.dispose();
+        }
+      } else {
+        this.textsIntoEngine++;
+        const { json, buffers } = encodeWire(msg);
+        const args = [this.newString(json), ...buffers.map((b) => this.newArrayBuffer(b))];
+        try {
+          this.check(this.vm.callFunction(this.receiveFn, this.entry, ...args));
+        } finally {
+          for (const a of args) a.dispose();
+        }
       }
       this.runUntilWaiting();
     } catch (e) {
@@ -172,7 +197,7 @@ export class QuickJsCell {
     if (this.disposed) return;
     this.disposed = true;
     try {
-      for (const h of [this.receiveFn, this.runTaskFn, this.entry]) h.dispose();
+      for (const h of [this.receiveFn, this.deliverOneFn, this.runTaskFn, this.entry]) h.dispose();
       this.vm.dispose();
       this.runtime.dispose();
     } catch {
@@ -322,6 +347,19 @@ function compileIn(vm: QuickJSContext, params: QuickJSHandle, body: QuickJSHandl
     return { error: vm.newError({ name: 'TypeError', message: 'compile: the parameters are names' }) };
   }
   return vm.evalCode(`(async function anonymous(${names.join(',')}\n) {\n${vm.getString(body)}\n})`, vm.getString(url));
+}
+
+/**
+ * An answer that crosses into the engine as itself and arrives as the
+ * same value JSON text would give: null, a finite number other than -0
+ * (JSON writes -0 as 0, and NaN and the infinities as null), a string
+ * without surrogates or NUL (the copy in goes through UTF-8, where a lone
+ * surrogate would not survive, and ends at the first NUL).
+ */
+function isPlainAnswer(v: unknown): v is string | number | null {
+  if (v === null) return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  return typeof v === 'string' && !/[\u0000\ud800-\udfff]/.test(v);
 }
 
 function utf8Length(s: string): number {
