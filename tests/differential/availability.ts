@@ -3,7 +3,8 @@
  * REQUIRE_REAL_REDIS=1) it must be; on a developer's machine without it the
  * differential tests skip, and say so loudly.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { realRedisVersion } from '../support/real-redis.js';
 
 export const REAL_REDIS_VERSION = realRedisVersion();
@@ -23,4 +24,14 @@ export function sentinelTestsRun(what: string): boolean {
   const run = HAVE_REAL_REDIS && HAVE_REAL_SENTINEL;
   if (!run) console.warn(`\n!!! ${what}: ${HAVE_REAL_REDIS ? 'SKIPPED: redis-sentinel 7.0 not found' : skipNotice()}\n`);
   return run;
+}
+
+/**
+ * Starts a sentinel on a config file: Debian's redis-sentinel, or the
+ * emulator's (`npm run server -- <conf> --sentinel`, from the repository).
+ */
+export function spawnSentinel(kind: 'real' | 'emulator', conf: string): ChildProcess {
+  return kind === 'emulator'
+    ? spawn(process.execPath, ['scripts/server.mjs', conf, '--sentinel'], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'ignore' })
+    : spawn(SENTINEL_BIN, [conf], { stdio: 'ignore' });
 }

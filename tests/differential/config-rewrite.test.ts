@@ -74,11 +74,17 @@ async function connect(port: number, alive: () => boolean): Promise<RawConnectio
   }
 }
 
-async function startReal(): Promise<Side> {
-  const dir = mkdtempSync(join(tmpdir(), 'rw-rewrite-real-'));
+/** A folder, a port and the base config file for one server. */
+async function prepare(kind: string): Promise<{ dir: string; port: number; conf: string }> {
+  const dir = mkdtempSync(join(tmpdir(), `rw-rewrite-${kind}-`));
   const port = await freePort();
   const conf = join(dir, 'redis.conf');
   writeFileSync(conf, baseText(port, dir));
+  return { dir, port, conf };
+}
+
+async function startReal(): Promise<Side> {
+  const { dir, port, conf } = await prepare('real');
   const child: ChildProcess = spawn(REDIS_SERVER_BIN, [conf], { stdio: 'ignore' });
   const conn = await connect(port, () => child.exitCode === null);
   return {
@@ -99,10 +105,7 @@ async function startReal(): Promise<Side> {
 }
 
 async function startEmulator(): Promise<Side> {
-  const dir = mkdtempSync(join(tmpdir(), 'rw-rewrite-emu-'));
-  const port = await freePort();
-  const conf = join(dir, 'redis.conf');
-  writeFileSync(conf, baseText(port, dir));
+  const { dir, port, conf } = await prepare('emu');
   const cwd = process.cwd();
   const r: RunningServer | number = await runServer([conf], { stdout: () => {} }).finally(() => process.chdir(cwd));
   if (typeof r === 'number') throw new Error('npm run server did not start');
