@@ -5,7 +5,8 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { realRedisVersion } from '../support/real-redis.js';
+import { RawConnection, realRedisVersion } from '../support/real-redis.js';
+import { waitFor } from '../support/wait-for.js';
 
 export const REAL_REDIS_VERSION = realRedisVersion();
 export const REAL_REDIS_REQUIRED = process.env.CI === 'true' || process.env.REQUIRE_REAL_REDIS === '1';
@@ -34,4 +35,14 @@ export function spawnSentinel(kind: 'real' | 'emulator', conf: string): ChildPro
   return kind === 'emulator'
     ? spawn(process.execPath, ['scripts/server.mjs', conf, '--sentinel'], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'ignore' })
     : spawn(SENTINEL_BIN, [conf], { stdio: 'ignore' });
+}
+
+/** A connection to the sentinel on `port` once it answers PING. */
+export function sentinelConnection(what: string, port: number): Promise<RawConnection> {
+  return waitFor(what, async () => {
+    const c = await RawConnection.open(port);
+    if ((await c.commandRaw(['PING'])) === '+PONG\r\n') return c;
+    c.close();
+    return undefined;
+  });
 }

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, RawConnection } from '../support/real-redis.js';
-import { sentinelTestsRun, spawnSentinel } from './availability.js';
+import { sentinelConnection, sentinelTestsRun, spawnSentinel } from './availability.js';
 import { waitFor } from '../support/wait-for.js';
 
 const RUN = sentinelTestsRun('sentinel config rewrite');
@@ -45,12 +45,7 @@ async function startSide(kind: 'real' | 'emulator', masterPort: number): Promise
     ].join('\n'),
   );
   const child = spawnSentinel(kind, conf);
-  const conn = await waitFor(`${kind} sentinel on ${port}`, async () => {
-    const c = await RawConnection.open(port);
-    if ((await c.commandRaw(['PING'])) === '+PONG\r\n') return c;
-    c.close();
-    return undefined;
-  });
+  const conn = await sentinelConnection(`${kind} sentinel on ${port}`, port);
   // The first flush, at start, wrote the id it picked.
   await waitFor(`${kind} sentinel wrote its id`, async () => (readFileSync(conf, 'latin1').includes('sentinel myid ') ? true : undefined));
   const side = { port, child, dir, conf, conn };

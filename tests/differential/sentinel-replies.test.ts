@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
-import { sentinelTestsRun, spawnSentinel } from './availability.js';
+import { sentinelConnection, sentinelTestsRun, spawnSentinel } from './availability.js';
 import { waitFor } from '../support/wait-for.js';
 
 const RUN = sentinelTestsRun('sentinel replies');
@@ -40,12 +40,7 @@ async function startSide(kind: 'real' | 'emulator'): Promise<Side> {
     [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `logfile ${join(dir, 'sentinel.log')}`, 'sentinel deny-scripts-reconfig no', `sentinel monitor mymaster 127.0.0.1 ${server.port} 2`, ''].join('\n'),
   );
   const child = spawnSentinel(kind, conf);
-  const conn = await waitFor(`${kind} sentinel on ${port}`, async () => {
-    const c = await RawConnection.open(port);
-    if ((await c.commandRaw(['PING'])) === '+PONG\r\n') return c;
-    c.close();
-    return undefined;
-  });
+  const conn = await sentinelConnection(`${kind} sentinel on ${port}`, port);
   const side = { server, port, child, dir, conf, conn };
   sides.push(side);
   // The master's INFO has been read (its run id is known) before anything is compared.
