@@ -2,6 +2,8 @@ import { checkRdb } from '../persistence/check/rdb/check.js';
 import { registerRdbCheck } from '../persistence/snapshots.js';
 import { loadAofAtStart } from '../persistence/aof-replay.js';
 import { loadRdbIntoServer } from '../persistence/rdb-load.js';
+import { registerCrc64LongStep } from '../persistence/rdb/crc64.js';
+import { wasmCrc64 } from '../persistence/rdb/crc64-wasm.js';
 import { registerStartLoaders } from '../persistence/start-loading.js';
 import { bitmapCommands } from './bitmap.js';
 import { commandDocsCommands } from './command-docs.js';
@@ -74,3 +76,5 @@ registerStartLoaders({ loadRdbIntoServer, loadAofAtStart });
 registerReplicaPart((s) => new ReplicationReplica(s));
 registerSynchronization((p) => new Synchronization(p));
 registerFailover((s) => new Failover(s));
+// Long checksums (a full sync's RDB, a large file loaded at start) in WebAssembly from now on.
+registerCrc64LongStep(wasmCrc64);

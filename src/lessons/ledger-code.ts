@@ -33,8 +33,21 @@ export function ledgerOf(world: World): AckLedger | null {
   return ledger;
 }
 
-/** The redis-servers running as primaries now (powered, alive, not sentinels), in host order: whose data the ledger is read against. */
+/**
+ * The redis-servers running as primaries now (powered, alive, not
+ * sentinels), in host order: whose data the ledger is read against. When
+ * several are, those with replicas attached: a primary left alone on a
+ * machine cut off from everyone (the old one, gone from the cluster)
+ * does not hold the cluster's data.
+ */
 export function primariesNow(world: World): RedisProcess[] {
+  const all = runningPrimaries(world);
+  if (all.length < 2) return all;
+  const followed = all.filter((p) => p.server.replication.primary.replicas.length > 0);
+  return followed.length === 0 ? all : followed;
+}
+
+function runningPrimaries(world: World): RedisProcess[] {
   const found: RedisProcess[] = [];
   for (const h of world.hosts.values()) {
     if (!h.powered) continue;

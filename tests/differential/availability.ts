@@ -3,8 +3,10 @@
  * REQUIRE_REAL_REDIS=1) it must be; on a developer's machine without it the
  * differential tests skip, and say so loudly.
  */
-import { spawnSync } from 'node:child_process';
-import { realRedisVersion } from '../support/real-redis.js';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { RawConnection, realRedisVersion } from '../support/real-redis.js';
+import { waitFor } from '../support/wait-for.js';
 
 export const REAL_REDIS_VERSION = realRedisVersion();
 export const REAL_REDIS_REQUIRED = process.env.CI === 'true' || process.env.REQUIRE_REAL_REDIS === '1';
@@ -23,4 +25,24 @@ export function sentinelTestsRun(what: string): boolean {
   const run = HAVE_REAL_REDIS && HAVE_REAL_SENTINEL;
   if (!run) console.warn(`\n!!! ${what}: ${HAVE_REAL_REDIS ? 'SKIPPED: redis-sentinel 7.0 not found' : skipNotice()}\n`);
   return run;
+}
+
+/**
+ * Starts a sentinel on a config file: Debian's redis-sentinel, or the
+ * emulator's (`npm run server -- <conf> --sentinel`, from the repository).
+ */
+export function spawnSentinel(kind: 'real' | 'emulator', conf: string): ChildProcess {
+  return kind === 'emulator'
+    ? spawn(process.execPath, ['scripts/server.mjs', conf, '--sentinel'], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'ignore' })
+    : spawn(SENTINEL_BIN, [conf], { stdio: 'ignore' });
+}
+
+/** A connection to the sentinel on `port` once it answers PING. */
+export function sentinelConnection(what: string, port: number): Promise<RawConnection> {
+  return waitFor(what, async () => {
+    const c = await RawConnection.open(port);
+    if ((await c.commandRaw(['PING'])) === '+PONG\r\n') return c;
+    c.close();
+    return undefined;
+  });
 }

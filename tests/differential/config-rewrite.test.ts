@@ -74,50 +74,47 @@ async function connect(port: number, alive: () => boolean): Promise<RawConnectio
   }
 }
 
-async function startReal(): Promise<Side> {
-  const dir = mkdtempSync(join(tmpdir(), 'rw-rewrite-real-'));
+/** A folder, a port and the base config file for one server. */
+async function prepare(kind: string): Promise<{ dir: string; port: number; conf: string }> {
+  const dir = mkdtempSync(join(tmpdir(), `rw-rewrite-${kind}-`));
   const port = await freePort();
   const conf = join(dir, 'redis.conf');
   writeFileSync(conf, baseText(port, dir));
-  const child: ChildProcess = spawn(REDIS_SERVER_BIN, [conf], { stdio: 'ignore' });
-  const conn = await connect(port, () => child.exitCode === null);
+  return { dir, port, conf };
+}
+
+/** A started server's side: its connection closed, the server stopped (`end`) and its folder removed by stop(). */
+function side(prepared: { dir: string; port: number; conf: string }, conn: RawConnection, end: () => Promise<unknown>): Side {
   return {
-    port,
-    dir,
-    conf,
+    ...prepared,
     conn,
     async stop() {
       conn.close();
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGKILL');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
+      await end();
+      rmSync(prepared.dir, { recursive: true, force: true });
     },
   };
 }
 
+async function startReal(): Promise<Side> {
+  const prepared = await prepare('real');
+  const child: ChildProcess = spawn(REDIS_SERVER_BIN, [prepared.conf], { stdio: 'ignore' });
+  const conn = await connect(prepared.port, () => child.exitCode === null);
+  return side(prepared, conn, async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  });
+}
+
 async function startEmulator(): Promise<Side> {
-  const dir = mkdtempSync(join(tmpdir(), 'rw-rewrite-emu-'));
-  const port = await freePort();
-  const conf = join(dir, 'redis.conf');
-  writeFileSync(conf, baseText(port, dir));
+  const prepared = await prepare('emu');
   const cwd = process.cwd();
-  const r: RunningServer | number = await runServer([conf], { stdout: () => {} }).finally(() => process.chdir(cwd));
+  const r: RunningServer | number = await runServer([prepared.conf], { stdout: () => {} }).finally(() => process.chdir(cwd));
   if (typeof r === 'number') throw new Error('npm run server did not start');
-  const conn = await connect(port, () => true);
-  return {
-    port,
-    dir,
-    conf,
-    conn,
-    async stop() {
-      conn.close();
-      await r.shutdown();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const conn = await connect(prepared.port, () => true);
+  return side(prepared, conn, () => r.shutdown());
 }
 
 /**

@@ -9,27 +9,18 @@
  * depends on timing.
  * Skipped, with a notice, without redis-server and redis-sentinel.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, RawConnection } from '../support/real-redis.js';
-import { SENTINEL_BIN, sentinelTestsRun } from './availability.js';
+import { sentinelConnection, sentinelTestsRun, spawnSentinel } from './availability.js';
 import { waitFor } from '../support/wait-for.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUN = sentinelTestsRun('sentinel config rewrite');
 
-interface Side {
-  port: number;
-  child: ChildProcess;
-  dir: string;
-  conf: string;
-  conn: RawConnection;
-}
-
+type Side = { port: number; child: ChildProcess; dir: string; conf: string; conn: RawConnection };
 const sides: Side[] = [];
 
 async function startSide(kind: 'real' | 'emulator', masterPort: number): Promise<Side> {
@@ -53,16 +44,8 @@ async function startSide(kind: 'real' | 'emulator', masterPort: number): Promise
       '',
     ].join('\n'),
   );
-  const child =
-    kind === 'emulator'
-      ? spawn(process.execPath, ['scripts/server.mjs', conf, '--sentinel'], { cwd: ROOT, stdio: 'ignore' })
-      : spawn(SENTINEL_BIN, [conf], { stdio: 'ignore' });
-  const conn = await waitFor(`${kind} sentinel on ${port}`, async () => {
-    const c = await RawConnection.open(port);
-    if ((await c.commandRaw(['PING'])) === '+PONG\r\n') return c;
-    c.close();
-    return undefined;
-  });
+  const child = spawnSentinel(kind, conf);
+  const conn = await sentinelConnection(`${kind} sentinel on ${port}`, port);
   // The first flush, at start, wrote the id it picked.
   await waitFor(`${kind} sentinel wrote its id`, async () => (readFileSync(conf, 'latin1').includes('sentinel myid ') ? true : undefined));
   const side = { port, child, dir, conf, conn };

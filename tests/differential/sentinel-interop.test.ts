@@ -21,7 +21,7 @@ import { encodeCommand } from '../../emulator/resp/encode.js';
 import { ReplyParser } from '../../emulator/resp/reply-parser.js';
 import { StatusReply } from '../../emulator/resp/reply.js';
 import { freePort, RawConnection, REDIS_SERVER_BIN } from '../support/real-redis.js';
-import { SENTINEL_BIN, sentinelTestsRun } from './availability.js';
+import { sentinelTestsRun, spawnSentinel } from './availability.js';
 import { waitFor } from '../support/wait-for.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -102,10 +102,7 @@ async function startSentinel(kind: 'emulator' | 'real', dir: string, primaryPort
       '',
     ].join('\n'),
   );
-  const child =
-    kind === 'emulator'
-      ? spawn(process.execPath, ['scripts/server.mjs', conf, '--sentinel'], { cwd: ROOT, stdio: 'ignore' })
-      : spawn(SENTINEL_BIN, [conf], { stdio: 'ignore' });
+  const child = spawnSentinel(kind, conf);
   started.push(child);
   await waitFor(`sentinel on ${port} answers PING`, async () => ((await command(port, ['PING'])) === 'PONG' ? true : undefined));
   return { port, child };

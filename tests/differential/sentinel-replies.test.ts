@@ -7,17 +7,15 @@
  * that do not depend on timing are compared. Skipped, with a notice,
  * without redis-server and redis-sentinel.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, RawConnection, startRealRedis, type RealRedis } from '../support/real-redis.js';
-import { SENTINEL_BIN, sentinelTestsRun } from './availability.js';
+import { sentinelConnection, sentinelTestsRun, spawnSentinel } from './availability.js';
 import { waitFor } from '../support/wait-for.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUN = sentinelTestsRun('sentinel replies');
 
 interface Side {
@@ -41,16 +39,8 @@ async function startSide(kind: 'real' | 'emulator'): Promise<Side> {
     conf,
     [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `logfile ${join(dir, 'sentinel.log')}`, 'sentinel deny-scripts-reconfig no', `sentinel monitor mymaster 127.0.0.1 ${server.port} 2`, ''].join('\n'),
   );
-  const child =
-    kind === 'emulator'
-      ? spawn(process.execPath, ['scripts/server.mjs', conf, '--sentinel'], { cwd: ROOT, stdio: 'ignore' })
-      : spawn(SENTINEL_BIN, [conf], { stdio: 'ignore' });
-  const conn = await waitFor(`${kind} sentinel on ${port}`, async () => {
-    const c = await RawConnection.open(port);
-    if ((await c.commandRaw(['PING'])) === '+PONG\r\n') return c;
-    c.close();
-    return undefined;
-  });
+  const child = spawnSentinel(kind, conf);
+  const conn = await sentinelConnection(`${kind} sentinel on ${port}`, port);
   const side = { server, port, child, dir, conf, conn };
   sides.push(side);
   // The master's INFO has been read (its run id is known) before anything is compared.

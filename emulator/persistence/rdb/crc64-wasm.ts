@@ -130,6 +130,9 @@ export interface WasmCrc64 {
   readonly memory: Uint8Array;
   /** The register, as two 32-bit halves at words 0 (low) and 1 (high). */
   readonly words: Uint32Array;
+  /** Where in `memory` the input window starts, and how many bytes one call takes. */
+  readonly dataAt: number;
+  readonly windowBytes: number;
   update(len: number): void;
 }
 
@@ -163,7 +166,7 @@ export function wasmCrc64(tableLo: Uint32Array, tableHi: Uint32Array): WasmCrc64
       words[TABLES / 4 + 2 * i] = tableLo[i]!;
       words[TABLES / 4 + 2 * i + 1] = tableHi[i]!;
     }
-    instance = { memory: new Uint8Array(mem.buffer), words, update: inst.exports.update as (len: number) => void };
+    instance = { memory: new Uint8Array(mem.buffer), words, dataAt: WASM_DATA, windowBytes: WASM_WINDOW_BYTES, update: inst.exports.update as (len: number) => void };
   } catch {
     // A page whose policy forbids compiling WebAssembly keeps the loop.
     instance = null;

@@ -11,7 +11,22 @@
  * loop was the larger part of loading a file of small keys.
  */
 
-import { WASM_DATA, WASM_WINDOW_BYTES, wasmCrc64, type WasmCrc64 } from './crc64-wasm.js';
+import type { WasmCrc64 } from './crc64-wasm.js';
+
+/** What makes the WebAssembly step (crc64-wasm.ts), or null where it cannot run. */
+type LongStep = (tableLo: Uint32Array, tableHi: Uint32Array) => WasmCrc64 | null;
+
+let longStep: LongStep | null = null;
+
+/**
+ * Called by on-demand-handlers.ts when it loads: from then on long sums run
+ * in WebAssembly. The step stays out of the page's first load, where sums
+ * are of small files; until it comes, every sum takes the loop below, with
+ * the same result.
+ */
+export function registerCrc64LongStep(step: LongStep): void {
+  longStep = step;
+}
 
 /** Below this many bytes, copying them into WebAssembly's memory costs more than it saves. */
 const WASM_MIN_BYTES = 512;
@@ -57,8 +72,8 @@ export class Crc64 {
   private hi = 0;
 
   update(bytes: Uint8Array, start = 0, end = bytes.length): this {
-    if (end - start >= WASM_MIN_BYTES) {
-      const w = wasmCrc64(TABLE_LO, TABLE_HI);
+    if (end - start >= WASM_MIN_BYTES && longStep !== null) {
+      const w = longStep(TABLE_LO, TABLE_HI);
       if (w !== null) return this.updateWasm(w, bytes, start, end);
     }
     const tl = TABLE_LO;
@@ -94,9 +109,9 @@ export class Crc64 {
   private updateWasm(w: WasmCrc64, bytes: Uint8Array, start: number, end: number): this {
     w.words[0] = this.lo;
     w.words[1] = this.hi;
-    for (let at = start; at < end; at += WASM_WINDOW_BYTES) {
-      const n = Math.min(WASM_WINDOW_BYTES, end - at);
-      w.memory.set(bytes.subarray(at, at + n), WASM_DATA);
+    for (let at = start; at < end; at += w.windowBytes) {
+      const n = Math.min(w.windowBytes, end - at);
+      w.memory.set(bytes.subarray(at, at + n), w.dataAt);
       w.update(n);
     }
     this.lo = w.words[0]!;

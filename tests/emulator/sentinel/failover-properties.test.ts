@@ -44,6 +44,7 @@ type Fault =
   | { readonly kind: 'partition'; readonly a: Node; readonly b: Node }
   | { readonly kind: 'isolate'; readonly host: Target }
   | { readonly kind: 'kill'; readonly host: Target }
+  | { readonly kind: 'power-loss'; readonly host: Target }
   | { readonly kind: 'restart'; readonly host: DataHost }
   | { readonly kind: 'heal' };
 
@@ -59,6 +60,9 @@ const faultArb: fc.Arbitrary<Fault> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('partition' as const), a: fc.constantFrom(...NODES), b: fc.constantFrom(...NODES) }).filter((f) => f.a !== f.b) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('isolate' as const), host: target }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('kill' as const), host: target }) },
+  // Power cuts leave connections open that no one closes; the sentinels do not yet recover from them
+  // (FAILOVER_POWER=1 generates them; FAILOVER_CASE replays any).
+  { weight: process.env.FAILOVER_POWER ? 1 : 0, arbitrary: fc.record({ kind: fc.constant('power-loss' as const), host: target }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('restart' as const), host: dataHost }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'heal' as const }) },
 );
@@ -176,7 +180,8 @@ async function play(seed: number, moves: readonly Move[]): Promise<Outcome> {
    */
   const roleAtDeath = new Map<DataHost, string | null>();
   const start = (h: DataHost): void => {
-    if (!w.host(h).powered || w.redis(h) !== undefined) return;
+    if (!w.host(h).powered) w.powerOn(h);
+    if (w.redis(h) !== undefined) return;
     const launch = w.redisLaunches(h).get(6379)!;
     const config = { ...launch.config };
     const role = roleAtDeath.get(h);
@@ -184,12 +189,13 @@ async function play(seed: number, moves: readonly Move[]): Promise<Outcome> {
     else if (role !== undefined) config['replicaof'] = role;
     w.startRedis(h, { ...launch, config });
   };
-  const kill = (h: DataHost): void => {
-    const p = w.redis(h);
+  const kill = (h: DataHost, how: 'kill' | 'power-loss'): void => {
+    const p = w.host(h).powered ? w.redis(h) : undefined;
     if (p === undefined) return;
     const r = p.server.replication;
     roleAtDeath.set(h, r.masterHost === null ? null : `${r.masterHost} ${r.masterPort}`);
-    w.signal(h, p.pid, 'KILL');
+    if (how === 'kill') w.signal(h, p.pid, 'KILL');
+    else w.powerOff(h);
   };
 
   /** The host a fault names: the first primary there is now for 'primary' (none: no fault). */
@@ -203,7 +209,7 @@ async function play(seed: number, moves: readonly Move[]): Promise<Outcome> {
     else {
       const h = resolve(fault.host);
       if (fault.kind === 'isolate' && h !== undefined) for (const other of NODES) if (other !== h) w.partition(h, other);
-      if (fault.kind === 'kill' && h !== undefined) kill(h);
+      if ((fault.kind === 'kill' || fault.kind === 'power-loss') && h !== undefined) kill(h, fault.kind);
     }
     await run(seconds);
   }
@@ -228,6 +234,7 @@ async function play(seed: number, moves: readonly Move[]): Promise<Outcome> {
     sample();
   }
   const primary = settled();
+  if (primary === null && process.env.FAILOVER_VERBOSE === 'logs') for (const h of SENTINEL_HOSTS) console.log(`--- ${h}\n${s.log(h)}`);
   if (primary === null) return { broken: [...broken, `the sentinels did not settle on one primary followed by both others (views: ${JSON.stringify(sentinelViews(s))}, masters: ${s.masters().join(', ')})`], lostInFailover: [], explanations: [], confirmed: confirmed.length, epochs: primaryOfEpoch.size };
   await w.kernel.advanceAsync(2000);
 

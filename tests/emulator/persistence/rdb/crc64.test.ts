@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Crc64, crc64 } from '../../../../emulator/persistence/rdb/crc64.js';
 import { WASM_WINDOW_BYTES, wasmCrc64Ready } from '../../../../emulator/persistence/rdb/crc64-wasm.js';
+// Loading the seldom-used code registers the WebAssembly step for long sums.
+import '../../../../emulator/commands/on-demand-handlers.js';
 
 const ascii = (s: string) => new TextEncoder().encode(s);
 
