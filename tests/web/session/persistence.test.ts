@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../../src/web/session/kv-store.js';
 import { LOG_CHUNK } from '../../../src/web/session/session-persistence.js';
-import { digest, sessionHarness } from './session-harness.js';
+import { sessionHarness, worldState } from './session-harness.js';
 
 describe('the session kept between visits', () => {
   it('comes back after a reload at the same world, virtual time, terminals, screens and time controls', async () => {
@@ -24,7 +24,7 @@ describe('the session kept between visits', () => {
     first.store.selectTerminal(cli.id);
     await first.session.save();
     const world = first.store.world;
-    const expected = { digest: digest(world), hash: world.trace.hash(), now: world.kernel.now, events: world.kernel.eventsRun };
+    const expected = worldState(world);
     const cliScreen = cli.lines();
     first.store.stop();
     first.session.dispose();
@@ -33,7 +33,7 @@ describe('the session kept between visits', () => {
     expect(await again.load()).toBe(true);
     await again.idle();
     const w = again.store.world;
-    expect({ digest: digest(w), hash: w.trace.hash(), now: w.kernel.now, events: w.kernel.eventsRun }).toEqual(expected);
+    expect(worldState(w)).toEqual(expected);
     expect(again.store.listTerminals().map((t) => [t.id, t.title, t.kind])).toEqual([
       ['t1', 'redis-cli redis:6379', 'redis-cli'],
       ['t2', 'Bill', 'shell'],

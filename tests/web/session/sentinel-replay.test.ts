@@ -9,7 +9,7 @@ import { bytesFromArray } from '../../../emulator/resp/bytes.js';
 import { MemoryStore } from '../../../src/web/session/kv-store.js';
 import type { World } from '../../../emulator/world/world.js';
 import { loadSentinelParts } from '../../../src/web/sentinel-loader.js';
-import { digest, sessionHarness } from './session-harness.js';
+import { sessionHarness, worldState } from './session-harness.js';
 
 function sentinelsOn(world: World, host: string): number {
   return [...world.host(host).processes.values()].filter((p) => p.argv[0] === 'redis-sentinel').length;
@@ -43,7 +43,7 @@ describe('a saved world with sentinels', () => {
     expect(log.match(/\+sentinel sentinel/g)?.length).toBe(2);
     first.store.pause();
     await first.session.save();
-    const expected = { digest: digest(world), hash: world.trace.hash(), now: world.kernel.now, events: world.kernel.eventsRun };
+    const expected = worldState(world);
     first.store.stop();
     first.session.dispose();
 
@@ -51,7 +51,7 @@ describe('a saved world with sentinels', () => {
     expect(await again.load()).toBe(true);
     await again.idle();
     const w = again.store.world;
-    expect({ digest: digest(w), hash: w.trace.hash(), now: w.kernel.now, events: w.kernel.eventsRun }).toEqual(expected);
+    expect(worldState(w)).toEqual(expected);
     expect(again.session.getSnapshot().notice).toBeNull();
     expect(sentinelsOn(w, 'app')).toBe(3);
   });

@@ -66,6 +66,15 @@ export function sessionHarness(opts: { kv?: MemoryStore; open?: boolean; wallSte
     }
   };
 
+  /** Runs frames until `work` settles (it may wait on real time as well as on frames), up to 30 s of wall time. */
+  const until = async <T>(work: Promise<T>): Promise<T> => {
+    let done = false;
+    void work.finally(() => (done = true)).catch(() => undefined);
+    const started = Date.now();
+    while (!done && Date.now() - started < 30_000) await run(FRAME_MS);
+    return work;
+  };
+
   const screens = new Map<string, { screen: Screen; raw: string }>();
   /** Shows a terminal on a model screen (what was shown so far is drawn first). */
   const view = (id: string, cols = 80) => {
@@ -98,25 +107,13 @@ export function sessionHarness(opts: { kv?: MemoryStore; open?: boolean; wallSte
       const id = store.openTerminal(choice, title === undefined ? {} : { title });
       return view(id);
     },
-    /** Loads the stored session, running frames meanwhile as the page would. */
-    async load(): Promise<boolean> {
-      const loading = session.load();
-      let done = false;
-      void loading.finally(() => (done = true));
-      // Frames run until the load is done: reading a session first loads its
-      // checks (a dynamic import), which takes real time, not frames.
-      const started = Date.now();
-      while (!done && Date.now() - started < 30_000) await run(FRAME_MS);
-      return loading;
-    },
-    /** Runs frames until `work` settles (it may wait on real time as well as on frames), up to 30 s of wall time. */
-    async until<T>(work: Promise<T>): Promise<T> {
-      let done = false;
-      void work.finally(() => (done = true)).catch(() => undefined);
-      const started = Date.now();
-      while (!done && Date.now() - started < 30_000) await run(FRAME_MS);
-      return work;
-    },
+    /**
+     * Loads the stored session, running frames meanwhile as the page would:
+     * reading a session first loads its checks (a dynamic import), which
+     * takes real time, not frames.
+     */
+    load: (): Promise<boolean> => until(session.load()),
+    until,
     /** Runs until the session is no longer busy (a replay), up to `maxMs` of wall time. */
     async idle(maxMs = 20_000): Promise<void> {
       for (let t = 0; t < maxMs && session.getSnapshot().busy !== null; t += FRAME_MS) await run(FRAME_MS);
@@ -130,4 +127,9 @@ export function digest(world: World, host = 'redis', port = 6379): string {
   const p = world.redis(host, port);
   if (p === undefined) return 'no server';
   return datasetDigest(p.server.dbs);
+}
+
+/** What a reload must bring back exactly: the data, the trace, the virtual time and the events run. */
+export function worldState(world: World): { digest: string; hash: string; now: number; events: number } {
+  return { digest: digest(world), hash: world.trace.hash(), now: world.kernel.now, events: world.kernel.eventsRun };
 }
