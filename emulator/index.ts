@@ -24,3 +24,4 @@ export { splitArgs } from './resp/split-args.js';
 export { utf8ToBytes, bytesToUtf8, bytesFromArray, bytesToArray, asciiLower, repr, useHostByteCodec, type ByteCodec } from './resp/bytes.js';
 export { commandKeys } from './commands/command-keys.js';
 export { configFromCommandLine, readConfigText } from './server/command-line.js';
+export { loadServerConfig, type ConfigSource, type ConfigLoad, type StartConfig } from './server/config-loader.js';
