@@ -1,15 +1,12 @@
 import type { Handler } from '../server/command-table.js';
 import { connectionCommands } from './connection.js';
 import { genericCommands } from './generic.js';
-import { hashCommands } from './hash.js';
-import { listCommands } from './list.js';
 import { monitorCommands } from './monitor.js';
 import { ON_DEMAND_ENTRIES } from './on-demand.js';
 import { serverCommands } from './server.js';
 import { persistenceCommands } from './persistence.js';
 import { pubsubCommands } from './pubsub.js';
 import { replicationCommands } from './replication.js';
-import { setCommands } from './set.js';
 import { shutdownCommands } from './shutdown.js';
 import { stringCommands } from './string.js';
 import { transactionCommands } from './transactions.js';
@@ -21,14 +18,11 @@ import { transactionCommands } from './transactions.js';
 export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...connectionCommands,
   ...genericCommands,
-  ...hashCommands,
-  ...listCommands,
   ...monitorCommands,
   ...persistenceCommands,
   ...pubsubCommands,
   ...replicationCommands,
   ...serverCommands,
-  ...setCommands,
   ...shutdownCommands,
   ...stringCommands,
   ...transactionCommands,
