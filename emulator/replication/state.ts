@@ -1,7 +1,7 @@
 import { asciiLower } from '../resp/bytes.js';
 import type { RedisServer } from '../server/server.js';
 import { setInfoSection } from '../server/info.js';
-import { MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
+import { BEFORE_SLEEP_TRIM_BLOCKS, MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
 import { InMemoryReplicationRuntime, type ReplicationRuntime } from './server-runtime.js';
 import { ReplicationPrimary } from './primary.js';
 import type { ReplicationReplica } from './replica.js';
@@ -281,6 +281,10 @@ export class ReplicationState {
   /** beforeSleep's part, at the end of each event loop pass. */
   beforeSleep(): void {
     this.primary.beforeSleep();
+    // A backlog that grew past its size while a slow replica held its
+    // blocks shrinks each pass once they are free, not only as new
+    // writes come (incrementalTrimReplicationBacklog in beforeSleep).
+    this.buffer?.trim(BEFORE_SLEEP_TRIM_BLOCKS);
   }
 
   // ---- serverCron ----
