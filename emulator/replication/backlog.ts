@@ -22,12 +22,9 @@ const BLOCK_HEADER_BYTES = 40;
 const LIST_NODE_BYTES = 24;
 /** REPL_BACKLOG_TRIM_BLOCKS_PER_CALL: blocks freed at most per trim. */
 const TRIM_BLOCKS_PER_CALL = 64;
-/** beforeSleep trims ten times as many, to free a grown backlog soon (src/server.c). */
-export const BEFORE_SLEEP_TRIM_BLOCKS = 10 * TRIM_BLOCKS_PER_CALL;
+
 /** REPL_BACKLOG_INDEX_PER_BLOCKS: one index entry per this many blocks. */
 const INDEX_PER_BLOCKS = 64;
-/** CONFIG_REPL_BACKLOG_MIN_SIZE. */
-export const MIN_BACKLOG_BYTES = 16 * 1024;
 
 /**
  * One block of the shared buffer (replBufBlock). Its bytes live in a
@@ -218,6 +215,11 @@ export class ReplicationBuffer {
    * backlog holds more than its size, nothing else refers to them, and what
    * stays still covers the size. Then recomputes the first byte's offset.
    */
+  /** beforeSleep's trim: ten times the blocks, to free a grown backlog soon (src/server.c). */
+  trimBeforeSleep(): void {
+    this.trim(10 * TRIM_BLOCKS_PER_CALL);
+  }
+
   trim(maxBlocks = TRIM_BLOCKS_PER_CALL): void {
     let trimmed = 0;
     const size = this.backlogSize();
