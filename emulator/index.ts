@@ -22,5 +22,6 @@ export { RequestParser, ProtocolError, type ByteDecoder } from './resp/request-p
 export { ReplyParser } from './resp/reply-parser.js';
 export { splitArgs } from './resp/split-args.js';
 export { utf8ToBytes, bytesToUtf8, bytesFromArray, bytesToArray, asciiLower, repr, useHostByteCodec, type ByteCodec } from './resp/bytes.js';
+export { useHostSha1, type HostSha1 } from './numbers/sha1.js';
 export { commandKeys } from './commands/command-keys.js';
 export { configFromCommandLine, readConfigText } from './server/command-line.js';

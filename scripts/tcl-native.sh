@@ -40,8 +40,9 @@ STREAMS='/stream|/XADD'
 LUA_INSIDE='/min-slaves-to-write'
 # The async_loading tests of replication call FCALL among their steps.
 LUA_ASYNC_LOADING='Diskless load swapdb (async_loading): old database is exposed while async replication is in progress|Diskless load swapdb (async_loading): old database is exposed after async replication fails|Diskless load swapdb (async_loading): new database is exposed after swapping'
-# Tests whose names do not say so but that fill the dataset with streams.
-STREAMS_INSIDE='diskless loading short read'
+# Tests whose names do not say so but that fill the dataset with streams,
+# or send a stream command (XINFO HELP) among their steps.
+STREAMS_INSIDE='diskless loading short read|replica do not write the reply to the replication link - SYNC (addReplyDeferredLen)'
 # Tests that need ACL users (ACL SETUSER), which the emulator does not have.
 ACL_USERS='failover aborts if target rejects sync request'
 OS_CHILD='AOF will open a temporary INCR AOF to accumulate data until the first AOFRW success when AOF is dynamically enabled|AOF enable during BGSAVE will not write data util AOFRW finish|AOF multiple rewrite failures will open multiple INCR AOFs|AOF will trigger limit when AOFRW fails many times|failed bgsave prevents writes'

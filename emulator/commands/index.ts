@@ -2,9 +2,7 @@ import type { Handler } from '../server/command-table.js';
 import { connectionCommands } from './connection.js';
 import { genericCommands } from './generic.js';
 import { hashCommands } from './hash.js';
-import { latencyCommands } from './latency.js';
 import { listCommands } from './list.js';
-import { listBlockingCommands } from './list-blocking.js';
 import { monitorCommands } from './monitor.js';
 import { ON_DEMAND_ENTRIES } from './on-demand.js';
 import { serverCommands } from './server.js';
@@ -13,9 +11,6 @@ import { pubsubCommands } from './pubsub.js';
 import { replicationCommands } from './replication.js';
 import { setCommands } from './set.js';
 import { shutdownCommands } from './shutdown.js';
-import { slowlogCommands } from './slowlog.js';
-import { sortedSetCommands } from './sorted-set.js';
-import { sortedSetBlockingCommands } from './sorted-set-blocking.js';
 import { stringCommands } from './string.js';
 import { transactionCommands } from './transactions.js';
 
@@ -27,9 +22,7 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...connectionCommands,
   ...genericCommands,
   ...hashCommands,
-  ...latencyCommands,
   ...listCommands,
-  ...listBlockingCommands,
   ...monitorCommands,
   ...persistenceCommands,
   ...pubsubCommands,
@@ -37,9 +30,6 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...serverCommands,
   ...setCommands,
   ...shutdownCommands,
-  ...slowlogCommands,
-  ...sortedSetCommands,
-  ...sortedSetBlockingCommands,
   ...stringCommands,
   ...transactionCommands,
   ...ON_DEMAND_ENTRIES,

@@ -14,6 +14,11 @@ import { memoryCommands } from './memory.js';
 import { objectCommands } from './object.js';
 import { ON_DEMAND_COMMANDS, registerOnDemandHandlers } from './on-demand.js';
 import { sortCommands } from './sort.js';
+import { sortedSetCommands } from './sorted-set.js';
+import { sortedSetBlockingCommands } from './sorted-set-blocking.js';
+import { listBlockingCommands } from './list-blocking.js';
+import { latencyCommands } from './latency.js';
+import { slowlogCommands } from './slowlog.js';
 import { replicationLinkCommands } from './replication-links.js';
 import { ReplicationReplica } from '../replication/replica.js';
 import { registerReplicaPart } from '../replication/state.js';
@@ -59,6 +64,11 @@ const handlers: Record<string, Handler> = {
   ...commandCommands,
   ...hyperLogLogCommands,
   ...configRewriteCommands,
+  ...sortedSetCommands,
+  ...sortedSetBlockingCommands,
+  ...listBlockingCommands,
+  ...latencyCommands,
+  ...slowlogCommands,
   lcs,
   spop,
   srandmember,

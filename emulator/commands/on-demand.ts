@@ -9,8 +9,9 @@ import type { Handler } from '../server/command-table.js';
  * LATENCY DOCTOR and GRAPH, REPLICAOF, SLAVEOF, FAILOVER, SYNC and PSYNC
  * with the code that follows a primary and serves replicas, COPY, the
  * random members and the cursors of sets and hashes, the sorted-set
- * algebra, FUNCTION and FCALL, COMMAND, the HyperLogLog commands, and CONFIG
- * REWRITE).
+ * algebra, FUNCTION and FCALL, COMMAND, the HyperLogLog commands, CONFIG
+ * REWRITE, every sorted-set command, the blocking list pops, LATENCY and
+ * SLOWLOG).
  * Every server knows them (COMMAND lists them, arity and flags apply);
  * their handlers arrive when on-demand-handlers.ts is imported, which
  * registers them here. A program that may send one first makes sure of
@@ -86,6 +87,13 @@ export const ON_DEMAND_COMMANDS = [
   'command|getkeysandflags',
   'command|help',
   'config|rewrite',
+  'zadd', 'zincrby', 'zrem', 'zremrangebyrank', 'zremrangebyscore', 'zremrangebylex', 'zcard', 'zscore', 'zmscore',
+  'zrank', 'zrevrank', 'zcount', 'zlexcount', 'zscan', 'zrange', 'zrangestore', 'zrevrange', 'zrangebyscore',
+  'zrevrangebyscore', 'zrangebylex', 'zrevrangebylex', 'zpopmin', 'zpopmax', 'zmpop',
+  'bzpopmin', 'bzpopmax', 'bzmpop',
+  'blpop', 'brpop', 'blmpop', 'blmove', 'brpoplpush',
+  'latency|latest', 'latency|history', 'latency|reset', 'latency|histogram', 'latency|help',
+  'slowlog|get', 'slowlog|len', 'slowlog|reset', 'slowlog|help',
 ] as const;
 
 let registered: Readonly<Record<string, Handler>> | null = null;

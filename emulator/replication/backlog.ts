@@ -1,5 +1,5 @@
 import { allocSize } from '../server/memory-estimate.js';
-import { bytesFromArray } from '../resp/bytes.js';
+import { bytesFromArray, copyBytesInto } from '../resp/bytes.js';
 
 /**
  * The replication buffer of a primary (src/replication.c, Redis 7.0): one
@@ -52,10 +52,8 @@ export class BufferBlock {
 
   /** Copies `n` bytes of the byte string `s` from `from` to the end of the block. */
   append(s: string, from: number, n: number): void {
-    const data = this.data;
-    let at = this.used;
-    for (let i = from, end = from + n; i < end; i++) data[at++] = s.charCodeAt(i);
-    this.used = at;
+    copyBytesInto(s, from, n, this.data, this.used);
+    this.used += n;
   }
 
   /** The bytes from `pos` to what is written, as a byte string. */

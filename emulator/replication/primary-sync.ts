@@ -241,7 +241,11 @@ export class Synchronization {
     }
     this.stepShared(targets.map((r) => r.name));
     for (const r of targets) this.p.step(`step 3: the snapshot streams to ${r.name} as the child writes it`);
-    const transfer = new DisklessTransfer(targets, (n) => (this.p.server.stats.netReplOutputBytes += n));
+    const transfer = new DisklessTransfer(
+      targets,
+      (n) => (this.p.server.stats.netReplOutputBytes += n),
+      () => this.p.nowS,
+    );
     this.transfer = transfer;
     const pipe: RdbPipe = {
       write: (piece, next) => {

@@ -48,6 +48,8 @@ export class DisklessTransfer {
     targets: Iterable<ReplicaLink>,
     /** Counts the bytes each replica is sent (stat_net_repl_output_bytes). */
     private readonly sent: (bytes: number) => void,
+    /** Unix seconds now, for the replicas' last partial writes. */
+    private readonly nowS: () => number,
   ) {
     this.targets = new Set(targets);
   }
@@ -65,7 +67,25 @@ export class DisklessTransfer {
       }
       out.write(piece);
       this.sent(piece.length);
-      out.whenWritable(() => this.ready(t));
+      // A replica whose socket cannot take the piece at once has its time
+      // of last partial write set, until it takes the rest
+      // (rdbPipeReadHandler, rdbPipeWriteHandlerConnRemoved): replicationCron
+      // drops one that stays so for longer than repl-timeout, since the
+      // child, and every other replica, wait for it. Redis also renews the
+      // time each time part of the rest goes; here a piece is taken whole.
+      let writing = true;
+      let tookAll = false;
+      out.whenWritable(() => {
+        if (writing) {
+          tookAll = true;
+          return;
+        }
+        t.lastPartialWriteS = 0;
+        this.ready(t);
+      });
+      writing = false;
+      if (tookAll) this.ready(t);
+      else t.lastPartialWriteS = this.nowS();
     }
     return true;
   }

@@ -1,4 +1,4 @@
-import { errorReply, FramesReply, type Reply } from '../resp/reply.js';
+import { ErrorReply, errorReply, FramesReply, type Reply } from '../resp/reply.js';
 import { PROPAGATE, type Client } from '../server/client.js';
 import type { RedisServer } from '../server/server.js';
 import { BLOCKED } from '../server/blocking.js';
@@ -297,6 +297,14 @@ export class ReplicationPrimary {
     if (r === undefined || r.state === null) return reply;
     const name = this.server.commands.get(argv[0]!) === undefined ? '<unknown>' : c.lastCommand;
     this.log(`Replica generated a reply to command '${name}', disconnecting it: ${clientInfoLine(c, c, argv)}`, 'warning');
+    if (reply instanceof ErrorReply) {
+      // afterErrorReply logs what the error was made from: the text
+      // addReplyError was given, without the "ERR " it puts before it.
+      const made = reply.message.startsWith('ERR ') ? reply.message.slice(4) : reply.message;
+      const text = made.length > 4096 ? made.slice(0, 4096) : made;
+      this.log(`== CRITICAL == This master is sending an error to its replica: '${text}' after processing the command '${name}'`, 'warning');
+      this.server.stats.unexpectedErrorReplies++;
+    }
     this.server.kill(c);
     return NO_REPLY;
   }

@@ -108,11 +108,6 @@ export function useHostByteCodec(codec: ByteCodec | null): void {
   hostCodec = codec;
 }
 
-/** The host's conversion for a run of `n` bytes, or null when the loops should do it. */
-export function hostByteCodec(n: number): ByteCodec | null {
-  return n >= HOST_CODEC_MIN_BYTES ? hostCodec : null;
-}
-
 /** Copies bytes into a byte string. */
 export function bytesFromArray(a: Uint8Array, start = 0, end = a.length): string {
   const n = end - start;
@@ -160,6 +155,15 @@ function interned(a: Uint8Array, start: number, end: number): string {
   const s = String.fromCharCode.apply(null, a.subarray(start, end) as unknown as number[]);
   internCache[slot] = s;
   return s;
+}
+
+/** Writes the `n` bytes of the byte string `s` from `from` into `into` at `at` (which has room for them). */
+export function copyBytesInto(s: string, from: number, n: number, into: Uint8Array, at: number): void {
+  if (n >= HOST_CODEC_MIN_BYTES && hostCodec !== null) {
+    hostCodec.encodeInto(from === 0 && n === s.length ? s : s.slice(from, from + n), into, at);
+    return;
+  }
+  for (let i = from, end = from + n; i < end; i++) into[at++] = s.charCodeAt(i);
 }
 
 /** The bytes of a byte string. */

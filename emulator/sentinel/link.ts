@@ -20,6 +20,13 @@ export class ReplyLink {
   private readonly waiting: Array<(r: Reply) => void> = [];
   /** When the connection was started (cc_conn_time / pc_conn_time), ms. */
   readonly connectedAtMs: number;
+  /**
+   * pc_last_activity: when the pub/sub link last received anything on the
+   * hello subscription (its confirmation or a message), ms; 0 before that.
+   * A sentinel hears its own hellos there every publish period, so a link
+   * that stays silent is one whose peer is gone without closing it.
+   */
+  lastActivityMs = 0;
 
   constructor(
     p: ProcessServices,

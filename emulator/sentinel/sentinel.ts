@@ -77,6 +77,8 @@ export interface Instance {
   reconfSentMs: number;
   /** slave_conf_change_time: when its master address or role last changed. */
   slaveConfChangeMs: number;
+  /** last_reconn_time: the last attempt to open the links that were missing, ms. */
+  lastReconnMs: number;
 }
 
 /** sentinelFailoverStateStr's names of the failover states. */
@@ -191,6 +193,7 @@ export class Sentinel implements ProcessModule {
       reconf: 'none',
       reconfSentMs: 0,
       slaveConfChangeMs: now,
+      lastReconnMs: 0,
     };
   }
 
@@ -327,6 +330,11 @@ export class Sentinel implements ProcessModule {
 
   /** sentinelReconnectInstance: the command link (CLIENT SETNAME, then a PING at once) and, but for sentinels, the pub/sub link subscribed to the hello channel. */
   reconnect(ri: Instance): void {
+    if (!this.disconnected(ri)) return;
+    // One attempt per ping period, so that a host that does not answer is not dialled at every timer tick.
+    const now = this.nowMs();
+    if (now - ri.lastReconnMs < this.periods.pingMs) return;
+    ri.lastReconnMs = now;
     if (ri.cc === null) {
       const cc: ReplyLink = new ReplyLink(this.p, ri.ip, ri.port, this.nowMs(), () => {
         if (ri.cc === cc) ri.cc = null;
@@ -347,14 +355,17 @@ export class Sentinel implements ProcessModule {
           if (ri.pc === pc) ri.pc = null;
         },
         (channel, payload) => {
-          // sentinelReceiveHelloMessages: our own hellos are skipped.
+          // sentinelReceiveHelloMessages: any message is activity; our own hellos are then skipped.
+          pc.lastActivityMs = this.nowMs();
           if (channel === HELLO_CHANNEL && !payload.includes(this.myid)) this.processHello(payload);
         },
       );
       if (pc.alive) {
         ri.pc = pc;
         pc.send(['CLIENT', 'SETNAME', this.clientName('pubsub')]);
-        pc.send(['SUBSCRIBE', HELLO_CHANNEL]);
+        pc.send(['SUBSCRIBE', HELLO_CHANNEL], () => {
+          pc.lastActivityMs = this.nowMs();
+        });
       }
     }
   }
@@ -429,15 +440,31 @@ export class Sentinel implements ProcessModule {
 
   /**
    * sentinelCheckSubjectivelyDown: down when no valid reply to PING came
-   * for down-after-milliseconds.
+   * for down-after-milliseconds. First, links that look open but carry
+   * nothing are closed, to be opened again by the next reconnect: a host
+   * that lost its power (or a peer cut off without a reset) never closes
+   * its end, and without this the sentinel would wait on them forever,
+   * never seeing the instance come back.
    */
   private checkSubjectivelyDown(ri: Instance): void {
     const now = this.nowMs();
     const elapsed = ri.actPingMs !== 0 ? now - ri.actPingMs : this.disconnected(ri) ? now - ri.lastAvailMs : 0;
+    const downAfter = this.downAfterMs(ri);
+    const settled = (link: ReplyLink): boolean => now - link.connectedAtMs > this.periods.minLinkReconnectMs;
+    // The command link, open long enough, with a PING unanswered and no reply of any kind for half of down-after.
+    if (ri.cc !== null && settled(ri.cc) && ri.actPingMs !== 0 && now - ri.actPingMs > downAfter / 2 && now - ri.lastPongMs > downAfter / 2) {
+      ri.cc.close();
+      ri.cc = null;
+    }
+    // The pub/sub link, open long enough, silent for three publish periods.
+    if (ri.pc !== null && settled(ri.pc) && now - ri.pc.lastActivityMs > this.periods.publishMs * 3) {
+      ri.pc.close();
+      ri.pc = null;
+    }
     // Down when it does not answer, or when a master has said it is a
     // replica for down-after plus two INFO periods.
     const reportsReplica = ri.kind === 'master' && ri.roleReported === 'slave' && now - ri.roleReportedMs > this.downAfterMs(ri) + this.periods.infoMs * 2;
-    if (elapsed > this.downAfterMs(ri) || reportsReplica) {
+    if (elapsed > downAfter || reportsReplica) {
       if (!ri.sdown) {
         ri.sdown = true;
         ri.sdownSinceMs = now;
@@ -598,7 +625,7 @@ export class Sentinel implements ProcessModule {
     }
     this.closeLinks(m);
     const fresh = this.newInstance('master', m.name, m.ip, m.port, null);
-    for (const key of ['sdown', 'sdownSinceMs', 'actPingMs', 'lastPingMs', 'lastAvailMs', 'lastPongMs', 'lastPubMs', 'infoRefreshMs', 'info', 'roleReported', 'roleReportedMs', 'runId'] as const) {
+    for (const key of ['sdown', 'sdownSinceMs', 'actPingMs', 'lastPingMs', 'lastAvailMs', 'lastPongMs', 'lastPubMs', 'infoRefreshMs', 'info', 'roleReported', 'roleReportedMs', 'runId', 'lastReconnMs'] as const) {
       (m as unknown as Record<string, unknown>)[key] = fresh[key];
     }
     m.odown = false;

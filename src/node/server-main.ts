@@ -9,8 +9,9 @@ import '../../emulator/commands/on-demand-handlers.js';
 import { randomInt } from 'node:crypto';
 import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { createServer, bytesToUtf8, utf8ToBytes, useHostByteCodec, type RedisServer } from '../../emulator/index.js';
+import { createServer, bytesToUtf8, utf8ToBytes, useHostByteCodec, useHostSha1, type RedisServer } from '../../emulator/index.js';
 import { latin1Codec } from './latin1-codec.js';
+import { hostSha1 } from './host-sha1.js';
 import {
   parseServerArgs,
   usageText,
@@ -277,6 +278,7 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
 /** The process entry: runs until SIGINT or SIGTERM. */
 export async function main(): Promise<void> {
   useHostByteCodec(latin1Codec);
+  useHostSha1(hostSha1);
   if (isSentinelMode(process.argv[1], process.argv.slice(2))) {
     await sentinelMain(process.argv.slice(2));
     return;

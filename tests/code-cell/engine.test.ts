@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OUT_OF_MEMORY, QuickJsCell } from '../../src/code-cell/engine/quickjs-cell.js';
-import { decodeWire, encodeWire, encodeWireInEngine } from '../../src/code-cell/engine/json-wire.js';
+import { decodeWire, encodeWire, encodeWireInEngine, engineWalks } from '../../src/code-cell/engine/json-wire.js';
 import type { CellMessage, CellResult } from '../../src/code-cell/protocol.js';
 import { runCellInProcess } from '../../src/code-cell/run-in-process.js';
 import { buildSandboxWorld } from '../../src/web/world-setup.js';
@@ -100,6 +100,27 @@ describe("a cell's engine", () => {
     expect(encodeWireInEngine({ type: 'step', requests: [{ op: 'send', conn: 1, flight: 'command', argvs: [['hset', 'a"b', '\ud800', -0, 1e21, NaN]], id: 7 }] }).json).toBe(
       '{"type":"step","requests":[{"op":"send","conn":1,"flight":"command","argvs":[["hset","a\\"b","\\ud800",0,1e+21,null]],"id":7}]}',
     );
+  });
+
+  it('writes the step a turn ends with, commands and sleeps, without walking it, in the text encodeWire writes', () => {
+    const arg = fc.oneof(fc.string({ unit: 'binary' }), fc.double(), fc.integer());
+    const send = fc.record({ op: fc.constant('send'), conn: fc.nat(), flight: fc.constantFrom('command', 'pipeline', 'multi'), argvs: fc.array(fc.array(arg, { minLength: 1 }), { minLength: 1, maxLength: 3 }), id: fc.nat() });
+    const sleep = fc.record({ op: fc.constant('sleep'), ms: fc.double({ min: 0 }), id: fc.nat() });
+    const progress = fc.record({ text: fc.string({ unit: 'binary' }), fraction: fc.option(fc.double({ min: 0, max: 1 }), { nil: null }) });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(send, sleep), { maxLength: 4 }), fc.option(progress, { nil: undefined }), (requests, p) => {
+        const step = p === undefined ? { type: 'step', requests } : { type: 'step', requests, progress: p };
+        const walks = engineWalks.count;
+        expect(encodeWireInEngine(step)).toEqual(encodeWire(step));
+        expect(engineWalks.count).toBe(walks);
+      }),
+      { numRuns: 200 },
+    );
+    // Bytes and bigints among the arguments take the walk, to the same text and bytes.
+    const walks = engineWalks.count;
+    const marked = { type: 'step', requests: [{ op: 'send', conn: 1, flight: 'command', argvs: [['set', 'k', new Uint8Array([1, 2])]], id: 3 }, { op: 'send', conn: 1, flight: 'command', argvs: [['incrby', 'n', 5n]], id: 4 }] };
+    expect(encodeWireInEngine(marked)).toEqual(encodeWire(marked));
+    expect(engineWalks.count).toBe(walks + 1);
   });
 
   it('ends every turn of a cell that awaits command after command with its step as the value of one call, and calls back into the host for nothing else', async () => {

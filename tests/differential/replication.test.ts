@@ -360,6 +360,26 @@ describe.skipIf(!HAVE_TOOLS)(HAVE_TOOLS ? 'replication with redis-server 7.0.15'
       expect(seen.get('real')!.join('\n')).toMatch(/Replica generated a reply to command 'ping', disconnecting it: id=<id> addr=<addr>/);
     });
 
+    it('that asks for a key is refused, dropped, and logged twice: the reply it made and the error the primary sent', async () => {
+      const seen = new Map<string, string[]>();
+      await Promise.all(
+        sides.map(async (s) => {
+          const p = await Peer.open(s.port);
+          p.command('PSYNC', '?', '-1');
+          await p.until(() => splitBulk(p.bytes.slice(p.bytes.indexOf('\r\n') + 2)) !== null);
+          p.command('GET', 'foo');
+          await p.until(() => p.closed);
+          const stats = await info(s.port, 'stats');
+          const lines = logFrom(s.log(), /asks for synchronization$/).filter((l) => l.startsWith('#'));
+          seen.set(s.name, [`unexpected_error_replies:${stats.get('unexpected_error_replies')}`, ...lines]);
+        }),
+      );
+      expect(seen.get('emulator')).toEqual(seen.get('real'));
+      expect(seen.get('real')!.join('\n')).toContain(
+        "== CRITICAL == This master is sending an error to its replica: 'Replica can't interact with the keyspace' after processing the command 'get'",
+      );
+    });
+
     it('ROLE and INFO show the port and address it announced and the offset it acknowledged', async () => {
       const seen = new Map<string, string[]>();
       await Promise.all(

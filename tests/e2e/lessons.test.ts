@@ -88,6 +88,55 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
     await page.context().close();
   }, 240_000);
 
+  it('opens a shared moment of a lesson beside the learner\'s own progress in it: labelled as shared, the list keeps the learner\'s step, and the learner goes back to it', async () => {
+    const zero = 'The workbook and the keyspace';
+    // Someone two steps into lesson 0 makes a link.
+    const sharer = await open('light');
+    await sharer.page.getByRole('button', { name: `Lesson 0: ${zero}`, exact: true }).click();
+    await doStepForMe(sharer.page);
+    await doStepForMe(sharer.page);
+    await expect.poll(() => sharer.page.locator('.step-title').innerText()).toMatch(/^Step 3 of 6/);
+    await sharer.page.getByRole('button', { name: /^History/ }).click();
+    await sharer.page.getByRole('button', { name: 'Share link' }).click();
+    const link = await sharer.page.getByRole('textbox', { name: 'Link to this moment' }).inputValue();
+    expect(sharer.problems).toEqual([]);
+    await sharer.page.context().close();
+
+    // The learner is one step into the same lesson, and opens the link.
+    const { page, problems } = await open('light');
+    await page.getByRole('button', { name: `Lesson 0: ${zero}`, exact: true }).click();
+    await doStepForMe(page);
+    await expect.poll(() => page.locator('.step-title').innerText()).toMatch(/^Step 2 of 6/);
+    // The workbook left, then opened again from the link (a link differing only in its fragment would not load the page again).
+    await page.goto('about:blank');
+    await page.goto(link);
+    const note = page.getByRole('note', { name: 'Shared moment' });
+    await note.waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.locator('.step-title').innerText()).toMatch(/^Step 3 of 6/);
+    expect(await note.innerText()).toMatch(/not kept as your progress.*yours is at step 2 of 6/s);
+    await page.locator('.lesson-pane').screenshot({ path: join(SHOTS, 'lesson-shared-moment.png') });
+
+    // What the learner does in it stays out of their own progress: the list still says step 2.
+    await doStepForMe(page);
+    await page.getByRole('button', { name: 'All lessons' }).click();
+    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('Step 2 of 6 · a shared moment is open');
+    // A reload keeps it a shared moment, and the list as it was.
+    await page.reload();
+    await note.waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'All lessons' }).click();
+    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('Step 2 of 6 · a shared moment is open');
+    await page.getByRole('button', { name: `Back to the shared moment in “${zero}”` }).click();
+
+    // Back to their own: their step, their world, their list.
+    await note.getByRole('button', { name: 'Back to my own progress' }).click();
+    await expect.poll(() => page.locator('.step-title').innerText(), { timeout: 60_000 }).toMatch(/^Step 2 of 6/);
+    expect(await note.count()).toBe(0);
+    await page.getByRole('button', { name: 'All lessons' }).click();
+    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('Step 2 of 6 · open now');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 180_000);
+
   it('never shows what a block printed in a timeline rewound away from', async () => {
     const { page, problems } = await open('light');
     await page.getByRole('button', { name: 'Lesson 11: Verifying snapshots and append-only files' }).click();

@@ -56,6 +56,35 @@ describe.skipIf(!HAVE_CHROMIUM)('the workbook is fast', () => {
     await context.close();
   });
 
+  it('answers a command whose code is not in the first load as it would once loaded, even typed before that code arrives', async () => {
+    // The code kept apart is held back until the commands have been typed.
+    const { context, page } = await newWatchedPage(suite);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await context.route(/\/on-demand-handlers-[^/]*\.js$/, async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(suite.app.url);
+    await terminalRows(page).getByText('redis:6379>').waitFor();
+    await page.locator('.terminal-screen:not([hidden]) .xterm-helper-textarea').focus();
+    // Sorted sets' commands are kept apart, the blocking pop's too.
+    await typeLines(page, 'ZADD z 2 b 1 a', 'ZRANGE z 0 -1 WITHSCORES', 'BZPOPMIN z 1');
+    await expect.poll(() => terminalText(page)).toContain('redis:6379> ZADD z 2 b 1 a');
+    expect(asked, 'the page asked for the code kept apart').toBe(true);
+    expect(await terminalText(page), 'no answer before the code is there').not.toContain('(integer)');
+    release();
+    await expect.poll(() => terminalText(page)).toContain('1) "z"\n2) "a"\n3) "1"\nredis:6379>');
+    // redis-cli shows how long a command took when it was half a second or more: here, the time held back.
+    const text = (await terminalText(page)).replace(/^\(\d+\.\d\ds\)\n/gm, '');
+    expect(text).toContain(
+      'redis:6379> ZADD z 2 b 1 a\n(integer) 2\nredis:6379> ZRANGE z 0 -1 WITHSCORES\n1) "a"\n2) "1"\n3) "b"\n4) "2"\nredis:6379> BZPOPMIN z 1\n1) "z"',
+    );
+    await context.close();
+  });
+
   it('echoes every key press, in order, while the learner types', async () => {
     const page = await open();
     await page.locator('.terminal-screen:not([hidden]) .xterm-helper-textarea').focus();

@@ -2,16 +2,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { bytesFromArray, bytesToArray, useHostByteCodec } from '../../emulator/resp/bytes.js';
 import { ByteWriter } from '../../emulator/keyspace/encoding/byte-writer.js';
+import { BufferBlock } from '../../emulator/replication/backlog.js';
 import { latin1Codec } from '../../src/node/latin1-codec.js';
 
 /** Every conversion, done by the emulator's loops or by Node's Latin-1. */
-function convert(a: Uint8Array, withHost: boolean): { text: string; back: Uint8Array; written: Uint8Array } {
+function convert(a: Uint8Array, withHost: boolean): { text: string; back: Uint8Array; written: Uint8Array; block: string } {
   useHostByteCodec(withHost ? latin1Codec : null);
   const text = bytesFromArray(a, 1, a.length);
   const w = new ByteWriter(4);
   w.byte(0x2a);
   w.str(text);
-  return { text, back: bytesToArray(text), written: w.finish() };
+  // A replication buffer block takes the middle of the string after a byte of its own.
+  const block = new BufferBlock(0, 1, text.length + 1);
+  block.append('*', 0, 1);
+  block.append(text, 1, Math.max(0, text.length - 2));
+  return { text, back: bytesToArray(text), written: w.finish(), block: block.bytesFrom(0) };
 }
 
 describe("the Node server's byte conversion", () => {
@@ -28,6 +33,8 @@ describe("the Node server's byte conversion", () => {
         expect(host.text).toBe(loops.text);
         expect(host.back).toEqual(loops.back);
         expect(host.written).toEqual(loops.written);
+        expect(host.block).toBe(loops.block);
+        expect(host.block).toBe('*' + loops.text.slice(1, -1));
         expect(Array.from(host.back)).toEqual(Array.from(a.subarray(1)));
       }),
       { numRuns: 60 },

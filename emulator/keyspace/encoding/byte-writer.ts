@@ -1,4 +1,4 @@
-import { hostByteCodec } from '../../resp/bytes.js';
+import { copyBytesInto } from '../../resp/bytes.js';
 
 /**
  * Growable output over Uint8Array, little-endian unless a method says
@@ -39,16 +39,8 @@ export class ByteWriter {
   str(s: string): void {
     const n = s.length;
     this.room(n);
-    const codec = hostByteCodec(n);
-    if (codec !== null) {
-      codec.encodeInto(s, this.buf, this.length);
-      this.length += n;
-      return;
-    }
-    const buf = this.buf;
-    let at = this.length;
-    for (let i = 0; i < n; i++) buf[at++] = s.charCodeAt(i);
-    this.length = at;
+    copyBytesInto(s, 0, n, this.buf, this.length);
+    this.length += n;
   }
 
   u16le(v: number): void {

@@ -34,9 +34,61 @@ export function encodeWire(value: unknown): WireText {
  * JSON.stringify would write; any other takes encodeWire's way.
  */
 export function encodeWireInEngine(value: unknown): WireText {
+  const step = stepText(value);
+  if (step !== null) return { json: step, buffers: [] };
+  engineWalks.count++;
   const out: string[] = [];
   if (writePlain(value, 0, out)) return { json: out.join(''), buffers: [] };
   return isPlain(value, 0) ? { json: JSON.stringify(value) ?? 'null', buffers: [] } : encodeMarked(value);
+}
+
+/** Messages encodeWireInEngine wrote by walking them (a step of commands and sleeps is written without). */
+export const engineWalks = { count: 0 };
+
+/**
+ * The JSON text of a step whose requests are all commands of strings and
+ * finite numbers, or sleeps, else null. Every turn of a cell that awaits
+ * a command ends with such a step, and the generic walk costs it several
+ * times what this does in the engine's interpreter: the fields are known,
+ * so only the values are handed to JSON.stringify. The runtime makes
+ * these objects (cell-runtime.ts, cell-client.ts) with exactly these keys
+ * in this order, so the text is JSON.stringify's own, which the tests
+ * compare.
+ */
+function stepText(msg: unknown): string | null {
+  const m = msg as { type?: unknown; requests?: unknown; progress?: { text?: unknown; fraction?: unknown } | null };
+  if (m === null || typeof m !== 'object' || m.type !== 'step' || !Array.isArray(m.requests)) return null;
+  let text = '{"type":"step","requests":[';
+  const requests = m.requests as unknown[];
+  for (let i = 0; i < requests.length; i++) {
+    const r = requests[i] as Record<string, unknown> | null;
+    if (r === null || typeof r !== 'object' || typeof r.id !== 'number') return null;
+    if (i !== 0) text += ',';
+    if (r.op === 'send') {
+      const argvs = r.argvs;
+      if (typeof r.conn !== 'number' || typeof r.flight !== 'string' || !Array.isArray(argvs)) return null;
+      text += '{"op":"send","conn":' + JSON.stringify(r.conn) + ',"flight":' + JSON.stringify(r.flight) + ',"argvs":[';
+      for (let j = 0; j < argvs.length; j++) {
+        const argv = argvs[j] as unknown;
+        if (!Array.isArray(argv)) return null;
+        for (let k = 0; k < argv.length; k++) {
+          const t = typeof argv[k];
+          if (t !== 'string' && t !== 'number') return null;
+        }
+        text += (j === 0 ? '' : ',') + JSON.stringify(argv);
+      }
+      text += '],"id":' + JSON.stringify(r.id) + '}';
+    } else if (r.op === 'sleep' && typeof r.ms === 'number') {
+      text += '{"op":"sleep","ms":' + JSON.stringify(r.ms) + ',"id":' + JSON.stringify(r.id) + '}';
+    } else return null;
+  }
+  text += ']';
+  const p = m.progress;
+  if (p !== undefined) {
+    if (p === null || typeof p !== 'object' || typeof p.text !== 'string' || (p.fraction !== null && typeof p.fraction !== 'number')) return null;
+    text += ',"progress":{"text":' + JSON.stringify(p.text) + ',"fraction":' + JSON.stringify(p.fraction) + '}';
+  }
+  return text + '}';
 }
 
 /** Characters JSON.stringify writes escaped: quotes, backslashes, control characters, and surrogates (a lone one is escaped). */

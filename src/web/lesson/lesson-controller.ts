@@ -34,6 +34,12 @@ export interface LessonPaneState {
   readonly records: Readonly<Record<string, LessonRecord>>;
   /** A lesson being opened where it was left: its title. */
   readonly reopening: string | null;
+  /**
+   * The lesson open now is a moment someone shared (a link): shown as a
+   * copy beside the learner's own progress in that lesson, which it never
+   * replaces (the list and the shelf keep the learner's own).
+   */
+  readonly shared: boolean;
 }
 
 /** The progress file's code, loaded when the learner exports or imports. */
@@ -42,6 +48,8 @@ const progressFiles = (): Promise<typeof import('./progress-file.js')> => import
 interface SavedLesson {
   readonly lesson: string;
   readonly progress: unknown;
+  /** Set when the session is a moment opened from a shared link (see share-link.ts). */
+  readonly shared?: boolean;
 }
 
 /** The controller of a store, made on first use (the session and the pane share it). */
@@ -79,6 +87,7 @@ export class LessonController {
     error: null,
     records: {},
     reopening: null,
+    shared: false,
   };
   private readonly listeners = new Set<() => void>();
   private runner: LessonRunner | null = null;
@@ -112,7 +121,9 @@ export class LessonController {
   /** What the session keeps of the lesson: which one, and the progress in it. */
   private saved(): SavedLesson | null {
     const r = this.runner;
-    return r === null ? null : { lesson: r.lesson.meta.id, progress: r.progress() };
+    if (r === null) return null;
+    // A shared moment stays one through a reload: the learner's own progress is never taken from it.
+    return this.current.shared ? { lesson: r.lesson.meta.id, progress: r.progress(), shared: true } : { lesson: r.lesson.meta.id, progress: r.progress() };
   }
 
   /** A saved session comes back: its world and terminals are already hosted; take the lesson up over them. */
@@ -130,7 +141,7 @@ export class LessonController {
       return;
     }
     try {
-      this.resume(lesson, saved.progress);
+      this.resume(lesson, saved.progress, saved.shared === true);
     } catch (e) {
       this.forget();
       this.set({ error: `The saved progress in "${lesson.meta.title}" could not be read: ${e instanceof Error ? e.message : String(e)}` });
@@ -140,7 +151,7 @@ export class LessonController {
   /** No lesson any more (the session started over with a sandbox of its own). */
   private forget(): void {
     this.detach();
-    this.set({ view: 'picker', lesson: null, progress: null, status: null, eventOutput: {}, busy: null, error: null });
+    this.set({ view: 'picker', lesson: null, progress: null, status: null, eventOutput: {}, busy: null, error: null, shared: false });
   }
 
   get state(): LessonPaneState {
@@ -192,11 +203,12 @@ export class LessonController {
   /**
    * Opens a lesson from the list: where it was left (its kept session,
    * world and progress come back) when it was opened before, else from its
-   * beginning. The lesson open now is kept first.
+   * beginning. The lesson open now is kept first. Chosen while a shared
+   * moment of it is open, the lesson opens as the learner left it.
    */
   async choose(lesson: Lesson): Promise<void> {
     if (this.current.busy !== null || this.current.reopening !== null) return;
-    if (this.runner?.lesson.meta.id === lesson.meta.id) {
+    if (this.runner?.lesson.meta.id === lesson.meta.id && !this.current.shared) {
       this.showLesson();
       return;
     }
@@ -216,6 +228,12 @@ export class LessonController {
       this.set({ error: `“${lesson.meta.title}” could not be opened where you left it; it starts again from the beginning.` });
     }
     this.open(lesson);
+  }
+
+  /** Leaves the shared moment open now for the learner's own progress in its lesson (its beginning if they have none). */
+  async backToOwn(): Promise<void> {
+    const lesson = this.current.lesson;
+    if (lesson !== null && this.current.shared) await this.choose(lesson);
   }
 
   /** Starts a lesson again from its beginning, forgetting where it was left. */
@@ -270,12 +288,16 @@ export class LessonController {
     return { ok: true, lessons: lessons.length };
   }
 
-  /** Keeps the lesson open now on the shelf, with its whole session, before the page leaves it. */
+  /**
+   * Keeps the lesson open now on the shelf, with its whole session, before
+   * the page leaves it. A shared moment is not the learner's: the shelf
+   * keeps their own session of that lesson, and the moment is let go.
+   */
   private async stowCurrent(): Promise<void> {
     const r = this.runner;
     const shelf = this.shelf;
     const session = lessonKeeping.session;
-    if (r === null || shelf === null || session === null) return;
+    if (r === null || shelf === null || session === null || this.current.shared) return;
     try {
       await shelf.stow(recordOf(r.lesson, r.progress()), session.exportSession());
     } catch (e) {
@@ -298,10 +320,11 @@ export class LessonController {
 
   /**
    * Takes up a lesson over the world the page hosts now (restored from a
-   * saved session, with its terminals), at the saved progress.
+   * saved session, with its terminals), at the saved progress; `shared`
+   * when that session is a moment from a shared link.
    */
-  resume(lesson: Lesson, progress: unknown): void {
-    const runner = this.attach(lesson);
+  resume(lesson: Lesson, progress: unknown, shared = false): void {
+    const runner = this.attach(lesson, shared);
     this.host.adoptWorld(lesson.meta.world.terminals);
     runner.restoreProgress(progress);
     this.set({ view: 'lesson', eventOutput: {}, error: null });
@@ -314,11 +337,13 @@ export class LessonController {
     this.detach();
     this.store.replaceWorld(buildSandboxWorld());
     this.store.openTerminal();
-    this.set({ view: 'picker', lesson: null, progress: null, status: null, eventOutput: {}, busy: null, error: null });
+    this.set({ view: 'picker', lesson: null, progress: null, status: null, eventOutput: {}, busy: null, error: null, shared: false });
   }
 
-  private attach(lesson: Lesson): LessonRunner {
+  private attach(lesson: Lesson, shared = false): LessonRunner {
     this.detach();
+    // Set before the runner reports its progress, so a shared moment's is never noted as the learner's.
+    this.set({ shared });
     const runner = new LessonRunner(lesson, this.host, { worldSetup: installWorkbookPrograms, ...lessonCellOptions(this.store) });
     this.runner = runner;
     this.offRunner = runner.subscribe(() => this.sync());
@@ -427,6 +452,7 @@ export class LessonController {
     this.set({ progress, status: r.stepStatus });
     if (changed) {
       stateProviders.changed();
+      if (this.current.shared) return;
       const record = recordOf(r.lesson, progress);
       const key = `${record.id}:${record.step}:${record.done}`;
       if (key !== this.lastNoted) {

@@ -10,5 +10,5 @@ import type { LessonShelf } from './lesson-shelf.js';
  */
 export const lessonKeeping: { session: WorkbookSession | null; shelf: LessonShelf | null } = { session: null, shelf: null };
 
-/** The name the session keeps the lesson open now under (its state: { lesson: id, progress }). */
+/** The name the session keeps the lesson open now under (its state: { lesson: id, progress, shared? }; shared marks a moment from a link). */
 export const LESSON_STATE_KEY = 'lesson';

@@ -34,7 +34,7 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
         {current !== null && state.progress !== null && (
           <p>
             <button type="button" className="primary" onClick={() => lessons.showLesson()}>
-              Continue “{current.meta.title}”
+              {state.shared ? `Back to the shared moment in “${current.meta.title}”` : `Continue “${current.meta.title}”`}
             </button>
           </p>
         )}
@@ -125,15 +125,47 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
   );
 }
 
-/** Where the learner is in a lesson, for the list: not started, step k of n, or finished. */
+/**
+ * Where the learner is in a lesson, for the list: not started, step k of
+ * n, or finished. A shared moment open now is someone else's progress:
+ * the list says the learner's own, and that the moment is open.
+ */
 function lessonState(state: LessonPaneState, lesson: Lesson): { kind: 'not-started' | 'in-progress' | 'finished'; text: string } {
   const n = lesson.steps.length;
-  const live = state.lesson?.meta.id === lesson.meta.id ? state.progress : null;
+  const open = state.lesson?.meta.id === lesson.meta.id;
+  const live = open && !state.shared ? state.progress : null;
   const record = state.records[lesson.meta.id];
   const step = live?.step ?? record?.step;
-  if (step === undefined) return { kind: 'not-started', text: 'Not started' };
-  if (step >= n) return { kind: 'finished', text: '✓ Finished' };
-  return { kind: 'in-progress', text: `Step ${step + 1} of ${n}${live !== null ? ' · open now' : ''}` };
+  const also = open && state.shared ? ' · a shared moment is open' : '';
+  if (step === undefined) return { kind: 'not-started', text: `Not started${also}` };
+  if (step >= n) return { kind: 'finished', text: `✓ Finished${also}` };
+  return { kind: 'in-progress', text: `Step ${step + 1} of ${n}${live !== null ? ' · open now' : also}` };
+}
+
+/** The learner's own progress in a lesson, as the list keeps it, in a few words. */
+function ownProgress(state: LessonPaneState, lesson: Lesson): string | null {
+  const record = state.records[lesson.meta.id];
+  if (record === undefined) return null;
+  return record.step >= lesson.steps.length ? 'yours is finished' : `yours is at step ${record.step + 1} of ${lesson.steps.length}`;
+}
+
+/**
+ * Said above a shared moment: whose it is, that what is done in it is not
+ * the learner's progress, and the way back to their own.
+ */
+function SharedMomentNote({ lessons, state, lesson }: { lessons: LessonController; state: LessonPaneState; lesson: Lesson }) {
+  const own = ownProgress(state, lesson);
+  return (
+    <div className="lesson-shared" role="note" aria-label="Shared moment">
+      <p>
+        <strong>A shared moment.</strong> This is the lesson as it was for whoever made the link you opened. What you do here is not kept as your progress
+        {own === null ? '; you have not started this lesson yourself.' : `: ${own}, as you left it.`}
+      </p>
+      <button type="button" onClick={() => void lessons.backToOwn()} disabled={state.busy !== null || state.reopening !== null}>
+        {own === null ? 'Start this lesson myself' : 'Back to my own progress'}
+      </button>
+    </div>
+  );
 }
 
 function LessonView({ lessons, state, lesson }: { lessons: LessonController; state: LessonPaneState; lesson: Lesson }) {
@@ -156,15 +188,18 @@ function LessonView({ lessons, state, lesson }: { lessons: LessonController; sta
         <span>
           Lesson {lesson.meta.number}
           {lesson.meta.section !== '' && ` · §${lesson.meta.section}`}
+          {state.shared && ' · shared moment'}
         </span>
       </h2>
       <div className="lesson-toolbar">
         <button type="button" onClick={() => lessons.showPicker()} aria-label="All lessons">
           ← Lessons
         </button>
-        <ConfirmButton label="Start over" question="Start this lesson again from a fresh world?" confirmLabel="Start over" onConfirm={() => lessons.reset()} />
+        {/* Starting over belongs to the learner's own progress, not to someone else's moment. */}
+        {!state.shared && <ConfirmButton label="Start over" question="Start this lesson again from a fresh world?" confirmLabel="Start over" onConfirm={() => lessons.reset()} />}
       </div>
       <div className="lesson-body">
+        {state.shared && <SharedMomentNote lessons={lessons} state={state} lesson={lesson} />}
         <h3 className="lesson-heading">{lesson.meta.title}</h3>
         <StepNav lessons={lessons} lesson={lesson} state={state} />
         {at === 0 && lesson.intro !== '' && <MarkdownView text={lesson.intro} className="lesson-intro" />}
@@ -196,12 +231,14 @@ function LessonView({ lessons, state, lesson }: { lessons: LessonController; sta
               <button type="button" onClick={() => lessons.showPicker()}>
                 Choose another lesson
               </button>
-              <ConfirmButton
-                label="Start again"
-                question={`Start “${lesson.meta.title}” again from a fresh world?`}
-                confirmLabel="Start again"
-                onConfirm={() => void lessons.startAgain(lesson)}
-              />
+              {!state.shared && (
+                <ConfirmButton
+                  label="Start again"
+                  question={`Start “${lesson.meta.title}” again from a fresh world?`}
+                  confirmLabel="Start again"
+                  onConfirm={() => void lessons.startAgain(lesson)}
+                />
+              )}
             </p>
           </section>
         )}

@@ -58,6 +58,8 @@ export async function sharedSessionText(fragment: string): Promise<{ ok: true; t
 /**
  * Opens the moment a link's fragment holds in place of the session; says
  * why when it cannot, and then leaves the learner's session as it was.
+ * A moment in a lesson opens marked as shared: the lesson pane shows it
+ * beside the learner's own progress in that lesson, never as it.
  * Resolves whether it opened.
  */
 export async function openSharedMoment(session: WorkbookSession, fragment: string, shelf: LessonShelf | null = null): Promise<boolean> {
@@ -67,7 +69,13 @@ export async function openSharedMoment(session: WorkbookSession, fragment: strin
     missing !== null
       ? { ok: false, message: `it opens the lesson "${missing}", which this workbook does not have (the link may come from a newer version of it). Nothing was changed: your own work is as you left it.` }
       : read.ok
-        ? await keepOpenLesson(session, shelf).then(() => session.importText(read.text, { doing: 'Opening the shared moment', done: 'This is the moment the link was made at; what you do now is yours.' }))
+        ? await keepOpenLesson(session, shelf).then(() => {
+            const moment = markedShared(read.text);
+            return session.importText(moment.text, {
+              doing: 'Opening the shared moment',
+              done: moment.lesson ? 'This is the moment the link was made at. Your own progress in this lesson is kept as you left it.' : 'This is the moment the link was made at; what you do now is yours.',
+            });
+          })
         : read;
   if (!opened.ok) session.showNotice('error', `The shared link could not be opened: ${opened.message}`);
   return opened.ok;
@@ -94,16 +102,40 @@ function lessonIn(state: unknown): string | null {
   return typeof lesson === 'string' ? lesson : null;
 }
 
+/** Whether a session's state is a lesson moment opened from a link (the lesson pane's saved state says so). */
+function isShared(state: unknown): boolean {
+  return (state as Record<string, { shared?: unknown } | null> | undefined)?.[LESSON_STATE_KEY]?.shared === true;
+}
+
+/**
+ * The session text of a link, its lesson state marked as a shared moment
+ * (the sharer's progress, not the learner's); text that is no lesson's
+ * moment comes back as it was, for the import to judge.
+ */
+function markedShared(text: string): { text: string; lesson: boolean } {
+  let file: { state?: Record<string, unknown> };
+  try {
+    file = JSON.parse(text) as { state?: Record<string, unknown> };
+  } catch {
+    return { text, lesson: false };
+  }
+  if (lessonIn(file.state) === null) return { text, lesson: false };
+  const state = { ...file.state, [LESSON_STATE_KEY]: { ...(file.state![LESSON_STATE_KEY] as object), shared: true } };
+  return { text: JSON.stringify({ ...file, state }), lesson: true };
+}
+
 /**
  * Keeps the lesson open now on the shelf, with its whole session, as
  * going to another lesson does: the shared moment takes its place, and
- * the lesson must reopen where it was, not from its beginning.
+ * the lesson must reopen where it was, not from its beginning. A shared
+ * moment open now is not kept: the shelf holds the learner's own session
+ * of its lesson, which it must not replace.
  */
 async function keepOpenLesson(session: WorkbookSession, shelf: LessonShelf | null): Promise<void> {
   if (shelf === null) return;
   const file = session.exportSession();
   const id = lessonIn(file.state);
-  if (id === null) return;
+  if (id === null || isShared(file.state)) return;
   // The page reads the shelf as it starts; a link opened first must not find it empty.
   if (shelf.record(id) === null) await shelf.load();
   const record = shelf.record(id);

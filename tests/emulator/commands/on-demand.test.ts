@@ -28,7 +28,13 @@ describe('the commands whose code loads on demand', () => {
     expect(isOnDemandCommand(['COMMAND'])).toBe(true);
     expect(isOnDemandCommand(['FUNCTION', 'LIST'])).toBe(true);
     expect(isOnDemandCommand(['SPOP', 's'])).toBe(true);
+    expect(isOnDemandCommand(['zadd', 'z', '1', 'a'])).toBe(true);
+    expect(isOnDemandCommand(['BZPOPMIN', 'z', '0'])).toBe(true);
+    expect(isOnDemandCommand(['blpop', 'l', '0'])).toBe(true);
+    expect(isOnDemandCommand(['LATENCY', 'latest'])).toBe(true);
+    expect(isOnDemandCommand(['slowlog', 'GET'])).toBe(true);
     expect(isOnDemandCommand(['SMEMBERS', 's'])).toBe(false);
+    expect(isOnDemandCommand(['lpush', 'l', 'a'])).toBe(false);
     expect(isOnDemandCommand(['set', 'a', '1'])).toBe(false);
     expect(isOnDemandCommand([])).toBe(false);
   });

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../emulator/sim/clock.js';
 import { ErrorReply, MapReply, SetReply, StatusReply, VerbatimReply, type Reply } from '../../../emulator/resp/reply.js';
 import { COMMAND_SUMMARIES } from '../../../emulator/commands/summaries.js';
 import { commandFacts } from '../../../emulator/server/command-table.js';
-import { sha1 } from '../../../emulator/commands/debug-digest.js';
+import { sha1 } from '../../../emulator/numbers/sha1.js';
 import facts from '../../../emulator/server/data/commands-7.0.json' with { type: 'json' };
 
 const START_MS = 1_767_225_600_123;

@@ -134,4 +134,44 @@ describe('share links', () => {
     expect(digest(again.store.world)).toBe(before);
     expect(shelf.record('append-only-file')?.step).toBe(2);
   });
+
+  it('opens a lesson moment marked as shared, and never keeps one in place of the learner\'s own session of the lesson', async () => {
+    // The learner's own session of lesson 5, kept on the shelf when they left it.
+    const own = sessionHarness();
+    const ownCli = own.open();
+    await own.run(50);
+    own.store.sendLine(ownCli.id, 'SET mine kept');
+    await own.run(100);
+    const ownFile = own.session.exportSession();
+    const shelf = new LessonShelf(new MemoryStore());
+    const record = { id: 'append-only-file', step: 2, steps: 7, done: 2, finished: false, savedAt: '2026-11-27T08:00:00.000Z' };
+    await shelf.stow(record, { ...ownFile, state: { lesson: { lesson: 'append-only-file', progress: { step: 2 } } } });
+
+    // Someone else's moment of the same lesson, as a link.
+    const other = sessionHarness();
+    other.providers.register({ key: 'lesson', save: () => ({ lesson: 'append-only-file', progress: { step: 5 } }), restore: () => undefined });
+    const cli = other.open();
+    await other.run(50);
+    other.store.sendLine(cli.id, 'SET theirs shared');
+    await other.run(100);
+    const link = await shareLink(other.session.exportSession(), 'http://localhost:5173/');
+    expect(link.ok).toBe(true);
+    if (!link.ok) return;
+
+    // Opened, it is marked as a shared moment; opened again over itself, the shelf keeps the learner's own.
+    const page = sessionHarness();
+    for (let i = 0; i < 2; i++) {
+      expect(await page.until(openSharedMoment(page.session, new URL(link.url).hash, shelf))).toBe(true);
+      await page.idle();
+      expect(page.session.exportSession().state).toEqual({ lesson: { lesson: 'append-only-file', progress: { step: 5 }, shared: true } });
+      expect(page.session.getSnapshot().notice?.text).toBe('This is the moment the link was made at. Your own progress in this lesson is kept as you left it.');
+      expect(digest(page.store.world)).toBe(digest(other.store.world));
+    }
+    const kept = await shelf.session('append-only-file');
+    expect((kept as { state: unknown }).state).toEqual({ lesson: { lesson: 'append-only-file', progress: { step: 2 } } });
+    const again = sessionHarness();
+    expect(await again.until(again.session.openKept(kept, 'Opening the lesson'))).toBe(true);
+    expect(digest(again.store.world)).toBe(digest(own.store.world));
+    expect(shelf.record('append-only-file')).toEqual(record);
+  });
 });
