@@ -25,3 +25,4 @@ export { utf8ToBytes, bytesToUtf8, bytesFromArray, bytesToArray, asciiLower, rep
 export { useHostSha1, type HostSha1 } from './numbers/sha1.js';
 export { commandKeys } from './commands/command-keys.js';
 export { configFromCommandLine, readConfigText } from './server/command-line.js';
+export { loadServerConfig, type ConfigSource, type ConfigLoad, type StartConfig } from './server/config-loader.js';

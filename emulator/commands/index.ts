@@ -1,8 +1,6 @@
 import type { Handler } from '../server/command-table.js';
 import { connectionCommands } from './connection.js';
 import { genericCommands } from './generic.js';
-import { hashCommands } from './hash.js';
-import { listCommands } from './list.js';
 import { monitorCommands } from './monitor.js';
 import { ON_DEMAND_ENTRIES } from './on-demand.js';
 import { serverCommands } from './server.js';
@@ -21,8 +19,6 @@ import { transactionCommands } from './transactions.js';
 export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...connectionCommands,
   ...genericCommands,
-  ...hashCommands,
-  ...listCommands,
   ...monitorCommands,
   ...persistenceCommands,
   ...pubsubCommands,

@@ -14,6 +14,8 @@ import { memoryCommands } from './memory.js';
 import { objectCommands } from './object.js';
 import { ON_DEMAND_COMMANDS, registerOnDemandHandlers } from './on-demand.js';
 import { sortCommands } from './sort.js';
+import { hashCommands } from './hash.js';
+import { listCommands } from './list.js';
 import { sortedSetCommands } from './sorted-set.js';
 import { sortedSetBlockingCommands } from './sorted-set-blocking.js';
 import { listBlockingCommands } from './list-blocking.js';
@@ -21,7 +23,8 @@ import { latencyCommands } from './latency.js';
 import { slowlogCommands } from './slowlog.js';
 import { replicationLinkCommands } from './replication-links.js';
 import { ReplicationReplica } from '../replication/replica.js';
-import { registerReplicaPart } from '../replication/state.js';
+import { registerBacklog, registerReplicaPart } from '../replication/state.js';
+import { ReplicationBuffer } from '../replication/backlog.js';
 import { Synchronization } from '../replication/primary-sync.js';
 import { registerFailover, registerSynchronization } from '../replication/primary.js';
 import { Failover } from '../replication/primary-failover.js';
@@ -41,9 +44,9 @@ import type { Handler } from '../server/command-table.js';
 
 /**
  * The code kept apart (see on-demand.ts): the handlers of the commands a
- * first session seldom types, redis-check-rdb's check that a server
- * runs on a dump.rdb it cannot load, the replica side of replication and
- * the primary's synchronization of replicas.
+ * first session seldom types or types later, redis-check-rdb's check that a server
+ * runs on a dump.rdb it cannot load, the replica side of replication,
+ * the primary's synchronization of replicas and the replication backlog.
  * Importing this module registers them for every server, present and
  * future.
  */
@@ -64,6 +67,8 @@ const handlers: Record<string, Handler> = {
   ...commandCommands,
   ...hyperLogLogCommands,
   ...configRewriteCommands,
+  ...hashCommands,
+  ...listCommands,
   ...sortedSetCommands,
   ...sortedSetBlockingCommands,
   ...listBlockingCommands,
@@ -84,6 +89,7 @@ registerOnDemandHandlers(handlers);
 registerRdbCheck(checkRdb);
 registerStartLoaders({ loadRdbIntoServer, loadAofAtStart });
 registerReplicaPart((s) => new ReplicationReplica(s));
+registerBacklog((offset, size) => new ReplicationBuffer(offset, size));
 registerSynchronization((p) => new Synchronization(p));
 registerFailover((s) => new Failover(s));
 // Long checksums (a full sync's RDB, a large file loaded at start) in WebAssembly from now on.

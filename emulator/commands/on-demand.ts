@@ -4,14 +4,14 @@ import type { Handler } from '../server/command-table.js';
 
 /**
  * Commands whose code, with Redis's full command documentation, is kept
- * apart from the rest: those a first session seldom types (DEBUG, MEMORY,
- * OBJECT, SORT, DUMP and RESTORE, the bit commands, LCS, COMMAND DOCS,
+ * apart from the rest: those a first session seldom types, or not at its
+ * first prompt (DEBUG, MEMORY, OBJECT, SORT, DUMP and RESTORE, the bit
+ * commands, LCS, COMMAND DOCS,
  * LATENCY DOCTOR and GRAPH, REPLICAOF, SLAVEOF, FAILOVER, SYNC and PSYNC
  * with the code that follows a primary and serves replicas, COPY, the
  * random members and the cursors of sets and hashes, the sorted-set
  * algebra, FUNCTION and FCALL, COMMAND, the HyperLogLog commands, CONFIG
- * REWRITE, every sorted-set command, the blocking list pops, LATENCY and
- * SLOWLOG).
+ * REWRITE, the hash, list and sorted-set commands, LATENCY and SLOWLOG).
  * Every server knows them (COMMAND lists them, arity and flags apply);
  * their handlers arrive when on-demand-handlers.ts is imported, which
  * registers them here. A program that may send one first makes sure of
@@ -91,6 +91,10 @@ export const ON_DEMAND_COMMANDS = [
   'zrank', 'zrevrank', 'zcount', 'zlexcount', 'zscan', 'zrange', 'zrangestore', 'zrevrange', 'zrangebyscore',
   'zrevrangebyscore', 'zrangebylex', 'zrevrangebylex', 'zpopmin', 'zpopmax', 'zmpop',
   'bzpopmin', 'bzpopmax', 'bzmpop',
+  'hset', 'hmset', 'hsetnx', 'hget', 'hmget', 'hdel', 'hlen', 'hstrlen', 'hexists', 'hkeys', 'hvals', 'hgetall',
+  'hincrby', 'hincrbyfloat',
+  'lpush', 'rpush', 'lpushx', 'rpushx', 'lpop', 'rpop', 'llen', 'lrange', 'lindex', 'lset', 'linsert', 'lrem',
+  'ltrim', 'lpos', 'lmove', 'rpoplpush', 'lmpop',
   'blpop', 'brpop', 'blmpop', 'blmove', 'brpoplpush',
   'latency|latest', 'latency|history', 'latency|reset', 'latency|histogram', 'latency|help',
   'slowlog|get', 'slowlog|len', 'slowlog|reset', 'slowlog|help',

@@ -28,8 +28,13 @@ export class ConfigFileWriter {
     }
   }
 
-  /** Replaces the file with `text`; returns null, or the strerror text of the failure. */
-  write(text: string): string | null {
+  /**
+   * Replaces the file with `text`; returns null, or the strerror text of a
+   * failure before the syncs. When it returned null, `done` runs once the
+   * file is in place and its directory synced (null), or with the strerror
+   * text of the sync or rename that failed.
+   */
+  write(text: string, done: (error: string | null) => void = () => {}): string | null {
     const disk = this.p.host.disk;
     const tmp = `${this.path}.${tempSuffix(this.p.pid, this.rewrites)}`;
     let fd: number;
@@ -56,31 +61,36 @@ export class ConfigFileWriter {
         if (err !== null) {
           this.p.log(`Could not sync tmp config file to disk (${err.message})`, 'warning');
           this.discard(fd, tmp);
+          done(err.message);
           return;
         }
         try {
           disk.close(fd);
           disk.rename(tmp, this.path);
         } catch (e) {
-          this.p.log(`Could not rename tmp config file (${errorText(e)})`, 'warning');
+          const why = errorText(e);
+          this.p.log(`Could not rename tmp config file (${why})`, 'warning');
           this.discard(null, tmp);
+          done(why);
           return;
         }
-        this.syncDir();
+        this.syncDir(done);
       });
     });
     return null;
   }
 
   /** fsyncFileDir: the rename reaches the disk too. */
-  private syncDir(): void {
+  private syncDir(done: (error: string | null) => void): void {
     const disk = this.p.host.disk;
     const dir = this.path.slice(0, Math.max(1, this.path.lastIndexOf('/')));
     let fd: number;
     try {
       fd = disk.open(dir, 'r');
     } catch (e) {
-      this.p.log(`Could not sync config file dir (${errorText(e)})`, 'warning');
+      const why = errorText(e);
+      this.p.log(`Could not sync config file dir (${why})`, 'warning');
+      done(why);
       return;
     }
     const release = this.p.holdThreadForIo();
@@ -92,6 +102,7 @@ export class ConfigFileWriter {
           // Closing a directory loses nothing.
         }
         if (err !== null) this.p.log(`Could not sync config file dir (${err.message})`, 'warning');
+        done(err === null ? null : err.message);
       });
     });
   }

@@ -24,8 +24,6 @@ const LIST_NODE_BYTES = 24;
 const TRIM_BLOCKS_PER_CALL = 64;
 /** REPL_BACKLOG_INDEX_PER_BLOCKS: one index entry per this many blocks. */
 const INDEX_PER_BLOCKS = 64;
-/** CONFIG_REPL_BACKLOG_MIN_SIZE. */
-export const MIN_BACKLOG_BYTES = 16 * 1024;
 
 /**
  * One block of the shared buffer (replBufBlock). Its bytes live in a

@@ -1,7 +1,7 @@
 import { asciiLower } from '../resp/bytes.js';
 import type { RedisServer } from '../server/server.js';
 import { setInfoSection } from '../server/info.js';
-import { MIN_BACKLOG_BYTES, ReplicationBuffer } from './backlog.js';
+import type { ReplicationBuffer } from './backlog.js';
 import { InMemoryReplicationRuntime, type ReplicationRuntime } from './server-runtime.js';
 import { ReplicationPrimary } from './primary.js';
 import type { ReplicationReplica } from './replica.js';
@@ -31,6 +31,22 @@ let makeReplicaPart: ((s: ReplicationState) => ReplicationReplica) | null = null
 export function registerReplicaPart(make: (s: ReplicationState) => ReplicationReplica): void {
   makeReplicaPart = make;
 }
+
+/**
+ * The backlog's code is kept apart the same way: a server makes a backlog
+ * only when a replica first synchronizes (primary-sync.ts), when it follows
+ * a primary, or when it loads an RDB at start, and each of those runs code
+ * that on-demand-handlers.ts brings.
+ */
+let makeBacklog: ((offset: number, size: () => number) => ReplicationBuffer) | null = null;
+
+/** Called by on-demand-handlers.ts when it loads. */
+export function registerBacklog(make: (offset: number, size: () => number) => ReplicationBuffer): void {
+  makeBacklog = make;
+}
+
+/** CONFIG_REPL_BACKLOG_MIN_SIZE. */
+const MIN_BACKLOG_BYTES = 16 * 1024;
 
 /** An unset replication ID (replid2 after clearReplicationId2). */
 export const ZERO_REPL_ID = '0'.repeat(40);
@@ -182,7 +198,8 @@ export class ReplicationState {
   /** createReplicationBacklog: from now on every write is fed to the stream. */
   createBacklog(): void {
     if (this.buffer !== null) return;
-    this.buffer = new ReplicationBuffer(this.offsetWithoutBuffer, () => this.backlogSize());
+    if (makeBacklog === null) throw new Error("the replication backlog's code is not loaded (import emulator/commands/on-demand-handlers.js)");
+    this.buffer = makeBacklog(this.offsetWithoutBuffer, () => this.backlogSize());
     this.primary.bufferCreated(this.buffer);
   }
 

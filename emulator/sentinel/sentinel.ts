@@ -2,10 +2,11 @@ import type { ProcessModule, ProcessServices } from '../process/services.js';
 import type { RedisServer } from '../server/server.js';
 import { GLOBAL } from '../server/pubsub.js';
 import type { ServerLogLevel } from '../server/log-line.js';
-import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
+import { bytesFromArray } from '../resp/bytes.js';
 import { ErrorReply, StatusReply, VerbatimReply, type Reply } from '../resp/reply.js';
 import { parseSentinelConfig, rewriteSentinelConfig, sentinelConfigText, SentinelConfigError, newMasterConfig, type MonitoredMasterConfig, type SentinelConfig } from './config.js';
 import { ReplyLink } from './link.js';
+import { SentinelConfigFile } from './config-flush.js';
 import { defaultPeriods, type SentinelPeriods } from './periods.js';
 import { ScriptQueue } from './scripts.js';
 import { actOnRole, askMasterStateToOtherSentinels, checkObjectivelyDown, failoverStateMachine, startFailoverIfNeeded, switchToPromoted } from './failover.js';
@@ -134,6 +135,8 @@ export class Sentinel implements ProcessModule {
   private previousTimeMs: number;
   /** The hz the configuration set, before the timer's random changes. */
   private readonly configuredHz: string;
+  /** sentinel.conf, rewritten through a synced temporary file. */
+  private readonly configFile: SentinelConfigFile;
   /** SENTINEL SIMULATE-FAILURE: crash after being elected leader, after promoting the chosen replica. */
   simulateFailure = { afterElection: false, afterPromotion: false };
 
@@ -144,6 +147,7 @@ export class Sentinel implements ProcessModule {
   ) {
     this.config = parseSentinelConfig(sentinelConfigText(bytesFromArray(p.host.disk.readFile(configPath)), extraConfig));
     this.configuredHz = p.server.config.get('hz');
+    this.configFile = new SentinelConfigFile(p, configPath);
     this.previousTimeMs = this.nowMs();
     for (const m of this.config.masters) {
       const master = this.masterInstance(m);
@@ -700,17 +704,10 @@ export class Sentinel implements ProcessModule {
       m.config.knownSentinels = [...m.sentinels.values()].map((s) => ({ ip: s.ip, port: s.port, runId: s.runId }));
       m.config.leaderEpoch = m.leaderEpoch;
     }
-    try {
-      const defaults = { downAfterMs: this.periods.defaultDownAfterMs, failoverTimeoutMs: this.periods.defaultFailoverTimeoutMs };
-      const disk = this.p.host.disk;
-      const old = disk.exists(this.configPath) ? bytesFromArray(disk.readFile(this.configPath)) : null;
-      // The timer's random hz is not a setting: the file keeps the one it started with (sentinelFlushConfig).
-      const value = (name: string): string => (name === 'hz' ? this.configuredHz : this.p.server.config.get(name));
-      disk.writeFile(this.configPath, bytesToArray(rewriteSentinelConfig(this.config, defaults, { old, value })));
-      return true;
-    } catch {
-      return false;
-    }
+    const defaults = { downAfterMs: this.periods.defaultDownAfterMs, failoverTimeoutMs: this.periods.defaultFailoverTimeoutMs };
+    // The timer's random hz is not a setting: the file keeps the one it started with (sentinelFlushConfig).
+    const value = (name: string): string => (name === 'hz' ? this.configuredHz : this.p.server.config.get(name));
+    return this.configFile.flush((old) => rewriteSentinelConfig(this.config, defaults, { old, value })) === null;
   }
 
   monitor(name: string, ip: string, port: number, quorum: number): MonitoredMaster | string {

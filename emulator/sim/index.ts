@@ -13,7 +13,7 @@
 export { encodeBase64, decodeBase64 } from './base64.js';
 export { CLIENT_CPU, type ClientCpuName } from './cpu.js';
 export { checkRead, closeFilesOfDeadProcess, openAccess, openFileOf, writeThrough, type OpenFile } from './disk-handle.js';
-export { DiskError, isDiskErrorCode } from './disk-errors.js';
+export { DiskError, STRERROR, isDiskErrorCode } from './disk-errors.js';
 export { normalizePath } from './disk-path.js';
 export {
   Disk,

@@ -7,9 +7,9 @@
 // Every command's code, also those kept apart (emulator/commands/on-demand.ts).
 import '../../emulator/commands/on-demand-handlers.js';
 import { randomInt } from 'node:crypto';
-import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { createServer, bytesToUtf8, utf8ToBytes, useHostByteCodec, useHostSha1, type RedisServer } from '../../emulator/index.js';
+import { bytesToUtf8, utf8ToBytes, useHostByteCodec, useHostSha1, type RedisServer } from '../../emulator/index.js';
 import { latin1Codec } from './latin1-codec.js';
 import { hostSha1 } from './host-sha1.js';
 import {
@@ -17,15 +17,14 @@ import {
   usageText,
   versionLine,
   REDIS_VERSION,
-  type ConfigIO,
-  type EmulatorConfigCheck,
+  type ConfigSource,
   type ServerSettings,
 } from './server-config.js';
 import { ServerLog } from './server-log.js';
 import { RedisTcpServer, closeEarly, listenEarly, type EarlyListeners } from './tcp-server.js';
-import { WallClock } from './wall-clock.js';
 import { listenOrStop, nativeWorld } from './native-world.js';
 import { RedisProcess } from '../../emulator/process/index.js';
+import { STRERROR } from '../../emulator/sim/index.js';
 import { NodeWorldDriver } from './world-driver.js';
 import { tcpDialer } from './tcp-dialer.js';
 import { isSentinelMode, sentinelMain } from './sentinel-main.js';
@@ -92,36 +91,42 @@ export interface RunOptions {
   onShutdownCommand?: () => void;
 }
 
-/** The emulator's own parameters, checked against a throwaway server with default settings. */
-function emulatorConfigCheck(): EmulatorConfigCheck {
-  const probe = createServer({ clock: new WallClock() });
-  const prefix = /^CONFIG SET failed \(possibly related to argument '[^']*'\) - /;
-  return {
-    knows: (name) => probe.config.match([name]).length > 0,
-    check: (name, value) => {
-      const err = probe.config.set(name, value, true);
-      return err === null ? null : err.replace(prefix, '');
-    },
-  };
+/** The text strerror() gives for a file-system error, as redis-server prints it. */
+function fileErrorText(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code !== undefined && code in STRERROR ? STRERROR[code as keyof typeof STRERROR] : (e as Error).message;
 }
 
-const nodeIO: ConfigIO = {
-  readFile: (path) => readFileSync(bytesToUtf8(path), 'latin1'),
+/** This machine's files and working directory, as the configuration reader sees them. */
+const nodeSource: ConfigSource = {
+  readFile(path) {
+    try {
+      // fopen() of a directory succeeds and the reads return nothing.
+      if (statSync(bytesToUtf8(path)).isDirectory()) return { text: '' };
+      return { text: readFileSync(bytesToUtf8(path), 'latin1') };
+    } catch (e) {
+      return { error: fileErrorText(e) };
+    }
+  },
   readStdin: () => readFileSync(0, 'latin1'),
   chdir(path) {
     try {
       process.chdir(bytesToUtf8(path));
       return null;
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return 'No such file or directory';
-      if (code === 'ENOTDIR') return 'Not a directory';
-      if (code === 'EACCES') return 'Permission denied';
-      return (e as Error).message;
+      return fileErrorText(e);
     }
   },
   cwd: () => utf8ToBytes(process.cwd()),
   glob: (pattern) => globFiles(bytesToUtf8(pattern)).map(utf8ToBytes),
+  touchLog(path) {
+    try {
+      appendFileSync(bytesToUtf8(path), '');
+      return null;
+    } catch (e) {
+      return fileErrorText(e);
+    }
+  },
 };
 
 /**
@@ -150,7 +155,7 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   const stdout = opts.stdout ?? ((t: string) => void process.stdout.write(t));
   const stderr = opts.stderr ?? ((t: string) => void process.stderr.write(t));
   const args = argv.map(utf8ToBytes);
-  const request = parseServerArgs(args, nodeIO, emulatorConfigCheck());
+  const request = parseServerArgs(args, nodeSource);
   if (request.kind === 'version') {
     stdout(versionLine() + '\n');
     return 0;
@@ -178,9 +183,6 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   log.notice('This is the redis-workbook emulator of Redis 7.0 (TypeScript, data in memory), not the real redis-server.');
   for (const w of settings.warnings) log.warning(bytesToUtf8(w));
   if (settings.daemonize) log.warning('The emulator does not daemonize: it runs in the foreground.');
-  if (settings.ignored.length !== 0) {
-    log.notice(`Not modelled by the emulator, accepted and ignored: ${settings.ignored.map(bytesToUtf8).join(', ')}.`);
-  }
 
   // The server is a process on a simulated host whose world runs in real
   // time; its clients are real TCP clients, and its files live in real

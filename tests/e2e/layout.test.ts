@@ -162,4 +162,43 @@ describe.skipIf(!HAVE_CHROMIUM)('the page at 1280x720', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+  it('shows every terminal tab whole beside the toolbar, at 800, 900, 1000 and 1280 px', async () => {
+    const { page, problems } = await newWatchedPage(suite, { viewport: { width: 1280, height: 720 } });
+    await page.goto(suite.app.url);
+    await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('redis:6379>').waitFor();
+    await page.getByRole('button', { name: 'New terminal' }).click();
+    await page.getByRole('menuitem', { name: /Shell on redis/ }).click();
+    await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('root@redis').waitFor();
+    for (const width of [800, 900, 1000, 1280]) {
+      await page.setViewportSize({ width, height: 720 });
+      const seen = await page.evaluate(() => {
+        const box = (e: Element) => {
+          const r = e.getBoundingClientRect();
+          return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+        };
+        const pane = box(document.querySelector('.terminal-pane')!);
+        const tools = [...document.querySelectorAll('.terminal-toolbar button')].map(box);
+        const tabs = [...document.querySelectorAll('.terminal-pane [role=tab]')].map((t) => {
+          const b = box(t);
+          // What a click at the middle of the tab's label would reach.
+          const hit = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+          return { name: t.textContent, ...b, reached: hit !== null && t.contains(hit) };
+        });
+        return { pane, tools, tabs };
+      });
+      const overlap = (a: { left: number; top: number; right: number; bottom: number }, b: typeof a) =>
+        a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      expect(seen.tabs.map((t) => t.name), `${width} px`).toEqual(['>redis-cli redis:6379', '#root@redis']);
+      for (const tab of seen.tabs) {
+        expect(tab.reached, `${tab.name} at ${width} px is the element shown at its middle`).toBe(true);
+        expect(tab.left, `${tab.name} at ${width} px`).toBeGreaterThanOrEqual(seen.pane.left);
+        expect(tab.right, `${tab.name} at ${width} px`).toBeLessThanOrEqual(seen.pane.right);
+        for (const tool of seen.tools) expect(overlap(tab, tool), `${tab.name} under the toolbar at ${width} px`).toBe(false);
+      }
+      expect(overlap(seen.tabs[0]!, seen.tabs[1]!), `tabs on each other at ${width} px`).toBe(false);
+      await page.screenshot({ path: join(SHOTS, `layout-tabs-${width}.png`) });
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -1,43 +1,37 @@
 /**
  * redis-server's command line and configuration files, as `npm run server`
- * reads them: the parser on its own, then the fatal errors next to the real
- * redis-server's.
+ * takes them from the emulator's reader: what the process does itself
+ * (port, bind, log, pid file) and what goes to the emulator. The fatal
+ * errors and startup values next to the real redis-server's are in
+ * tests/differential/server-config-load.test.ts.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { parseServerArgs, type ConfigIO, type EmulatorConfigCheck, type ServerSettings } from '../../src/node/server-config.js';
-import { runServer } from '../../src/node/server-main.js';
-import { freePort, RawConnection, REDIS_SERVER_BIN, startRealRedis } from '../support/real-redis.js';
-import { HAVE_REAL_REDIS, skipNotice } from '../differential/availability.js';
+import { describe, expect, it } from 'vitest';
+import { parseServerArgs, type ConfigSource, type ServerSettings } from '../../src/node/server-config.js';
 
 const files: Record<string, string> = {};
-const io: ConfigIO = {
-  readFile(path) {
-    if (!(path in files)) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
-    return files[path]!;
+let cwd = '/data';
+const io: ConfigSource = {
+  readFile: (path) => (path in files ? { text: files[path]! } : { error: 'No such file or directory' }),
+  readStdin: () => 'hz 30\n',
+  chdir(path) {
+    if (path === '/nope') return 'No such file or directory';
+    cwd = path;
+    return null;
   },
-  readStdin: () => '',
-  chdir: (path) => (path === '/nope' ? 'No such file or directory' : null),
-  cwd: () => '/data',
+  cwd: () => cwd,
   glob: (pattern) => Object.keys(files).filter((f) => f.startsWith(pattern.slice(0, pattern.indexOf('*'))) && f.endsWith('.conf')).sort(),
-};
-const emulatorKnows = new Set(['hz', 'save', 'dir', 'port', 'maxmemory', 'appendonly']);
-const check: EmulatorConfigCheck = {
-  knows: (name) => emulatorKnows.has(name),
-  check: (name, value) => (name === 'hz' && !/^\d+$/.test(value) ? 'argument couldn\'t be parsed into an integer' : null),
+  touchLog: (path) => (path.startsWith('/nope/') ? 'No such file or directory' : null),
 };
 
 function run(args: string[]): ServerSettings {
-  const r = parseServerArgs(args, io, check);
+  cwd = '/data';
+  const r = parseServerArgs(args, io);
   if (r.kind !== 'run') throw new Error(`expected a start, got ${JSON.stringify(r)}`);
   return r.settings;
 }
 
 function fatal(args: string[]): string {
-  const r = parseServerArgs(args, io, check);
+  const r = parseServerArgs(args, io);
   if (r.kind !== 'fatal') throw new Error(`expected a fatal error, got ${JSON.stringify(r)}`);
   return r.message;
 }
@@ -55,7 +49,23 @@ describe('redis-server arguments', () => {
     expect(s.port).toBe(6380);
     expect(s.emulator.port).toBe('6380');
     expect(s.bind).toEqual(['127.0.0.1', '::1']);
-    expect(s.emulator.dir).toBe('/data');
+    expect(s.emulator.dir).toBe('/tmp');
+  });
+
+  it('writes the log itself: logfile and loglevel for the process, logfile kept from the emulator but written back by CONFIG REWRITE', () => {
+    const s = run(['--logfile', '/var/log/r.log', '--loglevel', 'verbose', '--pidfile', '/run/r.pid', '--daemonize', 'yes']);
+    expect(s).toMatchObject({ logfile: '/var/log/r.log', loglevel: 'verbose', pidfile: '/run/r.pid', daemonize: true });
+    expect(s.emulator.logfile).toBeUndefined();
+    expect(s.emulator.loglevel).toBe('verbose');
+    expect(s.hostValues).toEqual({ logfile: '/var/log/r.log' });
+    expect(fatal(['--logfile', '/nope/r.log'])).toBe("\n*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\nCan't open the log file: No such file or directory");
+  });
+
+  it('checks rename-command and says that the emulator does not apply it; reads standard input for -', () => {
+    const s = run(['-', '--rename-command', 'FLUSHALL', '']);
+    expect(s.warnings).toEqual(['Reading config from stdin', "The emulator ignores 'rename-command' directives."]);
+    expect(s.emulator.hz).toBe('30');
+    expect(fatal(['--rename-command', 'NOSUCH', 'x'])).toContain('No such command in rename-command');
   });
 
   it('--save with an empty argument, with "" and at the end of the line', () => {
@@ -77,14 +87,12 @@ describe('redis-server arguments', () => {
   });
 
   it('-v and --version ask for the version, -h for the usage', () => {
-    expect(parseServerArgs(['-v'], io, check).kind).toBe('version');
-    expect(parseServerArgs(['--version'], io, check).kind).toBe('version');
-    expect(parseServerArgs(['-h'], io, check).kind).toBe('usage');
+    expect(parseServerArgs(['-v'], io).kind).toBe('version');
+    expect(parseServerArgs(['--version'], io).kind).toBe('version');
+    expect(parseServerArgs(['-h'], io).kind).toBe('usage');
   });
 
-  it('accepts Redis parameters the emulator does not model, and refuses unknown ones', () => {
-    const s = run(['--tcp-keepalive', '60', '--io-threads', '4']);
-    expect(s.ignored).toEqual(['tcp-keepalive', 'io-threads']);
+  it('refuses unknown directives', () => {
     expect(fatal(['--no-such-thing', '1'])).toBe(
       "\n*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\nReading the configuration file, at line 2\n>>> 'no-such-thing \"1\"'\nBad directive or wrong number of arguments",
     );
@@ -96,7 +104,7 @@ describe('redis-server arguments', () => {
     const s = run(['/etc/r.conf', '--appendonly', 'yes']);
     expect(s.configFile).toBe('/etc/r.conf');
     expect(s.port).toBe(7000);
-    expect(s.emulator).toEqual({ port: '7000', hz: '20', maxmemory: '100mb', appendonly: 'yes', save: '900 1 300 10' });
+    expect(s.emulator).toEqual({ port: '7000', hz: '20', maxmemory: '104857600', appendonly: 'yes', save: '900 1 300 10' });
   });
 
   it('the command line comes after the file and wins', () => {
@@ -114,70 +122,5 @@ describe('redis-server arguments', () => {
     expect(fatal(['--hz', 'abc'])).toContain('argument couldn\'t be parsed into an integer');
     expect(fatal(['--dir', '/nope'])).toContain('No such file or directory');
     expect(fatal(['/etc/missing.conf'])).toBe("Fatal error, can't open config file '/etc/missing.conf': No such file or directory");
-  });
-});
-
-describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'redis-server fatal configuration errors' : `redis-server fatal configuration errors (${skipNotice()})`, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rw-server-config-'));
-  const badConf = join(dir, 'bad.conf');
-  writeFileSync(badConf, 'port 7\n# comment\nsave "1 2" "3\n');
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  const CASES: string[][] = [
-    ['--nosuch', '1'],
-    ['--port', 'abc'],
-    ['--port', '70000'],
-    ['--port', '1', '2'],
-    ['--save', '1'],
-    ['--save', '0 1'],
-    ['--save', '10', 'x'],
-    ['--loglevel', 'loud'],
-    ['--daemonize', 'maybe'],
-    [badConf],
-    [badConf, '--port', '8'],
-  ];
-
-  for (const args of CASES) {
-    it(`redis-server ${args.join(' ')}`, async () => {
-      const real = spawnSync(REDIS_SERVER_BIN, args, { encoding: 'utf8', timeout: 10_000 });
-      let stderr = '';
-      const code = await runServer(args, { stdout: () => {}, stderr: (t) => (stderr += t) });
-      expect(code).toBe(1);
-      expect(real.status).toBe(1);
-      expect(stderr).toBe(real.stderr);
-    });
-  }
-
-  it('redis-server --version', async () => {
-    const real = spawnSync(REDIS_SERVER_BIN, ['--version'], { encoding: 'utf8' });
-    let stdout = '';
-    expect(await runServer(['--version'], { stdout: (t) => (stdout += t) })).toBe(0);
-    const shape = (s: string) => s.replace(/sha=\S+/, 'sha=').replace(/malloc=\S+/, 'malloc=').replace(/build=[0-9a-f]+/, 'build=');
-    expect(shape(stdout)).toBe(shape(real.stdout));
-  });
-});
-
-describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'startup options next to redis-server' : `startup options next to redis-server (${skipNotice()})`, () => {
-  const OPTIONS = ['--save', '3600 1 300 100', '--hz', '25', '--maxmemory', '100mb', '--databases', '4', '--maxmemory-policy', 'allkeys-lru', '--hash-max-ziplist-entries', '64',
-    // Hidden parameters (not in CONFIG GET *), which Redis's test suite sets.
-    '--key-load-delay', '50', '--rdb-key-save-delay', '10', '--loading-process-events-interval-bytes', '1024'];
-
-  it('reach CONFIG GET as they do on the real server', async () => {
-    const real = await startRealRedis(OPTIONS);
-    const port = await freePort();
-    const ours = await runServer(['--port', String(port), ...OPTIONS], { stdout: () => {} });
-    if (typeof ours === 'number') throw new Error('the emulator did not start');
-    const [a, b] = await Promise.all([RawConnection.open(real.port), RawConnection.open(port)]);
-    try {
-      for (const name of ['save', 'hz', 'maxmemory', 'databases', 'maxmemory-policy', 'hash-max-listpack-entries', 'key-load-delay', 'rdb-key-save-delay', 'loading-process-events-interval-bytes']) {
-        expect(await b.commandRaw(['CONFIG', 'GET', name])).toBe(await a.commandRaw(['CONFIG', 'GET', name]));
-      }
-      expect(await b.commandRaw(['SELECT', '4'])).toBe(await a.commandRaw(['SELECT', '4']));
-    } finally {
-      a.close();
-      b.close();
-      await ours.shutdown();
-      await real.stop();
-    }
   });
 });

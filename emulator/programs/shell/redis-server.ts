@@ -1,12 +1,6 @@
 import { bytesFromArray } from '../../resp/bytes.js';
-import { splitArgs } from '../../resp/split-args.js';
-import { asciiLower } from '../../resp/bytes.js';
-import { commandFacts } from '../../server/command-table.js';
-import { CONF } from '../../server/config-params.js';
-import { lookupParam } from '../../server/config.js';
-import { normalizePath } from '../../sim/disk-path.js';
+import { absolutePath, loadServerConfig, type ConfigSource } from '../../server/config-loader.js';
 import type { FileSystem } from '../../sim/disk-api.js';
-import { configFromCommandLine, readConfigText } from '../../server/command-line.js';
 import type { World } from '../../world/world.js';
 import type { Command, CommandContext } from './context.js';
 import { strftime } from './dates.js';
@@ -138,195 +132,71 @@ export interface LoadedConfig {
 
 type LoadResult = LoadedConfig | { fatal: string; logged: boolean };
 
-class Fatal {
-  constructor(
-    readonly message: string,
-    readonly logged: boolean,
-  ) {}
-}
-
 /**
- * The configuration text main() builds: the config file, then each
- * `--name value...` option as a line of its own, values quoted with
- * sdscatrepr.
+ * The configuration redis-server reads at start (emulator/server/config-loader.ts),
+ * from the host's disk, in a shell whose working directory is `cwd`.
+ * Standard input is the terminal, with nothing typed: `-` adds no lines.
  */
 function loadFromArgs(disk: FileSystem, cwd: string, args: readonly string[]): LoadResult {
-  // Standard input is the terminal, with nothing typed: `-` adds no lines.
-  const parsed = configFromCommandLine(args);
-  const configFile = parsed.configFile === null ? null : normalizePath(parsed.configFile.startsWith('/') ? parsed.configFile : join(cwd, parsed.configFile));
-  const options = parsed.options;
-  const loader = new Loader(disk, cwd);
-  try {
-    let text = '';
-    if (configFile !== null) text += loader.readConfig(configFile);
-    text += '\n' + options;
-    loader.load(text);
-    const loaded = loader.finish();
-    return configFile === null ? loaded : { ...loaded, configFile };
-  } catch (e) {
-    if (e instanceof Fatal) return { fatal: e.message, logged: e.logged };
-    throw e;
-  }
+  const source = diskConfigSource(disk, cwd);
+  const loaded = loadServerConfig(args, source);
+  if (!loaded.ok) return { fatal: loaded.logged ? loaded.message : `${loaded.message}\n`, logged: loaded.logged };
+  const config = { ...loaded.config.values };
+  if (config.dir === undefined) config.dir = source.cwd();
+  const port = Number(config.port ?? '6379');
+  const unixSocket = config.unixsocket !== undefined && config.unixsocket !== '' ? absolutePath(source.cwd(), config.unixsocket) : undefined;
+  delete config.port;
+  return { port, unixSocket, config, ...(loaded.config.configFile === null ? {} : { configFile: loaded.config.configFile }) };
 }
 
-class Loader {
-  private readonly values = new Map<string, string>();
-  /** Commands renamed away, and the names they took (rename-command). */
-  private readonly renamedAway = new Set<string>();
-  private readonly renamedTo = new Set<string>();
-  /** Save points after the first `save` line of this load, which drops the defaults. */
-  private savePoints: string[] | null = null;
-
-  constructor(
-    private readonly disk: FileSystem,
-    /** The process's working directory; `dir` changes it. */
-    private cwd: string,
-  ) {}
-
-  /** The text of a config file (or of every file a glob in its last part matches). */
-  readConfig(path: string): string {
-    if (/[*?[]/.test(path)) {
-      let text = '';
-      for (const p of this.glob(path)) text += this.readOne(p);
-      return text;
-    }
-    return this.readOne(path);
-  }
-
-  private readOne(path: string): string {
-    try {
-      if (this.disk.stat(path).isDirectory) {
-        // fopen() of a directory succeeds and the reads return nothing.
-        return '';
-      }
-      return bytesFromArray(this.disk.readFile(path));
-    } catch (e) {
-      throw new Fatal(`Fatal error, can't open config file '${path}': ${errnoText(e)}`, true);
-    }
-  }
-
-  private glob(pattern: string): string[] {
-    const cut = pattern.lastIndexOf('/');
-    const dir = cut <= 0 ? '/' : pattern.slice(0, cut);
-    const base = pattern.slice(cut + 1);
-    try {
-      return this.disk
-        .readdir(dir)
-        .filter((n) => globMatches(base, n))
-        .map((n) => join(dir, n));
-    } catch {
-      return [];
-    }
-  }
-
-  private absolute(path: string): string {
-    return normalizePath(path.startsWith('/') ? path : join(this.cwd, path));
-  }
-
-  load(text: string): void {
-    const fatal = readConfigText(text, REDIS_VERSION, (argv) => this.directive(argv));
-    if (fatal !== null) throw new Fatal(`${fatal}\n`, false);
-  }
-
-  /** One line: null, or the error that stops the server. */
-  private directive(argv: string[]): string | null {
-    const name = argv[0]!;
-    const param = lookupParam(name);
-    if (param !== undefined) {
-      const multi = (param.flags & CONF.MULTI_ARG) !== 0;
-      if (!multi && argv.length !== 2) return 'wrong number of arguments';
-      let values = argv.slice(1);
-      // A multi-argument parameter given as one word is split again, so
-      // that `--save "900 1"` works; an empty word stays (save "").
-      if (multi && argv.length === 2 && argv[1] !== '') values = splitArgs(argv[1]!) ?? [];
-      return this.apply(param.name, values);
-    }
-    if ((name === 'list-max-ziplist-entries' || name === 'list-max-ziplist-value' || name === 'lua-replicate-commands') && argv.length === 2) {
-      return null;
-    }
-    if (name === 'include' && argv.length === 2) {
-      this.load(this.readConfig(this.absolute(argv[1]!)));
-      return null;
-    }
-    if (name === 'rename-command' && argv.length === 3) return this.renameCommand(argv[1]!, argv[2]!);
-    if ((name === 'user' || name === 'loadmodule') && argv.length >= 2) return null;
-    if (name.includes('.')) return argv.length < 2 ? 'Module config specified without value' : null;
-    if (name === 'sentinel') return argv.length !== 1 ? 'sentinel directive while not in sentinel mode' : null;
-    return 'Bad directive or wrong number of arguments';
-  }
-
-  /**
-   * rename-command checks its names as Redis does; the renamed table is
-   * not passed on to the server, which keeps its commands' names.
-   */
-  private renameCommand(from: string, to: string): string | null {
-    const exists = (name: string): boolean => {
-      const key = asciiLower(name);
-      if (this.renamedTo.has(key)) return true;
-      return !key.includes('|') && commandFacts(key) !== undefined && !this.renamedAway.has(key);
-    };
-    if (!exists(from)) return 'No such command in rename-command';
-    const key = asciiLower(from);
-    if (this.renamedTo.has(key)) this.renamedTo.delete(key);
-    else this.renamedAway.add(key);
-    if (to !== '') {
-      if (exists(to)) return 'Target command name already exists';
-      this.renamedTo.add(asciiLower(to));
-    }
-    return null;
-  }
-
-  private apply(name: string, values: string[]): string | null {
-    const param = lookupParam(name)!;
-    if (name === 'save') {
-      if (values.length === 1 && values[0] === '') {
-        this.savePoints = [];
-        return null;
-      }
-      const parsed = param.parse(values, param.default);
-      if (typeof parsed !== 'string') return parsed.error;
-      this.savePoints = [...(this.savePoints ?? []), ...(parsed === '' ? [] : parsed.split(' '))];
-      return null;
-    }
-    if (name === 'dir') {
-      if (values.length !== 1) return 'wrong number of arguments';
-      const path = this.absolute(values[0]!);
+/** A host's disk as what the configuration reader needs; `dir` moves this reader's working directory only. */
+function diskConfigSource(disk: FileSystem, startDir: string): ConfigSource {
+  let cwd = startDir;
+  const absolute = (path: string): string => absolutePath(cwd, path);
+  return {
+    readFile(path) {
       try {
-        if (!this.disk.stat(path).isDirectory) return 'Not a directory';
+        // fopen() of a directory succeeds and the reads return nothing.
+        if (disk.stat(absolute(path)).isDirectory) return { text: '' };
+        return { text: bytesFromArray(disk.readFile(absolute(path))) };
+      } catch (e) {
+        return { error: errnoText(e) };
+      }
+    },
+    readStdin: () => '',
+    glob(pattern) {
+      const full = absolute(pattern);
+      const cut = full.lastIndexOf('/');
+      const dir = cut <= 0 ? '/' : full.slice(0, cut);
+      const base = full.slice(cut + 1);
+      try {
+        return disk
+          .readdir(dir)
+          .filter((n) => globMatches(base, n))
+          .sort()
+          .map((n) => join(dir, n));
+      } catch {
+        return [];
+      }
+    },
+    chdir(path) {
+      const to = absolute(path);
+      try {
+        if (!disk.stat(to).isDirectory) return 'Not a directory';
       } catch (e) {
         return errnoText(e);
       }
-      this.cwd = path;
-      this.values.set('dir', path);
+      cwd = to;
       return null;
-    }
-    const current = this.values.get(param.name) ?? param.default;
-    const parsed = param.parse(values, current);
-    if (typeof parsed !== 'string') return parsed.error;
-    this.values.set(param.name, parsed);
-    return null;
-  }
-
-  finish(): LoadedConfig {
-    const logfile = this.values.get('logfile') ?? '';
-    if (logfile !== '') {
-      // Redis opens the log file once to be sure it can (creating it).
+    },
+    cwd: () => cwd,
+    touchLog(path) {
       try {
-        this.disk.appendFile(this.absolute(logfile), new Uint8Array(0));
+        disk.appendFile(absolute(path), new Uint8Array(0));
+        return null;
       } catch (e) {
-        throw new Fatal(`\n*** FATAL CONFIG FILE ERROR (Redis ${REDIS_VERSION}) ***\nCan't open the log file: ${errnoText(e)}\n`, false);
+        return errnoText(e);
       }
-    }
-    if (this.values.get('cluster-enabled') === 'yes' && (this.values.get('replicaof') ?? '') !== '') {
-      throw new Fatal(`\n*** FATAL CONFIG FILE ERROR (Redis ${REDIS_VERSION}) ***\nreplicaof directive not allowed in cluster mode\n`, false);
-    }
-    const config: Record<string, string> = {};
-    for (const [k, v] of this.values) config[k] = v;
-    if (this.savePoints !== null) config.save = this.savePoints.join(' ');
-    if (config.dir === undefined) config.dir = this.cwd;
-    const port = Number(config.port ?? '6379');
-    const unixSocket = config.unixsocket !== undefined && config.unixsocket !== '' ? this.absolute(config.unixsocket) : undefined;
-    delete config.port;
-    return { port, unixSocket, config };
-  }
+    },
+  };
 }

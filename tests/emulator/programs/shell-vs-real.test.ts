@@ -1,7 +1,7 @@
 /**
  * The shell's programs next to the real tools on the same input: hexdump
  * (util-linux), ls's columns and date (coreutils), and redis-server's
- * fatal configuration errors (the 7.0.15 binary). Each comparison skips
+ * log line, version and usage (the 7.0.15 binary). Each comparison skips
  * with a notice when its tool is not installed; redis-server is required
  * where the differential corpus requires it.
  */
@@ -15,7 +15,7 @@ import { columns } from '../../../emulator/programs/shell/ls.js';
 import { dateDefault } from '../../../emulator/programs/shell/dates.js';
 import { REAL_REDIS_REQUIRED } from '../../differential/availability.js';
 import { REDIS_SERVER_BIN, realRedisVersion } from '../../support/real-redis.js';
-import { bytes, shellWorld } from './shell-harness.js';
+import { shellWorld } from './shell-harness.js';
 
 function have(tool: string, args: string[]): boolean {
   const r = spawnSync(tool, args, { encoding: 'utf8' });
@@ -112,72 +112,9 @@ function realServer(args: string[]): { stdout: string; stderr: string; status: n
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
+// The fatal errors of every bad option and file, next to the real ones, are in
+// tests/differential/server-config-load.test.ts (the shell and npm run server share one reader).
 describe.skipIf(!HAVE_REDIS)(HAVE_REDIS ? 'redis-server configuration errors next to redis-server 7.0.15' : 'redis-server configuration errors (SKIPPED: redis-server 7.0.15 not found)', () => {
-  const argCases: string[][] = [
-    ['--bogus', '1'],
-    ['--port', 'abc'],
-    ['--port', '99999'],
-    ['--port'],
-    ['--port', '6379', '6380'],
-    ['--save', 'a'],
-    ['--save', '1'],
-    ['--save', '900', '1', '--save', '60'],
-    ['--maxmemory', '1zz'],
-    ['--appendonly', 'maybe'],
-    ['--loglevel', 'loud'],
-    ['--maxmemory-policy', 'never'],
-    ['--daemonize', 'yes', '--port', '6399', '--port', '99999'],
-    ['--hz', 'x'],
-    ['--dir', '/nonexistent-dir-for-the-test'],
-    ['--logfile', '/nonexistent-dir-for-the-test/redis.log'],
-    ['--replicaof', 'somehost'],
-    ['--rename-command', 'NOSUCHCOMMAND', 'x'],
-    ['--rename-command', 'GET', 'SET'],
-    ['--notify-keyspace-events', 'Q'],
-    ['--client-output-buffer-limit', 'normal', '1', '2'],
-    ['--user'],
-    ['--my.module-option'],
-    ['--bind', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17'],
-  ];
-
-  it('prints the FATAL CONFIG FILE ERROR block of redis-server for bad options', () => {
-    for (const args of argCases) {
-      const { run } = shellWorld();
-      const real = realServer(args);
-      const mine = run(`redis-server ${args.map((a) => `'${a}'`).join(' ')}`);
-      expect(real.status, args.join(' ')).toBe(1);
-      expect(mine, args.join(' ')).toBe(real.stdout + real.stderr);
-    }
-  });
-
-  it('reads config files line by line, with includes, as redis-server does', () => {
-    const files: Record<string, string> = {
-      'a.conf': '# comment\n\nport 6390\n  maxmemory 100mb  \nsave 900 1\nsave "a b"\n',
-      'b.conf': 'port 6391\nsave "\nappendonly yes\n',
-      'c.conf': 'list-max-ziplist-entries 5\nlua-replicate-commands yes\nfoo bar\n',
-      'd.conf': 'include ' + join(dir, 'inc.conf') + '\nport 1\n',
-      'inc.conf': 'maxmemory 1mb\nmaxclients x\n',
-      'e.conf': '"port" 6379\n\'maxmemory\' 1 2\n',
-      'f.conf': 'port 6392\r\nhz 0x10\r\n',
-      'g.conf': 'include /nonexistent-dir-for-the-test/x.conf\n',
-      'h.conf': 'port 6393\nsentinel monitor mymaster 127.0.0.1 6379 2\n',
-      'i.conf': 'rename-command CONFIG ""\nrename-command CONFIG x\n',
-    };
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-    for (const name of Object.keys(files).filter((n) => n !== 'inc.conf')) {
-      const { world, run } = shellWorld();
-      // The same files at the same paths on the simulated machine.
-      world.host('redis').disk.mkdir(dir, { recursive: true });
-      for (const [n, text] of Object.entries(files)) world.host('redis').disk.writeFile(join(dir, n), bytes(text));
-      const real = realServer([join(dir, name)]);
-      const mine = run(`redis-server ${join(dir, name)}`);
-      expect(real.status, name).toBe(1);
-      // A file that cannot be opened is logged with the pid and the time.
-      const strip = (s: string): string => s.replace(/^\d+:C \d\d \w{3} \d{4} [\d:.]+ # /gm, '');
-      expect(strip(mine), name).toBe(strip(real.stdout + real.stderr));
-    }
-  });
-
   it('cannot open a config file that is not there, and says so in the log format', () => {
     const { run } = shellWorld();
     const real = realServer(['/nonexistent-dir-for-the-test/redis.conf']);

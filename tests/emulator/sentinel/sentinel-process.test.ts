@@ -46,6 +46,8 @@ describe('redis-sentinel', () => {
   it('picks an id, saves it, and announces the master it monitors', () => {
     const { world, proc } = sentinelWorld();
     expect(proc.port).toBe(26379);
+    // The id is on disk once the rewrite's syncs are done.
+    world.advance(100);
     const log = file(world, '/sentinel.log');
     const myid = /Sentinel ID is ([0-9a-f]{40})/.exec(log)?.[1];
     expect(myid).toBeDefined();
@@ -60,6 +62,7 @@ describe('redis-sentinel', () => {
 
   it('keeps its id across a restart', () => {
     const { world, proc } = sentinelWorld();
+    world.advance(100);
     const first = /sentinel myid (\w+)/.exec(file(world, '/etc/sentinel.conf'))![1];
     proc.signal('KILL');
     world.advance(10);
