@@ -7,7 +7,6 @@ import { serverCommands } from './server.js';
 import { persistenceCommands } from './persistence.js';
 import { pubsubCommands } from './pubsub.js';
 import { replicationCommands } from './replication.js';
-import { setCommands } from './set.js';
 import { shutdownCommands } from './shutdown.js';
 import { stringCommands } from './string.js';
 import { transactionCommands } from './transactions.js';
@@ -24,7 +23,6 @@ export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
   ...pubsubCommands,
   ...replicationCommands,
   ...serverCommands,
-  ...setCommands,
   ...shutdownCommands,
   ...stringCommands,
   ...transactionCommands,

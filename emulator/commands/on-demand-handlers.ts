@@ -16,6 +16,7 @@ import { ON_DEMAND_COMMANDS, registerOnDemandHandlers } from './on-demand.js';
 import { sortCommands } from './sort.js';
 import { hashCommands } from './hash.js';
 import { listCommands } from './list.js';
+import { setCommands } from './set.js';
 import { sortedSetCommands } from './sorted-set.js';
 import { sortedSetBlockingCommands } from './sorted-set-blocking.js';
 import { listBlockingCommands } from './list-blocking.js';
@@ -69,6 +70,7 @@ const handlers: Record<string, Handler> = {
   ...configRewriteCommands,
   ...hashCommands,
   ...listCommands,
+  ...setCommands,
   ...sortedSetCommands,
   ...sortedSetBlockingCommands,
   ...listBlockingCommands,

@@ -11,7 +11,7 @@ import type { Handler } from '../server/command-table.js';
  * with the code that follows a primary and serves replicas, COPY, the
  * random members and the cursors of sets and hashes, the sorted-set
  * algebra, FUNCTION and FCALL, COMMAND, the HyperLogLog commands, CONFIG
- * REWRITE, the hash, list and sorted-set commands, LATENCY and SLOWLOG).
+ * REWRITE, the hash, list, set and sorted-set commands, LATENCY and SLOWLOG).
  * Every server knows them (COMMAND lists them, arity and flags apply);
  * their handlers arrive when on-demand-handlers.ts is imported, which
  * registers them here. A program that may send one first makes sure of
@@ -95,6 +95,8 @@ export const ON_DEMAND_COMMANDS = [
   'hincrby', 'hincrbyfloat',
   'lpush', 'rpush', 'lpushx', 'rpushx', 'lpop', 'rpop', 'llen', 'lrange', 'lindex', 'lset', 'linsert', 'lrem',
   'ltrim', 'lpos', 'lmove', 'rpoplpush', 'lmpop',
+  'sadd', 'srem', 'smove', 'sismember', 'smismember', 'scard', 'smembers', 'sinter', 'sintercard', 'sinterstore',
+  'sunion', 'sunionstore', 'sdiff', 'sdiffstore',
   'blpop', 'brpop', 'blmpop', 'blmove', 'brpoplpush',
   'latency|latest', 'latency|history', 'latency|reset', 'latency|histogram', 'latency|help',
   'slowlog|get', 'slowlog|len', 'slowlog|reset', 'slowlog|help',

@@ -316,7 +316,10 @@ export class RedisProcess extends SimProcess implements ProcessServices {
       p.loading = true;
       const started = this.kernel.now;
       const what = loaded.loadedLine === undefined ? 'DB loaded from disk' : loaded.loadedLine;
-      this.kernel.after(loaded.us, () => {
+      // Loading lasts its modelled time from the moment the file has been
+      // read: where reading a real file took the machine's time (npm run
+      // server), the window starts after it, not when virtual time last moved.
+      this.kernel.after(this.kernel.lagUs() + loaded.us, () => {
         if (!this.alive) return;
         p.loading = false;
         if (what !== null) this.log(`${what}: ${((this.kernel.now - started) / 1e6).toFixed(3)} seconds`);

@@ -42,6 +42,15 @@ export class Kernel implements Clock {
   eventsRun = 0;
   /** Set when an event resolved a promise: async drivers yield to let it run. */
   promisesSettled = false;
+  /**
+   * The machine's clock when the world runs in real time (npm run server),
+   * else null. Work done outside the model takes machine time there while
+   * virtual time stands still (reading a 100 MB dump.rdb from a real disk
+   * takes seconds), and virtual time jumps ahead by as much at the next
+   * tick; lagUs() tells a process how far, so that what it models next
+   * starts after that work instead of having already run out.
+   */
+  outsideNowUs: (() => number) | null = null;
 
   constructor(opts: KernelOptions = {}) {
     this.seed = opts.seed ?? 1;
@@ -53,6 +62,11 @@ export class Kernel implements Clock {
 
   nowUs(): number {
     return this.now;
+  }
+
+  /** How far the machine's clock has run past virtual time (0 in a simulated world). */
+  lagUs(): number {
+    return this.outsideNowUs === null ? 0 : Math.max(0, Math.round(this.outsideNowUs() - this.now));
   }
 
   /** Milliseconds of virtual time since the world began. */

@@ -22,6 +22,7 @@ export interface NativeWorld {
 export function nativeWorld(hostName: string): NativeWorld {
   const clock = new WallClock();
   const world = new World({ seed: randomInt(2 ** 31), startUs: clock.nowUs() });
+  world.kernel.outsideNowUs = () => clock.nowUs();
   world.trace.commands = false;
   const host = world.addHost(hostName, 'native');
   host.disk = new RealDisk(world.kernel, hostName, '/');

@@ -306,6 +306,24 @@ describe('a damaged dump.rdb', () => {
     expect(await world.settle(after.get('key:1'))).toBe('value:1');
   });
 
+  it("under the machine's clock (npm run server), key-load-delay's window starts once the file has been read", async () => {
+    const { world, r } = setup({ save: '', 'enable-debug-command': 'yes' });
+    await world.settle(r.call('DEBUG', 'POPULATE', '2000'));
+    await world.settle(r.call('SAVE'));
+    await world.settle(r.call('SHUTDOWN', 'NOSAVE').catch(() => null));
+    world.advance(100);
+    // Reading the file took the machine 1.5 s while virtual time stood still.
+    const readDoneUs = world.kernel.now + 1_500_000;
+    world.kernel.outsideNowUs = () => readDoneUs;
+    const proc = world.startRedis('A', { config: { save: '', 'key-load-delay': '1000' } });
+    world.kernel.outsideNowUs = null;
+    // 2000 keys at 1 ms each, counted from the end of the read.
+    world.advance(3000);
+    expect(proc.server.stats.persistence.loading).toBe(true);
+    world.advance(600);
+    expect(proc.server.stats.persistence.loading).toBe(false);
+  });
+
   it('a sound file logs its aux fields, then loads, then says it is ready', async () => {
     const { world, r } = setup({ save: '' });
     await world.settle(r.set('a', '1'));
