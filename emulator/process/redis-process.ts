@@ -526,6 +526,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
    */
   log(text: string, level: ServerLogLevel = 'notice', childPid?: number): void {
     this.kernel.trace.add(this.host.name, 'log', text);
+    this.traceRole();
     for (const l of this.logListeners) l(level, text, childPid);
     const path = this.logfilePath();
     if (path !== null && LOG_SEVERITY[level] >= LOG_SEVERITY[this.server.config.get('loglevel') as ServerLogLevel]) {
@@ -559,6 +560,24 @@ export class RedisProcess extends SimProcess implements ProcessServices {
       // Redis drops a line it cannot write.
     }
   }
+
+  /**
+   * Writes the server's role into the trace ('role': "6379 master",
+   * "6379 replica of 10.0.0.2:6379") when it is not the one written last.
+   * Every change of role is logged (the first line at start, "Connecting
+   * to MASTER", "MASTER MODE enabled"), so the log is where it is seen;
+   * the acknowledged-writes ledger reads its timeline from these.
+   */
+  private traceRole(): void {
+    if (this.sentinelMode) return;
+    const r = this.server.replication;
+    const role = r.masterHost === null ? 'master' : `replica of ${r.masterHost}:${r.masterPort}`;
+    if (role === this.roleTraced) return;
+    this.roleTraced = role;
+    this.kernel.trace.add(this.host.name, 'role', `${this.port} ${role}`);
+  }
+
+  private roleTraced = '';
 
   /** The process's standard output (the trace's 'stdout' kind, and whoever prints it). */
   stdout(text: string): void {
