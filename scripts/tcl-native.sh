@@ -10,6 +10,7 @@
 #   scripts/tcl-suite.sh native all          every unit listed below
 #   scripts/tcl-suite.sh native sentinel     tests/sentinel (./runtest-sentinel), the
 #                                            emulator as src/redis-sentinel and src/redis-server
+#   scripts/tcl-suite.sh native sentinel 01-conf-update   one unit of it (run.tcl --single)
 #
 # Environment:
 #   REDIS_SRC      the Redis 7.0.15 source tree (read only; it is copied)
@@ -124,8 +125,11 @@ prepare() { # kind -> the scratch tree's path
 count() { grep -c "$1" "$2" || true; }
 
 # tests/sentinel has its own runner: each test prints "HH:MM:SS> name: OK"
-# or "... FAILED: why", and a failure skips the rest of its unit.
-if [ "${units[*]}" = sentinel ]; then
+# or "... FAILED: why", and a failure skips the rest of its unit. Names
+# after "sentinel" pick its units (run.tcl's --single: 01-conf-update).
+if [ "${units[0]}" = sentinel ]; then
+  only=()
+  for u in "${units[@]:1}"; do only+=(--single "$u"); done
   printf '%-36s %-34s %s\n' unit emulator real
   declare -A CELL
   for kind in "${kinds[@]}"; do
@@ -133,10 +137,10 @@ if [ "${units[*]}" = sentinel ]; then
     log=$scratch/logs/$kind/sentinel.log
     mkdir -p "$(dirname "$log")"
     rm -rf "$dir/tests/sentinel/tmp"/*
-    (cd "$dir" && timeout "${TCL_TIMEOUT_S:-1200}" ./runtest-sentinel 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$log")
+    (cd "$dir" && timeout "${TCL_TIMEOUT_S:-1200}" ./runtest-sentinel "${only[@]}" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$log")
     CELL[$kind]="ok=$(count '^[0-9:]*> .*: OK$' "$log") err=$(count '^[0-9:]*> .*: FAILED' "$log")"
   done
-  printf '%-36s %-34s %s\n' sentinel "${CELL[emulator]:--}" "${CELL[real]:--}"
+  printf '%-36s %-34s %s\n' "${units[*]}" "${CELL[emulator]:--}" "${CELL[real]:--}"
   echo "logs: $scratch/logs"
   exit 0
 fi

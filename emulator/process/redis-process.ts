@@ -16,6 +16,7 @@ import { errorReply, type Reply } from '../resp/reply.js';
 import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
 import { serverLogLineAs, type ServerLogLevel } from '../server/log-line.js';
 import { DaemonReplicationRuntime } from '../replication/daemon-runtime.js';
+import { SoftwareWatchdog } from './watchdog.js';
 import type { LoadOutcome, ModuleFactory, ProcessModule, ProcessServices, ShutdownRequest } from './services.js';
 import type { Dialer, OutboundConnection, OutboundEvents, Transport } from './outbound.js';
 import { simulatedDialer, socketTransport } from './simulated-dialer.js';
@@ -174,6 +175,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     this.addModule((services) => new Snapshots(services));
     this.addModule((services) => new AofEngine(services));
     this.addModule((services) => new DaemonReplicationRuntime(services));
+    this.addModule((services) => new SoftwareWatchdog(services));
   }
 
   /** Adds a part to the server; its hooks run after those of the modules added before it. */
@@ -524,17 +526,58 @@ export class RedisProcess extends SimProcess implements ProcessServices {
    */
   log(text: string, level: ServerLogLevel = 'notice', childPid?: number): void {
     this.kernel.trace.add(this.host.name, 'log', text);
+    this.traceRole();
     for (const l of this.logListeners) l(level, text, childPid);
-    const logfile = this.server.config.get('logfile');
-    if (logfile !== '' && LOG_SEVERITY[level] >= LOG_SEVERITY[this.server.config.get('loglevel') as ServerLogLevel]) {
-      const path = logfile.startsWith('/') ? logfile : `${this.server.config.get('dir')}/${logfile}`;
-      try {
-        this.host.disk.appendFile(path, bytesToArray(serverLogLineAs(childPid ?? this.pid, childPid !== undefined ? 'C' : this.sentinelMode ? 'X' : this.server.replication.masterHost !== null ? 'S' : 'M', this.kernel.now / 1000, level, text)));
-      } catch {
-        // Redis drops a line it cannot write.
-      }
+    const path = this.logfilePath();
+    if (path !== null && LOG_SEVERITY[level] >= LOG_SEVERITY[this.server.config.get('loglevel') as ServerLogLevel]) {
+      this.appendToLogfile(path, serverLogLineAs(childPid ?? this.pid, childPid !== undefined ? 'C' : this.sentinelMode ? 'X' : this.server.replication.masterHost !== null ? 'S' : 'M', this.kernel.now / 1000, level, text));
     }
   }
+
+  /**
+   * serverLogFromHandler: a line written from a signal handler, as it is
+   * (the pid, "signal-handler", the unix time, the text), to the log file,
+   * or to standard output when there is none.
+   */
+  logFromSignalHandler(text: string): void {
+    const line = `${this.pid}:signal-handler (${Math.floor(this.kernel.now / 1e6)}) ${text}\n`;
+    const path = this.logfilePath();
+    if (path === null) this.stdout(line);
+    else this.appendToLogfile(path, line);
+  }
+
+  /** The configured log file's path on the host, null for standard output. */
+  private logfilePath(): string | null {
+    const logfile = this.server.config.get('logfile');
+    if (logfile === '') return null;
+    return logfile.startsWith('/') ? logfile : `${this.server.config.get('dir')}/${logfile}`;
+  }
+
+  private appendToLogfile(path: string, line: string): void {
+    try {
+      this.host.disk.appendFile(path, bytesToArray(line));
+    } catch {
+      // Redis drops a line it cannot write.
+    }
+  }
+
+  /**
+   * Writes the server's role into the trace ('role': "6379 master",
+   * "6379 replica of 10.0.0.2:6379") when it is not the one written last.
+   * Every change of role is logged (the first line at start, "Connecting
+   * to MASTER", "MASTER MODE enabled"), so the log is where it is seen;
+   * the acknowledged-writes ledger reads its timeline from these.
+   */
+  private traceRole(): void {
+    if (this.sentinelMode) return;
+    const r = this.server.replication;
+    const role = r.masterHost === null ? 'master' : `replica of ${r.masterHost}:${r.masterPort}`;
+    if (role === this.roleTraced) return;
+    this.roleTraced = role;
+    this.kernel.trace.add(this.host.name, 'role', `${this.port} ${role}`);
+  }
+
+  private roleTraced = '';
 
   /** The process's standard output (the trace's 'stdout' kind, and whoever prints it). */
   stdout(text: string): void {

@@ -55,6 +55,8 @@ export interface ProcessServices {
   log(text: string, level?: ServerLogLevel, childPid?: number): void;
   /** The process's standard output. */
   stdout(text: string): void;
+  /** A line written from a signal handler (serverLogFromHandler): to the log file, or standard output. */
+  logFromSignalHandler(text: string): void;
   /** Ends the process (exit(3)). */
   exit(code: number): void;
   /**

@@ -298,6 +298,10 @@ export class ReplicationState {
   /** beforeSleep's part, at the end of each event loop pass. */
   beforeSleep(): void {
     this.primary.beforeSleep();
+    // A backlog that grew past its size while a slow replica held its
+    // blocks shrinks each pass once they are free, not only as new
+    // writes come (incrementalTrimReplicationBacklog in beforeSleep).
+    this.buffer?.trimBeforeSleep();
   }
 
   // ---- serverCron ----

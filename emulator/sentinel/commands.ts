@@ -318,11 +318,17 @@ function setOptions(s: Sentinel, argv: string[]): Reply {
       // An empty path removes the script.
       if (lower === 'notification-script') master.config.notificationScript = value === '' ? null : value;
       else master.config.clientReconfigScript = value === '' ? null : value;
+    } else if ((lower === 'auth-pass' || lower === 'auth-user') && more > 0) {
+      const value = argv[++j]!;
+      master.config[lower === 'auth-pass' ? 'authPass' : 'authUser'] = value === '' ? null : value;
+      // dropInstanceConnections: the links to the master and its replicas open again, authenticating the new way.
+      s.dropConnections(master);
     } else {
       return fail(errorReply(`Unknown option or number of arguments for SENTINEL SET '${option}'`));
     }
     changes++;
-    s.event('warning', '+set', master, `${argv[first]} ${argv[first + 1]}`);
+    // The password itself stays out of the log and the event channel.
+    s.event('warning', '+set', master, `${argv[first]} ${lower === 'auth-pass' ? '******' : argv[first + 1]}`);
   }
   return flushReply(s);
 }

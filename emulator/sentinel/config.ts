@@ -31,6 +31,9 @@ export interface MonitoredMasterConfig {
   notificationScript: string | null;
   /** The program run at each failover of this master to tell clients of the new address; null when none. */
   clientReconfigScript: string | null;
+  /** auth-pass and auth-user: how the links to the master and its replicas authenticate (AUTH); null when not set. */
+  authPass: string | null;
+  authUser: string | null;
 }
 
 /** The options of Sentinel itself that SENTINEL CONFIG GET|SET reaches (sentinelConfigSetCommand). */
@@ -102,6 +105,8 @@ export function newMasterConfig(name: string, ip: string, port: number, quorum: 
     knownSentinels: [],
     notificationScript: null,
     clientReconfigScript: null,
+    authPass: null,
+    authUser: null,
   };
 }
 
@@ -206,6 +211,11 @@ export function parseSentinelConfig(text: string, executable: (path: string) => 
         else m.clientReconfigScript = args[1]!;
         continue;
       }
+      case 'auth-pass':
+      case 'auth-user':
+        if (args.length !== 2) break;
+        master(n, line, args[0])[what === 'auth-pass' ? 'authPass' : 'authUser'] = args[1]!;
+        continue;
       case 'deny-scripts-reconfig': {
         if (args.length !== 1) break;
         const v = yesNo(args[0]);
@@ -296,6 +306,8 @@ export function rewriteSentinelConfig(
     if (m.parallelSyncs !== DEFAULT_PARALLEL_SYNCS) line('parallel-syncs', `${m.name} ${m.parallelSyncs}`);
     if (m.notificationScript !== null) line('notification-script', `${m.name} ${m.notificationScript}`);
     if (m.clientReconfigScript !== null) line('client-reconfig-script', `${m.name} ${m.clientReconfigScript}`);
+    if (m.authPass !== null) line('auth-pass', `${m.name} ${m.authPass}`);
+    if (m.authUser !== null) line('auth-user', `${m.name} ${m.authUser}`);
     line('config-epoch', `${m.name} ${m.configEpoch}`);
     line('leader-epoch', `${m.name} ${m.leaderEpoch}`);
     for (const r of m.knownReplicas) line('known-replica', `${m.name} ${r.ip} ${r.port}`);

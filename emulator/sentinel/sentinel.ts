@@ -345,6 +345,7 @@ export class Sentinel implements ProcessModule {
       });
       if (cc.alive) {
         ri.cc = cc;
+        this.sendAuthIfNeeded(ri, cc);
         cc.send(['CLIENT', 'SETNAME', this.clientName('cmd')]);
         this.sendPing(ri);
       }
@@ -366,6 +367,7 @@ export class Sentinel implements ProcessModule {
       );
       if (pc.alive) {
         ri.pc = pc;
+        this.sendAuthIfNeeded(ri, pc);
         pc.send(['CLIENT', 'SETNAME', this.clientName('pubsub')]);
         pc.send(['SUBSCRIBE', HELLO_CHANNEL], () => {
           pc.lastActivityMs = this.nowMs();
@@ -640,6 +642,32 @@ export class Sentinel implements ProcessModule {
     m.failoverStartMs = 0;
     m.promotedReplica = null;
     m.forceFailover = false;
+  }
+
+  /** dropInstanceConnections: the links to a master and its replicas are closed, to be opened again by the next reconnect. */
+  dropConnections(m: MonitoredMaster): void {
+    for (const ri of [m, ...m.replicas.values()]) this.closeLinks(ri);
+  }
+
+  /**
+   * sentinelSendAuthIfNeeded: AUTH first on a new link, with the master's
+   * auth-pass (and auth-user) to a master or a replica, sentinel-pass (and
+   * sentinel-user), or else requirepass, to another sentinel.
+   */
+  private sendAuthIfNeeded(ri: Instance, link: ReplyLink): void {
+    let pass: string | null;
+    let user: string | null;
+    if (ri.kind === 'sentinel') {
+      const g = this.config.globals;
+      pass = g.sentinelPass !== '' ? g.sentinelPass : this.p.server.config.get('requirepass') || null;
+      user = g.sentinelPass !== '' && g.sentinelUser !== '' ? g.sentinelUser : null;
+    } else {
+      const m = ri.master ?? (ri as MonitoredMaster);
+      pass = m.config.authPass;
+      user = m.config.authUser;
+    }
+    if (pass === null) return;
+    link.send(user === null ? ['AUTH', pass] : ['AUTH', user, pass]);
   }
 
   private closeLinks(ri: Instance): void {

@@ -30,6 +30,13 @@ export class Trace {
   /** Whether every command is recorded ('cmd' entries); off for big benchmarks. */
   commands = true;
   count = 0;
+  /**
+   * Every entry of the kinds given to keep(), since the world began: the
+   * window above drops old entries, and what is read from these (the
+   * acknowledged-writes ledger) must not depend on when it is read.
+   */
+  readonly kept: TraceEntry[] = [];
+  private keepKinds: ReadonlySet<string> = new Set();
   private h1 = 0x811c9dc5;
   private h2 = 0x01000193;
   private listeners: TraceListener[] = [];
@@ -42,8 +49,14 @@ export class Trace {
     this.mix(`${entry.t} ${source} ${kind} ${text}\n`);
     const entries = this.entries;
     entries.push(entry);
+    if (this.keepKinds.has(kind)) this.kept.push(entry);
     if (entries.length > this.limit * 1.25) entries.splice(0, entries.length - this.limit);
     for (const l of this.listeners) l(entry);
+  }
+
+  /** Keeps every entry of these kinds from now on (see `kept`). */
+  keep(kinds: Iterable<string>): void {
+    this.keepKinds = new Set(kinds);
   }
 
   /** A hex digest of every entry so far (two interleaved FNV-1a hashes). */

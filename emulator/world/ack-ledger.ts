@@ -1,16 +1,12 @@
-import type { Redis } from '../client-library/redis.js';
-import { ErrorReply, StatusReply, type Reply } from '../resp/reply.js';
-import { StringObject } from '../keyspace/values.js';
 import { commandFacts } from '../server/command-table.js';
-import { RedisProcess } from '../process/redis-process.js';
 import type { TraceEntry } from '../sim/trace.js';
 import type { World } from './world.js';
 
 /**
  * The acknowledged-writes ledger: every reply a client of the world got
- * that acknowledged a write (an OK to SET, an integer to INCR ...), with
- * the virtual time, the server that answered and its role, replication ID
- * and offset then; and a timeline of what happened to the servers
+ * that acknowledged a write (an OK to SET, an integer to INCR ...; for
+ * redis-cli, the reply it printed), with the virtual time, the server
+ * that answered and its role and replication offset then; and a timeline of what happened to the servers
  * (partitions, heals, kills, power, promotions and demotions). Checked
  * against the data that survived a failover, it says which acknowledged
  * writes were lost, and explains each by the timeline:
@@ -20,8 +16,12 @@ import type { World } from './world.js';
  *   const v = ledger.verdict('B');
  *   v.summary   // ['14 writes acknowledged by A after the partition at 10.0 s were lost.']
  *
- * Listening changes nothing in the world; it is kept apart from world.ts
- * so that a page that never shows it does not load it.
+ * It is read from the world's trace (the 'ack' and 'role' entries of
+ * ack-trace.ts and the partitions, power and exits), from the world's
+ * beginning whenever it is opened, so a world restored from a checkpoint
+ * gives the same verdict. Reading changes nothing in the world; it is
+ * kept apart from world.ts so that a page that never shows it does not
+ * load it.
  */
 
 export interface Acknowledged {
@@ -32,9 +32,8 @@ export interface Acknowledged {
   /** The server that answered, 'host:port'. */
   readonly server: string;
   readonly host: string;
-  /** The server's role, replication ID and offset when the reply arrived. */
+  /** The server's role and replication offset when the reply arrived. */
   readonly role: 'master' | 'replica' | 'gone';
-  readonly replId: string;
   readonly offset: number;
   /** The command as sent ('SET order:3 3'), its key, and the reply ('OK', '7'). */
   readonly command: string;
@@ -78,30 +77,27 @@ export class AckLedger {
   readonly timeline: TimelineEvent[] = [];
   /** Each server's last known role, to see it change ('host:port' -> 'master' | 'replica of ...'). */
   private readonly roles = new Map<string, string>();
-  /** Commands queued in a transaction, per connection, to pair with EXEC's replies. */
-  private readonly queued = new WeakMap<Redis, string[][]>();
-  private readonly stops: Array<() => void> = [];
+  private readonly stop: () => void;
 
   constructor(readonly world: World) {
-    for (const host of world.hosts.values()) for (const p of host.processes.values()) if (p instanceof RedisProcess && !p.sentinelMode) this.noteRole(host.name, p);
-    this.stops.push(world.onClientReply((client, argv, reply) => this.reply(client, argv, reply)));
-    // The trace, not the action log: a partition or a kill typed in a host's shell is one shell action, but its own trace line.
-    this.stops.push(world.trace.subscribe((e) => this.traced(e)));
+    // The trace, not the world's objects: partitions and kills typed in a host's shell, and the acknowledgements
+    // of every client (a redis-cli in a shell too), are trace entries; the world keeps every one of these kinds,
+    // so a ledger opened late, or over a world restored from a checkpoint, reads the same history.
+    for (const e of world.trace.kept) this.traced(e);
+    this.stop = world.trace.subscribe((e) => this.traced(e));
   }
 
   /** Stops listening. */
   close(): void {
-    for (const s of this.stops.splice(0)) s();
+    this.stop();
   }
 
-  private nowUs(): number {
-    return this.world.kernel.now - this.world.kernel.startUs;
-  }
-
-  /** What the timeline keeps of the trace: partitions, heals, power, redis-servers ending, and role changes (read from the server's state as its log speaks). */
+  /** What the ledger keeps of the trace: acknowledgements, partitions, heals, power, redis-servers ending, and role changes. */
   private traced(e: TraceEntry): void {
     const atUs = e.t;
-    if (e.source === 'net' && (e.kind === 'partition' || e.kind === 'heal')) {
+    if (e.kind === 'ack') this.acked(e);
+    else if (e.kind === 'role') this.role(e);
+    else if (e.source === 'net' && (e.kind === 'partition' || e.kind === 'heal')) {
       const m = /^(\S+) (?:<->|->) (\S+)$/.exec(e.text);
       if (m !== null) this.timeline.push({ atUs, kind: e.kind, a: m[1]!, b: m[2]! });
     } else if (e.kind === 'power-loss') this.timeline.push({ atUs, kind: 'down', host: e.source, how: 'power lost' });
@@ -110,83 +106,43 @@ export class AckLedger {
       // host.ts: "<pid> <name> <how> <code>"; a power cut is noted above.
       const m = /^\d+ redis-server (\S+) /.exec(e.text);
       if (m !== null && m[1] !== 'power-loss') this.timeline.push({ atUs, kind: 'down', host: e.source, how: m[1] === 'killed' ? 'killed' : 'stopped' });
-    } else if (e.kind === 'log' || e.kind === 'repl') this.rolesOf(e.source);
+    }
   }
 
-  /** Notes a role change of any redis-server of the host. */
-  private rolesOf(hostName: string): void {
-    const host = this.world.hosts.get(hostName);
-    if (host === undefined) return;
-    for (const p of host.processes.values()) if (p instanceof RedisProcess && p.alive && !p.sentinelMode) this.noteRole(hostName, p);
-  }
-
-  private noteRole(hostName: string, p: RedisProcess): void {
-    const r = p.server.replication;
-    const of = r.masterHost === null ? null : `${this.hostOf(hostName, r.masterHost)}:${r.masterPort}`;
-    const role = of === null ? 'master' : 'replica';
-    const server = `${hostName}:${p.port}`;
+  /** A role entry (RedisProcess): "6379 master" or "6379 replica of 10.0.0.2:6379". */
+  private role(e: TraceEntry): void {
+    const m = /^(\d+) (master|replica of (\S+):(\d+))$/.exec(e.text);
+    if (m === null) return;
+    const server = `${e.source}:${m[1]}`;
+    const of = m[3] === undefined ? null : `${this.world.network.resolve(e.source, m[3]) ?? m[3]}:${m[4]}`;
     const key = of === null ? 'master' : `replica of ${of}`;
     if (this.roles.get(server) === key) return;
     const first = !this.roles.has(server);
     this.roles.set(server, key);
-    if (!first) this.timeline.push({ atUs: this.nowUs(), kind: 'role', host: hostName, server, role, of });
+    if (!first) this.timeline.push({ atUs: e.t, kind: 'role', host: e.source, server, role: of === null ? 'master' : 'replica', of });
   }
 
-  /** A host's name for an address it was given, as its resolver finds it. */
-  private hostOf(from: string, address: string): string {
-    return this.world.network.resolve(from, address) ?? address;
-  }
-
-  private reply(client: Redis, argv: string[], reply: Reply): void {
-    const name = argv[0]!.toLowerCase();
-    if (name === 'multi') {
-      if (!(reply instanceof ErrorReply)) this.queued.set(client, []);
-      return;
-    }
-    const queue = this.queued.get(client);
-    if (name === 'discard') {
-      this.queued.delete(client);
-      return;
-    }
-    if (name === 'exec') {
-      this.queued.delete(client);
-      if (queue === undefined || !Array.isArray(reply)) return;
-      reply.forEach((r, i) => {
-        if (queue[i] !== undefined) this.record(client, queue[i], r);
-      });
-      return;
-    }
-    if (queue !== undefined) {
-      if (!(reply instanceof ErrorReply)) queue.push(argv);
-      return;
-    }
-    this.record(client, argv, reply);
-  }
-
-  private record(client: Redis, argv: string[], reply: Reply): void {
-    if (reply instanceof ErrorReply || reply === null) return;
+  /** An acknowledgement (ack-trace.ts): 'A:6379 master 1234 "OK" ["SET","k","v"]'. */
+  private acked(e: TraceEntry): void {
+    const m = /^(\S+) (master|replica|gone) (\d+) ("(?:[^"\\]|\\.)*") (\[.*\])$/s.exec(e.text);
+    if (m === null) return;
+    const argv = JSON.parse(m[5]!) as string[];
+    const text = JSON.parse(m[4]!) as string;
     const facts = commandFacts(argv[0]!.toLowerCase());
     if (facts === undefined) return;
-    const flags = ((facts.info[2] as { set?: Array<{ s: string }> }).set ?? []).map((f) => f.s);
-    const firstKey = facts.info[3] as number;
-    if (!flags.includes('write') || firstKey <= 0 || argv.length <= firstKey) return;
     const name = facts.name;
-    const host = client.socket.remoteHost;
-    const port = client.socket.remotePort;
-    const p = this.world.hosts.get(host) === undefined ? undefined : this.world.redis(host, typeof port === 'number' ? port : 6379);
-    const text = replyText(reply);
+    const firstKey = facts.info[3] as number;
     let judge: Acknowledged['judge'] = { kind: 'none' };
     if (name in COUNTERS && Number.isFinite(Number(text))) judge = { kind: 'counter', value: Number(text), up: COUNTERS[name]! };
     else if (name in SETTERS && argv.length > SETTERS[name]! && !(name === 'setnx' && text === '0')) judge = { kind: 'value', value: argv[SETTERS[name]!]! };
-    const r = p?.alive === true ? p.server.replication : undefined;
+    const server = m[1]!;
     this.acknowledged.push({
       seq: this.acknowledged.length + 1,
-      atUs: this.nowUs(),
-      server: `${host}:${port}`,
-      host,
-      role: r === undefined ? 'gone' : r.masterHost === null ? 'master' : 'replica',
-      replId: r?.replId ?? '',
-      offset: r?.masterReplOffset ?? 0,
+      atUs: e.t,
+      server,
+      host: server.slice(0, server.indexOf(':')),
+      role: m[2] as Acknowledged['role'],
+      offset: Number(m[3]),
       command: [argv[0]!.toUpperCase(), ...argv.slice(1)].map(shortArg).join(' '),
       key: argv[firstKey]!,
       reply: text,
@@ -208,7 +164,8 @@ export class AckLedger {
     const db = p.server.dbs[0]!;
     const now = (key: string): string | null => {
       const v = db.lookupNoTouch(key);
-      return typeof v === 'string' ? v : v instanceof StringObject ? v.s : null;
+      // Told apart by its type, not instanceof: importing the keyspace's values here splits the page's first chunks.
+      return typeof v === 'string' ? v : v?.type === 'string' ? v.s : null;
     };
     const lost: Acknowledged[] = [];
     const byKey = new Map<string, Acknowledged[]>();
@@ -319,13 +276,6 @@ function summarize(losses: readonly Loss[]): string[] {
     if (g.cause === 'crash') return `${writes} acknowledged by ${g.host} before it went down ${were} lost.`;
     return `${writes} acknowledged by ${g.host} ${were} lost, and nothing in the timeline explains why.`;
   });
-}
-
-function replyText(r: Reply): string {
-  if (typeof r === 'string') return r;
-  if (r instanceof StatusReply) return r.text;
-  if (typeof r === 'number' || typeof r === 'bigint') return String(r);
-  return '';
 }
 
 /** An argument as the ledger shows it: long ones cut. */

@@ -1,6 +1,6 @@
 import { encodeCommand } from '../resp/encode.js';
 import { ReplyParser } from '../resp/reply-parser.js';
-import type { Reply } from '../resp/reply.js';
+import { PushReply, type Reply } from '../resp/reply.js';
 import type { NetError, Socket } from '../sim/network.js';
 
 /**
@@ -26,6 +26,8 @@ export class Session {
   private parser = new ReplyParser();
   private listeners: Array<(e: SessionEvent) => void> = [];
   private queued: string[] = [];
+  /** The commands whose replies have not come, oldest first, for `onReply`. */
+  private readonly sent: string[][] = [];
 
   constructor(
     readonly id: string,
@@ -33,6 +35,8 @@ export class Session {
     readonly to: string,
     readonly socket: Socket,
     private readonly elapsedUs: () => number,
+    /** Told of each reply to a command with the command (not of pushes, nor of a stream's later messages). */
+    private readonly onReply?: (argv: readonly string[], reply: Reply) => void,
   ) {
     socket.onConnect = () => {
       const q = this.queued;
@@ -52,6 +56,8 @@ export class Session {
         }
         if (r === undefined) break;
         if (this.pending > 0) this.pending--;
+        const argv = r instanceof PushReply ? undefined : this.sent.shift();
+        if (argv !== undefined) this.onReply?.(argv, r);
         this.push({ t: this.elapsedUs(), kind: 'reply', reply: r });
       }
     };
@@ -74,6 +80,7 @@ export class Session {
   send(argv: readonly string[]): boolean {
     if (this.socket.state === 'closed') return false;
     this.pending++;
+    if (this.onReply !== undefined) this.sent.push([...argv]);
     const bytes = encodeCommand(argv);
     if (this.socket.state === 'connecting') this.queued.push(bytes);
     else this.socket.write(bytes);

@@ -6,6 +6,7 @@ import { Kernel, type KernelOptions } from '../sim/kernel.js';
 import { LINK_PROFILES, type LinkProfile, type LinkProfileName } from '../sim/links.js';
 import { Network } from '../sim/network.js';
 import { RedisProcess, type RedisProcessOptions } from '../process/redis-process.js';
+import { AckTrace, LEDGER_KINDS } from './ack-trace.js';
 import { Session } from './terminal-session.js';
 
 /**
@@ -139,15 +140,19 @@ export class World {
   private acting: RecordedAction | null = null;
   /** Set once code outside the action log drives the world (connect()). */
   private unrecorded = false;
-  private replyTaps: ReplyTap[] = [];
-  /** Given to every client the world makes: passes each reply to the taps (onClientReply). */
+  /** What each client the world made was told, written into the trace for the acknowledged-writes ledger (ack-trace.ts). */
+  private readonly acks = new WeakMap<Redis, AckTrace>();
+  /** Given to every client the world makes. */
   private readonly tapReply: ReplyTap = (client, argv, reply) => {
-    for (const t of this.replyTaps) t(client, argv, reply);
+    let a = this.acks.get(client);
+    if (a === undefined) this.acks.set(client, (a = new AckTrace(this, client.socket)));
+    a.reply(argv, reply);
   };
 
   constructor(opts: KernelOptions = {}) {
     this.kernel = new Kernel(opts);
     this.network = new Network(this.kernel, (name) => this.hosts.get(name), () => this.hosts.values());
+    this.kernel.trace.keep(LEDGER_KINDS);
   }
 
   /**
@@ -188,19 +193,6 @@ export class World {
   /** The outside action running now (trace entries added meanwhile are its doing), or null. */
   get currentAction(): RecordedAction | null {
     return this.acting;
-  }
-
-  /**
-   * Calls `tap` with every reply any client the world made (connect,
-   * openClient, dialer, Sentinel clients) receives, with its command, the
-   * moment it arrives. Listening changes nothing in the world. Returns the
-   * unsubscribe.
-   */
-  onClientReply(tap: ReplyTap): () => void {
-    this.replyTaps.push(tap);
-    return () => {
-      this.replyTaps = this.replyTaps.filter((t) => t !== tap);
-    };
   }
 
   /** Whether the action log holds everything that drove the world (see WorldCheckpoint.complete). */
@@ -392,7 +384,8 @@ export class World {
     if (this.sessions.has(id)) throw new Error(`session ${id} already exists`);
     const { host, port } = this.target(to, from);
     const socket = this.network.connect(this.host(from), host, port);
-    const s = new Session(id, from, to, socket, () => this.kernel.now - this.kernel.startUs);
+    const acks = new AckTrace(this, socket);
+    const s = new Session(id, from, to, socket, () => this.kernel.now - this.kernel.startUs, (argv, reply) => acks.reply(argv, reply));
     this.sessions.set(id, s);
     return s;
   }

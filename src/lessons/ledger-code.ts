@@ -6,7 +6,8 @@ import type { World } from '../../emulator/world/world.js';
  * The acknowledged-writes ledger's code, loaded on demand: a page that
  * never shows a ledger never loads it. A lesson with a ledger check asks
  * for it when it begins; from then on every world the lesson drives has
- * one ledger, listening from the first time it is asked for.
+ * one ledger, read from the world's trace from its beginning (a world
+ * replayed from a checkpoint gives the same one).
  *
  *   await loadLedgerCode();
  *   ledgerOf(world)?.verdict('B');

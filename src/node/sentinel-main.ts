@@ -8,7 +8,7 @@
  * back into the real config file, and watching servers over real TCP.
  */
 import { randomInt } from 'node:crypto';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RedisProcess } from '../../emulator/process/index.js';
 import { configWords, parseSentinelConfig, registerSentinel, sentinelConfigText, SentinelConfigError } from '../../emulator/sentinel/index.js';
@@ -57,7 +57,9 @@ export async function runSentinel(argv: readonly string[], opts: { stdout?: (tex
     stdout(versionLine() + '\n');
     return 0;
   }
-  const log = new ServerLog(stdout);
+  // Until the file is read, lines go to standard output; then, as Redis's serverLog, to the logfile when one is set.
+  let logTo: (line: string) => void = stdout;
+  const log = new ServerLog((line) => logTo(line));
   const file = argv[0] !== undefined && !argv[0].startsWith('--') ? resolve(argv[0]) : null;
   // sentinelCheckConfigFile: Sentinel rewrites its file, so it needs one it may write.
   if (file === null) {
@@ -75,6 +77,7 @@ export async function runSentinel(argv: readonly string[], opts: { stdout?: (tex
   let port: number;
   const bind: string[] = [];
   let logfile = '';
+  let dir = '.';
   try {
     const parsed = parseSentinelConfig(text);
     port = parsed.port;
@@ -83,6 +86,7 @@ export async function runSentinel(argv: readonly string[], opts: { stdout?: (tex
       const name = words[0]?.toLowerCase();
       if (name === 'bind') bind.splice(0, bind.length, ...words.slice(1));
       if (name === 'logfile') logfile = words[1] ?? '';
+      if (name === 'dir') dir = words[1] ?? '.';
       if (name === 'loglevel') log.level = (words[1] ?? 'notice') as LogLevel;
     }
   } catch (e) {
@@ -92,6 +96,17 @@ export async function runSentinel(argv: readonly string[], opts: { stdout?: (tex
     return 1;
   }
 
+  // Redis changes to `dir` as it reads it, so a relative logfile is found there.
+  if (logfile !== '') {
+    const path = resolve(process.cwd(), dir, logfile);
+    logTo = (line) => {
+      try {
+        appendFileSync(path, line);
+      } catch {
+        // serverLogRaw drops a line it cannot write.
+      }
+    };
+  }
   const { clock, world, host } = nativeWorld('sentinel');
   log.role = 'X';
   host.spawnListeners.push((p) => {

@@ -12,8 +12,8 @@ const SHOTS = join(import.meta.dirname, '../../.tmp/e2e');
 
 const suite = useBrowser({ shots: SHOTS });
 
-async function open(colorScheme: 'light' | 'dark'): Promise<Opened> {
-  const opened = await newWatchedPage(suite, { colorScheme, viewport: { width: 1440, height: 900 } });
+async function open(colorScheme: 'light' | 'dark', viewport = { width: 1440, height: 900 }): Promise<Opened> {
+  const opened = await newWatchedPage(suite, { colorScheme, viewport });
   await opened.page.goto(suite.app.url);
   await opened.page.getByRole('list', { name: 'Lessons' }).waitFor();
   return opened;
@@ -136,6 +136,27 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   }, 180_000);
+
+  it('starts the next step at its title, with the focus there, after "Next step" at the foot of a long step', async () => {
+    const { page, problems } = await open('light', { width: 1280, height: 720 });
+    await page.getByRole('button', { name: 'Lesson 5: The append-only file', exact: true }).click();
+    await page.locator('section.lesson-step').waitFor();
+    const body = page.locator('.lesson-body');
+    const title = page.locator('#lesson-step-title');
+    for (const next of ['Step 2 of ', 'Step 3 of ']) {
+      await doStepForMe(page);
+      await expect.poll(() => title.innerText()).toMatch(new RegExp(`^${next}`));
+      // The button was at the foot of the step before: the pane had scrolled down to it.
+      const seen = async (): Promise<boolean> => {
+        const [b, t] = await Promise.all([body.boundingBox(), title.boundingBox()]);
+        return b !== null && t !== null && t.y >= b.y && t.y + t.height <= b.y + b.height;
+      };
+      await expect.poll(seen).toBe(true);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('lesson-step-title');
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 120_000);
 
   it('never shows what a block printed in a timeline rewound away from', async () => {
     const { page, problems } = await open('light');

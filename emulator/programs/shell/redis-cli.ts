@@ -7,6 +7,7 @@ import { ReplyParser } from '../../resp/reply-parser.js';
 import { ErrorReply, PushReply, type Reply } from '../../resp/reply.js';
 import type { SimEvent } from '../../sim/kernel.js';
 import type { NetError } from '../../sim/network.js';
+import { AckTrace } from '../../world/ack-trace.js';
 import { resolveHost } from './addresses.js';
 import type { Command } from './context.js';
 
@@ -52,6 +53,8 @@ export const redisCli: Command = (ctx, args) => {
   const kernel = world.kernel;
   const socket = world.network.connect(ctx.host, resolved.host, port);
   const parser = new ReplyParser();
+  // What redis-cli printed is what its user was told: the acknowledged-writes ledger counts it.
+  const acks = new AckTrace(world, socket);
   let connected = false;
   let sent = 0;
   let timer: SimEvent | null = null;
@@ -126,6 +129,7 @@ export const redisCli: Command = (ctx, args) => {
         if (r instanceof ErrorReply) end(1);
         continue;
       }
+      acks.reply(o.command, r);
       replies++;
       if (replies < o.repeat && replies === sent) {
         if (o.intervalUs > 0) timer = kernel.after(o.intervalUs, sendCommand);

@@ -52,7 +52,7 @@ export function readLedger(world: World, ledger: AckLedger, limit = 200): Ledger
           why: loss?.explanation ?? null,
         };
       });
-  if (total === 0) return { sentences: ['No client of the world has been told a write succeeded since the ledger opened.'], rows: [], total };
+  if (total === 0) return { sentences: ['No client of the world has been told a write succeeded yet.'], rows: [], total };
   if (primaries.length !== 1) {
     const why = primaries.length === 0 ? 'No redis-server runs as a primary now' : `${primaries.map((p) => p.host.name).join(' and ')} are all primaries now`;
     return { sentences: [`${why}: the writes are judged once one primary is left.`], rows: rowsOf(null), total };

@@ -6,10 +6,11 @@ import './ledger.css';
 
 /**
  * The acknowledged-writes ledger: every write a client of the world (a
- * code cell's connection) was told succeeded, newest first, each marked
- * kept or lost against the data of the primary now, and the verdict in
- * sentences. It listens from the moment the panel or a lesson first asks
- * for it. Everything shown is React text: keys and values stay inert.
+ * code cell's connection, a terminal's redis-cli, redis-cli in a shell)
+ * was told succeeded, newest first, each marked kept or lost against the
+ * data of the primary now, and the verdict in sentences. It is read from
+ * the world's trace from its beginning, so a reloaded page shows the same.
+ * Everything shown is React text: keys and values stay inert.
  */
 export function LedgerView() {
   const store = useStore();

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useSyncExternalStore, type RefObject } from 'react';
 import { sentence } from '../../lessons/check-words.js';
 import type { Lesson } from '../../lessons/lesson.js';
 import { useStore } from '../store-context.js';
@@ -173,6 +173,7 @@ function LessonView({ lessons, state, lesson }: { lessons: LessonController; sta
   const at = progress?.step ?? 0;
   const finished = at >= lesson.steps.length;
   const step = lesson.steps[at];
+  const body = useStepStart(at);
   const actions: BlockActions = useMemo(
     () => ({
       busy: state.busy,
@@ -198,7 +199,7 @@ function LessonView({ lessons, state, lesson }: { lessons: LessonController; sta
         {/* Starting over belongs to the learner's own progress, not to someone else's moment. */}
         {!state.shared && <ConfirmButton label="Start over" question="Start this lesson again from a fresh world?" confirmLabel="Start over" onConfirm={() => lessons.reset()} />}
       </div>
-      <div className="lesson-body">
+      <div className="lesson-body" ref={body}>
         {state.shared && <SharedMomentNote lessons={lessons} state={state} lesson={lesson} />}
         <h3 className="lesson-heading">{lesson.meta.title}</h3>
         <StepNav lessons={lessons} lesson={lesson} state={state} />
@@ -211,7 +212,7 @@ function LessonView({ lessons, state, lesson }: { lessons: LessonController; sta
         )}
         {step !== undefined && progress !== null && (
           <section className="lesson-step" aria-labelledby="lesson-step-title">
-            <h4 id="lesson-step-title" className="step-title">
+            <h4 id="lesson-step-title" className="step-title" tabIndex={-1}>
               Step {at + 1} of {lesson.steps.length}: {step.title}
             </h4>
             {step.blocks.map((b, k) => {
@@ -250,6 +251,32 @@ function LessonView({ lessons, state, lesson }: { lessons: LessonController; sta
       </div>
     </>
   );
+}
+
+/**
+ * When the learner goes to another step from the pane (Next step at the
+ * foot of a long step, a step's number), the new step starts at its
+ * beginning: the pane scrolled to its top, the focus on its title so a
+ * screen reader says which step this is. Without it the pane kept the
+ * old step's scroll, and the learner landed in the middle of the new
+ * one. Focus that is elsewhere (the terminal) is left where it is.
+ * Returns the ref for the scrolling body of the pane.
+ */
+function useStepStart(at: number): RefObject<HTMLDivElement | null> {
+  const body = useRef<HTMLDivElement>(null);
+  const shown = useRef(at);
+  useEffect(() => {
+    if (shown.current === at) return;
+    shown.current = at;
+    const pane = body.current;
+    if (pane === null) return;
+    pane.scrollTo({ top: 0 });
+    const focus = document.activeElement;
+    if (focus === null || focus === document.body || pane.closest('.lesson-pane')?.contains(focus) === true) {
+      pane.querySelector<HTMLElement>('#lesson-step-title')?.focus({ preventScroll: true });
+    }
+  }, [at]);
+  return body;
 }
 
 /** The steps as numbered buttons: done ones ticked, the current one marked. Going back makes a step current again. */

@@ -9,6 +9,7 @@ import { RedisProcess } from '../../../emulator/process/redis-process.js';
 import type { LoadOutcome, ProcessModule, ProcessServices, ShutdownRequest } from '../../../emulator/process/services.js';
 import { Snapshots } from '../../../emulator/persistence/snapshots.js';
 import { AofEngine } from '../../../emulator/persistence/aof-engine.js';
+import { SoftwareWatchdog } from '../../../emulator/process/watchdog.js';
 
 class Recorder implements ProcessModule {
   childActive = false;
@@ -68,11 +69,12 @@ function start(): { world: World; proc: RedisProcess; calls: string[]; first: Re
 }
 
 describe('the services contract of a process', () => {
-  it('has the snapshot engine, the AOF and replication as its modules', () => {
+  it('has the snapshot engine, the AOF, replication and the software watchdog as its modules', () => {
     const { proc } = start();
     expect(proc.module(Snapshots)).toBe(proc.snapshots);
     expect(proc.module(AofEngine)).toBe(proc.server.aof);
-    expect(proc.modules).toHaveLength(5);
+    expect(proc.module(SoftwareWatchdog)).not.toBeNull();
+    expect(proc.modules).toHaveLength(6);
   });
 
   it('runs the start and serverCron hooks in the order the modules were added', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReplicationBuffer, type BufferCursor } from '../../../emulator/replication/backlog.js';
+import { setup } from './cluster.js';
 
 const cursor = (): BufferCursor => ({ block: null, pos: 0 });
 
@@ -87,5 +88,21 @@ describe('replication buffer', () => {
     b.feed('def');
     expect(b.take(first)).toBe('abcdef');
     expect(b.take(second)).toBe('abcdef');
+  });
+});
+
+describe('a backlog grown past its size by a slow replica', () => {
+  it('shrinks back within a few passes of the loop once the replica is gone, with no new writes', async () => {
+    const { run, until, linkUp, world, field } = setup({ config: { 'repl-diskless-sync-delay': '0' } });
+    await run('A', 'CONFIG', 'SET', 'repl-backlog-size', '16384');
+    await run('B', 'REPLICAOF', 'A', '6379');
+    until(() => linkUp('B'));
+    // B stops taking the stream: its place in it holds every block since.
+    world.partition('A', 'B');
+    for (let i = 0; i < 40; i++) await run('A', 'SET', `big${i}`, 'x'.repeat(100_000));
+    expect(Number(await field('A', 'repl_backlog_histlen'))).toBeGreaterThan(4_000_000);
+    expect(await run('A', 'CLIENT', 'KILL', 'TYPE', 'replica')).toBe(1);
+    world.advance(1000);
+    expect(Number(await field('A', 'repl_backlog_histlen'))).toBeLessThan(16384 + 81920);
   });
 });

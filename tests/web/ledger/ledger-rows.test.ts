@@ -17,7 +17,7 @@ describe('the ledger panel', () => {
     w.runUntil(() => b.server.replication.replica.state === 'connected', { maxMs: 20_000 });
     await loadLedgerCode();
     const ledger = ledgerOf(w)!;
-    expect(readLedger(w, ledger).sentences).toEqual(['No client of the world has been told a write succeeded since the ledger opened.']);
+    expect(readLedger(w, ledger).sentences).toEqual(['No client of the world has been told a write succeeded yet.']);
     const toA = w.connect({ from: 'app', to: 'A:6379' });
     const toB = w.connect({ from: 'app', to: 'B:6379' });
     await w.settle(toA.set('page', '<b>home</b>'));
