@@ -1,5 +1,6 @@
 import { StatusReply, errorReply, type Reply } from '../resp/reply.js';
 import { asciiUpper } from '../resp/bytes.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * The shape Redis gives every HELP subcommand (src/networking.c
@@ -7,7 +8,7 @@ import { asciiUpper } from '../resp/bytes.js';
  * command's own lines, then HELP itself. The wording of the lines is ours.
  */
 export function helpReply(typedName: string, lines: readonly string[]): Reply {
-  const out: Reply[] = [new StatusReply(`${asciiUpper(cName(typedName))} <subcommand> [<arg> [value] [opt] ...]. Subcommands are:`)];
+  const out: Reply[] = [new StatusReply(`${asciiUpper(cString(typedName))} <subcommand> [<arg> [value] [opt] ...]. Subcommands are:`)];
   for (const l of lines) out.push(new StatusReply(l));
   out.push(new StatusReply('HELP'), new StatusReply('    Print this help.'));
   return out;
@@ -15,14 +16,9 @@ export function helpReply(typedName: string, lines: readonly string[]): Reply {
 
 /** addReplySubcommandSyntaxError: an unknown subcommand or a wrong number of arguments. */
 export function subcommandSyntaxError(argv: readonly string[]): Reply {
-  const sub = cName(argv[1] ?? '');
+  const sub = cString(argv[1] ?? '');
   return errorReply(
-    `unknown subcommand or wrong number of arguments for '${sub.slice(0, 128)}'. Try ${asciiUpper(cName(argv[0]!))} HELP.`,
+    `unknown subcommand or wrong number of arguments for '${sub.slice(0, 128)}'. Try ${asciiUpper(cString(argv[0]!))} HELP.`,
   );
 }
 
-/** A C string's view of a byte string: up to its first NUL. */
-function cName(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
-}

@@ -7,6 +7,7 @@ import { helpReply } from './command-help.js';
 import { commandHasKeys, commandKeys, orderedKeyFlags } from './command-keys.js';
 import { SYNTAX_ERROR } from '../server/errors.js';
 import type { CommandDef, CommandTable, FactTree, Handler } from '../server/command-table.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * COMMAND and its subcommands (src/server.c): the command table as the
@@ -100,8 +101,7 @@ function commandList(c: Client, argv: string[]): Reply {
       const cat = opt(arg);
       filter = ACL_CATEGORIES.has(cat) ? (cmd) => aclCategories(cmd).includes('@' + cat) : () => false;
     } else if (kind === 'pattern') {
-      const nul = arg.indexOf('\0');
-      const pattern = nul < 0 ? arg : arg.slice(0, nul);
+      const pattern = cString(arg);
       filter = (cmd) => globMatch(pattern, cmd.name, true);
     } else {
       return SYNTAX_ERROR;

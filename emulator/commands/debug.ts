@@ -26,6 +26,7 @@ import { debugReload } from '../persistence/debug-reload.js';
 import { NOT_INTEGER, NO_SUCH_KEY } from '../server/errors.js';
 import { debugSettings } from '../server/debug-settings.js';
 import type { Handler } from '../server/command-table.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * DEBUG (src/debug.c): the subcommands Redis's own test suite and tools
@@ -64,8 +65,7 @@ function populate(c: Client, argv: string[]): Reply {
     if (typeof s !== 'number') return s;
     size = s;
   }
-  const nul = argv.length >= 4 ? argv[3]!.indexOf('\0') : -1;
-  const prefix = argv.length >= 4 ? (nul < 0 ? argv[3]! : argv[3]!.slice(0, nul)) : 'key';
+  const prefix = argv.length >= 4 ? cString(argv[3]!) : 'key';
   const db = c.db;
   for (let j = 0; j < count; j++) {
     const key = `${prefix}:${j}`.slice(0, 127);

@@ -5,6 +5,7 @@ import type { Client } from '../server/client.js';
 import { intArg, opt } from './args.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
 import { readTyped } from './lookup.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * HSCAN key cursor [MATCH pattern] [COUNT count] (src/t_hash.c hscanCommand
@@ -49,8 +50,7 @@ export function parseScanOptions(argv: string[], start: number): ScanOptions | E
 
 /** strtoul stops at a NUL byte, so the cursor is read as a C string. */
 function cursorArg(arg: string): bigint | null {
-  const nul = arg.indexOf('\0');
-  return parseScanCursor(nul < 0 ? arg : arg.slice(0, nul));
+  return parseScanCursor(cString(arg));
 }
 
 const EMPTY_SCAN: Reply = ['0', []];

@@ -8,6 +8,7 @@ import { NOT_INTEGER, SYNTAX_ERROR, WRONGTYPE } from '../server/errors.js';
 import { partialQuickSort } from './generic-partial-sort.js';
 import { modified } from './lookup.js';
 import type { Handler } from '../server/command-table.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * SORT and SORT_RO (src/sort.c):
@@ -25,11 +26,6 @@ interface SortItem {
   score: number;
   /** The BY value for ALPHA with BY; null when the looked-up key or field is missing. */
   by: string | null;
-}
-
-function cString(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
 }
 
 /**

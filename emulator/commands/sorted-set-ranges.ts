@@ -2,6 +2,7 @@ import { lexGteMin, lexLteMax, lexRangeEmpty, type LexBound, type LexRange, type
 import type { ZSetValue } from '../keyspace/values.js';
 import { parseDouble } from '../numbers/double.js';
 import { errorReply } from '../resp/reply.js';
+import { cString, isCSpace } from '../numbers/c-string.js';
 
 /**
  * Score and lexicographic ranges of the sorted-set commands: parsing
@@ -22,18 +23,12 @@ const HEX = /^[+-]?0[xX]/;
  * empty string is 0, overflow gives an infinity, and NaN is refused.
  */
 function strtodWhole(arg: string): number | null {
-  let s = arg;
-  const nul = s.indexOf('\0');
-  if (nul >= 0) s = s.slice(0, nul);
+  let s = cString(arg);
   // strtod converts nothing in an empty string and leaves the end pointer
   // on the terminating NUL, which zslParseRange accepts as 0.
   if (s.length === 0) return 0;
   let i = 0;
-  while (i < s.length) {
-    const ch = s.charCodeAt(i);
-    if (ch !== 32 && (ch < 9 || ch > 13)) break;
-    i++;
-  }
+  while (i < s.length && isCSpace(s.charCodeAt(i))) i++;
   if (i > 0) s = s.slice(i);
   if (DECIMAL.test(s)) return Number(s);
   if (INFINITY.test(s)) return s.charCodeAt(0) === 45 ? -Infinity : Infinity;

@@ -1,3 +1,4 @@
+import { cString } from '../numbers/c-string.js';
 /**
  * Cursors for SCAN, HSCAN, SSCAN and ZSCAN over hash-table encoded data.
  *
@@ -69,8 +70,7 @@ export class ScanCursors implements ScanCursorTable {
  */
 export function parseScanCursor(s: string): bigint | null {
   if (s.length > 0 && /^[\t\n\v\f\r ]/.test(s)) return null;
-  const nul = s.indexOf('\0');
-  const m = /^([+-]?)(\d*)$/.exec(nul < 0 ? s : s.slice(0, nul));
+  const m = /^([+-]?)(\d*)$/.exec(cString(s));
   if (!m) return null;
   if (m[2] === '') return m[1] === '' ? 0n : null;
   let v = BigInt(m[2]!);

@@ -82,28 +82,10 @@ export class ConfigFileWriter {
 
   /** fsyncFileDir: the rename reaches the disk too. */
   private syncDir(done: (error: string | null) => void): void {
-    const disk = this.p.host.disk;
     const dir = this.path.slice(0, Math.max(1, this.path.lastIndexOf('/')));
-    let fd: number;
-    try {
-      fd = disk.open(dir, 'r');
-    } catch (e) {
-      const why = errorText(e);
-      this.p.log(`Could not sync config file dir (${why})`, 'warning');
-      done(why);
-      return;
-    }
-    const release = this.p.holdThreadForIo();
-    disk.fsync(fd, (err) => {
-      release(() => {
-        try {
-          disk.close(fd);
-        } catch {
-          // Closing a directory loses nothing.
-        }
-        if (err !== null) this.p.log(`Could not sync config file dir (${err.message})`, 'warning');
-        done(err === null ? null : err.message);
-      });
+    syncPath(this.p, dir, (err) => {
+      if (err !== null) this.p.log(`Could not sync config file dir (${err})`, 'warning');
+      done(err);
     });
   }
 
@@ -120,6 +102,33 @@ export class ConfigFileWriter {
       // Already gone.
     }
   }
+}
+
+/**
+ * Opens a file or directory, syncs it as a blocking fsync does (the
+ * thread held until it is done) and closes it; `done` gets null, or the
+ * strerror text of what failed.
+ */
+export function syncPath(p: ProcessServices, path: string, done: (error: string | null) => void): void {
+  const disk = p.host.disk;
+  let fd: number;
+  try {
+    fd = disk.open(path, 'r');
+  } catch (e) {
+    done(errorText(e));
+    return;
+  }
+  const release = p.holdThreadForIo();
+  disk.fsync(fd, (err) => {
+    release(() => {
+      try {
+        disk.close(fd);
+      } catch {
+        // Closing a file opened for reading loses nothing.
+      }
+      done(err === null ? null : err.message);
+    });
+  });
 }
 
 function errorText(e: unknown): string {

@@ -1,3 +1,5 @@
+import { isCSpace } from '../numbers/c-string.js';
+
 /**
  * Number formatting the way a C program built against glibc prints it, for
  * tools whose output must match byte for byte.
@@ -50,7 +52,7 @@ export const f32 = Math.fround;
  */
 export function atoi(s: string): number {
   let i = 0;
-  while (i < s.length && (s[i] === ' ' || (s.charCodeAt(i) >= 9 && s.charCodeAt(i) <= 13))) i++;
+  while (i < s.length && isCSpace(s.charCodeAt(i))) i++;
   let neg = false;
   if (s[i] === '+' || s[i] === '-') neg = s[i++] === '-';
   let v = 0n;

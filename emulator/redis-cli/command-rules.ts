@@ -1,4 +1,5 @@
 import { asciiLower } from '../resp/bytes.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * What redis-cli 7.0 decides from a command's words alone, before or after
@@ -9,9 +10,7 @@ import { asciiLower } from '../resp/bytes.js';
 
 function word(s: string | undefined): string {
   if (s === undefined) return '';
-  const nul = s.indexOf('\0');
-  const w = nul < 0 ? s : s.slice(0, nul);
-  return asciiLower(w);
+  return asciiLower(cString(s));
 }
 
 /**

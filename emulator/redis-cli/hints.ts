@@ -1,6 +1,7 @@
 import { asciiLower } from '../resp/bytes.js';
 import { splitArgs } from '../resp/split-args.js';
 import { isCSpace } from '../numbers/c-string.js';
+import { cString } from '../numbers/c-string.js';
 
 /** One command's words ("CONFIG", "GET") and its arguments as `help` shows them. */
 export interface CommandDoc {
@@ -51,7 +52,6 @@ export function commandHint(line: string, docs: readonly CommandDoc[]): string |
 
 /** How strcasecmp sees an argument: up to its first NUL, ASCII case folded. */
 function lowerWord(s: string): string {
-  const nul = s.indexOf('\0');
-  return asciiLower(nul < 0 ? s : s.slice(0, nul));
+  return asciiLower(cString(s));
 }
 

@@ -8,6 +8,7 @@ import { emptyAllData, loadSyncedRdb, loadSyncedRdbBeside, type SyncedRdb } from
 import { streamCommand } from './stream.js';
 import { PrimaryClient } from './replica-primary-client.js';
 import type { ReplicationState } from './state.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * The replica's part of replication (src/replication.c): REPLICAOF, the
@@ -229,9 +230,8 @@ export class ReplicationReplica {
     let line = this.inbuf.slice(0, nl);
     this.inbuf = this.inbuf.slice(nl + 1);
     if (line.endsWith('\r')) line = line.slice(0, -1);
-    const nul = line.indexOf('\0');
     this.transferLastIoS = this.nowS;
-    return nul < 0 ? line : line.slice(0, nul);
+    return cString(line);
   }
 
   /** Bytes from the primary before it is a client: handshake replies, then the RDB. */

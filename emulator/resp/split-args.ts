@@ -1,3 +1,5 @@
+import { isCSpace } from '../numbers/c-string.js';
+
 /**
  * Splits a line into arguments the way Redis's sdssplitargs (src/sds.c)
  * does: for inline commands on the wire and for what a user types at
@@ -13,7 +15,7 @@ export function splitArgs(input: string): string[] | null {
   const out: string[] = [];
   let p = 0;
   for (;;) {
-    while (p < n && isSpace(line.charCodeAt(p))) p++;
+    while (p < n && isCSpace(line.charCodeAt(p))) p++;
     if (p >= n) return out;
     let inDq = false;
     let inSq = false;
@@ -30,7 +32,7 @@ export function splitArgs(input: string): string[] | null {
           const e = line[p]!;
           cur += e === 'n' ? '\n' : e === 'r' ? '\r' : e === 't' ? '\t' : e === 'b' ? '\b' : e === 'a' ? '\x07' : e;
         } else if (c === '"') {
-          if (p + 1 < n && !isSpace(line.charCodeAt(p + 1))) return null;
+          if (p + 1 < n && !isCSpace(line.charCodeAt(p + 1))) return null;
           done = true;
         } else if (c === '') {
           return null;
@@ -42,7 +44,7 @@ export function splitArgs(input: string): string[] | null {
           p++;
           cur += "'";
         } else if (c === "'") {
-          if (p + 1 < n && !isSpace(line.charCodeAt(p + 1))) return null;
+          if (p + 1 < n && !isCSpace(line.charCodeAt(p + 1))) return null;
           done = true;
         } else if (c === '') {
           return null;
@@ -62,11 +64,6 @@ export function splitArgs(input: string): string[] | null {
     }
     out.push(cur);
   }
-}
-
-/** C's isspace in the "C" locale. */
-export function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13);
 }
 
 function isHex(c: number): boolean {

@@ -1,5 +1,5 @@
 import type { ProcessServices } from '../process/services.js';
-import { ConfigFileWriter } from '../persistence/config-file.js';
+import { ConfigFileWriter, syncPath } from '../persistence/config-file.js';
 import { DiskError } from '../sim/disk-errors.js';
 
 /**
@@ -65,26 +65,7 @@ export class SentinelConfigFile {
 
   /** sentinelFlushConfig's own open, fsync and close of the file rewriteConfig left. */
   private syncFile(): void {
-    const disk = this.p.host.disk;
-    let fd: number;
-    try {
-      fd = disk.open(this.path, 'r', this.p.pid);
-    } catch (e) {
-      if (!(e instanceof DiskError)) throw e;
-      this.next(e.message);
-      return;
-    }
-    const release = this.p.holdThreadForIo();
-    disk.fsync(fd, (err) => {
-      release(() => {
-        try {
-          disk.close(fd);
-        } catch {
-          // Closing a file opened for reading loses nothing.
-        }
-        this.next(err === null ? null : err.message);
-      });
-    });
+    syncPath(this.p, this.path, (err) => this.next(err));
   }
 
   /** The flush under way ended (with the strerror text of its failure): the next one starts. */

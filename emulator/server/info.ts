@@ -3,6 +3,7 @@ import type { Client } from './client.js';
 import { DICT_ENTRY, keyMemoryUsage } from './memory-estimate.js';
 import { pubsubMemOverhead } from './pubsub.js';
 import { asciiLower } from '../resp/bytes.js';
+import { cString } from '../numbers/c-string.js';
 
 /**
  * The text of INFO (src/server.c genRedisInfoString): the same sections,
@@ -35,7 +36,6 @@ export function setInfoSection(server: RedisServer, name: 'replication' | 'persi
   m.set(name, render);
 }
 
-
 /** INFO [section ...]: the text for the requested sections (see src/server.c genInfoSectionDict). */
 export function infoText(server: RedisServer, args: readonly string[]): string {
   const wanted = new Set<string>();
@@ -44,8 +44,7 @@ export function infoText(server: RedisServer, args: readonly string[]): string {
     for (const s of DEFAULT_SECTIONS) wanted.add(s);
   }
   for (const raw of args) {
-    const nul = raw.indexOf('\0');
-    const a = asciiLower(nul < 0 ? raw : raw.slice(0, nul));
+    const a = asciiLower(cString(raw));
     if (a === 'default') for (const s of DEFAULT_SECTIONS) wanted.add(s);
     else if (a === 'all' || a === 'everything') all = true;
     else wanted.add(a);

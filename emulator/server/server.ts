@@ -31,6 +31,7 @@ import { usedMemory } from './info.js';
 import { NO_PUSHES, PubSubRegistry } from './pubsub.js';
 import { NOTIFY, notifyKeyspaceEvent } from './notify.js';
 import { keyspaceEventFlags } from './config-params.js';
+import { cString } from '../numbers/c-string.js';
 
 export interface ServerOptions {
   /** Virtual time. */
@@ -454,7 +455,7 @@ export class RedisServer implements KeyspaceHost {
     if (cmd !== undefined && cmd.subcommands !== null && argv.length > 1) {
       const sub = cmd.subcommands.get(asciiLower(argv[1]!));
       if (sub === undefined) {
-        return this.reject(c, null, `unknown subcommand '${cString(argv[1]!, 128)}'. Try ${asciiUpper(cString(argv[0]!, Infinity))} HELP.`, true);
+        return this.reject(c, null, `unknown subcommand '${cStringUpTo(argv[1]!, 128)}'. Try ${asciiUpper(cString(argv[0]!))} HELP.`, true);
       }
       cmd = sub;
     }
@@ -829,18 +830,17 @@ function errorCode(message: string): string {
 }
 
 /** printf's "%.Ns" of a C string: stops at NUL, at most n bytes. */
-function cString(s: string, n: number): string {
-  const nul = s.indexOf('\0');
-  const t = nul < 0 ? s : s.slice(0, nul);
+function cStringUpTo(s: string, n: number): string {
+  const t = cString(s);
   return t.length > n ? t.slice(0, n) : t;
 }
 
 function unknownCommandMessage(argv: string[]): string {
   let args = '';
   for (let i = 1; i < argv.length && args.length < 128; i++) {
-    args += `'${cString(argv[i]!, 128 - args.length)}' `;
+    args += `'${cStringUpTo(argv[i]!, 128 - args.length)}' `;
   }
-  return `unknown command '${cString(argv[0]!, 128)}', with args beginning with: ${args}`;
+  return `unknown command '${cStringUpTo(argv[0]!, 128)}', with args beginning with: ${args}`;
 }
 
 /**

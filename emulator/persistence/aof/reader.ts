@@ -1,5 +1,6 @@
 import { bytesFromArray } from '../../resp/bytes.js';
 import { CFile, strtolValue } from './c-stdio.js';
+import { cString } from '../../numbers/c-string.js';
 
 /**
  * Reading an AOF file back as Redis 7.0 does on startup
@@ -156,16 +157,11 @@ export interface AofOpenFailure {
 const warning = (text: string): AofLogEntry => ({ level: 'warning', text });
 const notice = (text: string): AofLogEntry => ({ level: 'notice', text });
 
-function cName(argv0: string): string {
-  const nul = argv0.indexOf('\0');
-  return nul < 0 ? argv0 : argv0.slice(0, nul);
-}
-
 function isCommand(argv0: string, name: string): boolean {
   // Only a name of that length, or one a NUL cuts there, can match: most
   // commands are told apart without making a lowercase copy.
   if (argv0.length !== name.length && (argv0.length < name.length || argv0.charCodeAt(name.length) !== 0)) return false;
-  return cName(argv0).toLowerCase() === name;
+  return cString(argv0).toLowerCase() === name;
 }
 
 /**
@@ -257,7 +253,7 @@ export function loadAofFile(name: string, file: Uint8Array | AofOpenFailure, opt
     }
     const argv = r.argv;
     if (!target.knows(argv)) {
-      log.push(warning(`Unknown command '${cName(argv[0]!)}' reading the append only file ${name}`));
+      log.push(warning(`Unknown command '${cString(argv[0]!)}' reading the append only file ${name}`));
       return result('failed', commands);
     }
     if (isCommand(argv[0]!, 'multi')) validBeforeMulti = validUpTo;

@@ -284,12 +284,18 @@ describe('a damaged dump.rdb', () => {
     expect(stdout).toContain('] Unexpected EOF reading RDB file\n[additional info] While doing: read-aux\n');
   });
 
-  it('loads for key-load-delay after each key, answering -LOADING meanwhile and letting clients come and go', async () => {
+  /** A world whose server saved 2000 keys (key:N = value:N) in dump.rdb and stopped. */
+  async function stoppedWith2000Keys() {
     const { world, r } = setup({ save: '', 'enable-debug-command': 'yes' });
     await world.settle(r.call('DEBUG', 'POPULATE', '2000'));
     await world.settle(r.call('SAVE'));
     await world.settle(r.call('SHUTDOWN', 'NOSAVE').catch(() => null));
     world.advance(100);
+    return world;
+  }
+
+  it('loads for key-load-delay after each key, answering -LOADING meanwhile and letting clients come and go', async () => {
+    const world = await stoppedWith2000Keys();
     const proc = world.startRedis('A', { config: { save: '', 'key-load-delay': '1000' } });
     world.advance(1000);
     expect(proc.server.stats.persistence.loading).toBe(true);
@@ -307,11 +313,7 @@ describe('a damaged dump.rdb', () => {
   });
 
   it("under the machine's clock (npm run server), key-load-delay's window starts once the file has been read", async () => {
-    const { world, r } = setup({ save: '', 'enable-debug-command': 'yes' });
-    await world.settle(r.call('DEBUG', 'POPULATE', '2000'));
-    await world.settle(r.call('SAVE'));
-    await world.settle(r.call('SHUTDOWN', 'NOSAVE').catch(() => null));
-    world.advance(100);
+    const world = await stoppedWith2000Keys();
     // Reading the file took the machine 1.5 s while virtual time stood still.
     const readDoneUs = world.kernel.now + 1_500_000;
     world.kernel.outsideNowUs = () => readDoneUs;

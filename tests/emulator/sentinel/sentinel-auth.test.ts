@@ -9,15 +9,20 @@ import { World } from '../../../emulator/world/world.js';
 import { registerSentinel } from '../../../emulator/sentinel/daemon.js';
 import { bytesFromArray, bytesToArray } from '../../../emulator/resp/bytes.js';
 
+/** A sentinel on S1 watching A, which requires the password "secret"; `extra` is added to sentinel.conf. */
+function setup(seed: number, extra = ''): { world: World; log: () => string } {
+  const world = new World({ seed });
+  registerSentinel(world);
+  for (const h of ['A', 'S1']) world.addHost(h);
+  world.startRedis('A', { config: { save: '', requirepass: 'secret' } });
+  world.host('S1').disk.writeFile('/sentinel.conf', bytesToArray(`logfile "/s.log"\nsentinel monitor mymaster 10.0.0.2 6379 1\nsentinel down-after-milliseconds mymaster 3000\n${extra}`));
+  world.spawn('S1', 'redis-sentinel', { config: '/sentinel.conf' });
+  return { world, log: () => bytesFromArray(world.host('S1').disk.readFile('/s.log')) };
+}
+
 describe('sentinel and a master with a password', () => {
   it('is refused until SENTINEL SET gives it auth-pass, then sees the master up and writes the password to its file', async () => {
-    const world = new World({ seed: 5 });
-    registerSentinel(world);
-    for (const h of ['A', 'S1']) world.addHost(h);
-    world.startRedis('A', { config: { save: '', requirepass: 'secret' } });
-    world.host('S1').disk.writeFile('/sentinel.conf', bytesToArray('logfile "/s.log"\nsentinel monitor mymaster 10.0.0.2 6379 1\nsentinel down-after-milliseconds mymaster 3000\n'));
-    world.spawn('S1', 'redis-sentinel', { config: '/sentinel.conf' });
-    const log = (): string => bytesFromArray(world.host('S1').disk.readFile('/s.log'));
+    const { world, log } = setup(5);
     // -NOAUTH is no valid reply to PING.
     world.advance(5000);
     expect(log()).toContain('# +sdown master mymaster 10.0.0.2 6379\n');
@@ -35,14 +40,9 @@ describe('sentinel and a master with a password', () => {
   });
 
   it('reads auth-pass from sentinel.conf', () => {
-    const world = new World({ seed: 6 });
-    registerSentinel(world);
-    for (const h of ['A', 'S1']) world.addHost(h);
-    world.startRedis('A', { config: { save: '', requirepass: 'secret' } });
-    world.host('S1').disk.writeFile('/sentinel.conf', bytesToArray('logfile "/s.log"\nsentinel monitor mymaster 10.0.0.2 6379 1\nsentinel down-after-milliseconds mymaster 3000\nsentinel auth-pass mymaster secret\n'));
-    world.spawn('S1', 'redis-sentinel', { config: '/sentinel.conf' });
+    const { world, log: read } = setup(6, 'sentinel auth-pass mymaster secret\n');
     world.advance(8000);
-    const log = bytesFromArray(world.host('S1').disk.readFile('/s.log'));
+    const log = read();
     expect(log).toContain('+monitor master mymaster');
     expect(log).not.toContain('+sdown');
   });
