@@ -133,20 +133,21 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
     await page.goto(link);
     const note = page.getByRole('note', { name: 'Shared moment' });
     await note.waitFor({ timeout: 60_000 });
-    await expect.poll(() => page.locator('.step-title').innerText()).toMatch(/^Step 3 of 6/);
+    await expect.poll(() => page.locator('.step-title').innerText(), { timeout: 20_000 }).toMatch(/^Step 3 of 6/);
+    await expect.poll(() => note.innerText(), { timeout: 20_000 }).toMatch(/not kept as your progress.*yours is at step 2 of 6/s);
     expect(await note.innerText()).toMatch(/not kept as your progress.*yours is at step 2 of 6/s);
     await page.locator('.lesson-pane').screenshot({ path: join(SHOTS, 'lesson-shared-moment.png') });
 
     // What the learner does in it stays out of their own progress: the list still says step 2.
     await doStepForMe(page);
     await page.getByRole('button', { name: 'All lessons' }).click();
-    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('Step 2 of 6 · a shared moment is open');
+    await expect.poll(() => stateInList(page, 0, zero).innerText(), { timeout: 20_000 }).toBe('Step 2 of 6 · a shared moment is open');
     await page.locator('.lesson-pane').screenshot({ path: join(SHOTS, 'lesson-list-shared-moment.png') });
     // A reload keeps it a shared moment, and the list as it was.
     await page.reload();
     await note.waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'All lessons' }).click();
-    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('Step 2 of 6 · a shared moment is open');
+    await expect.poll(() => stateInList(page, 0, zero).innerText(), { timeout: 20_000 }).toBe('Step 2 of 6 · a shared moment is open');
     await page.getByRole('button', { name: `Back to the shared moment in “${zero}”` }).click();
 
     // Back to their own: their step, their world, their list.
@@ -154,7 +155,7 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
     await expect.poll(() => page.locator('.step-title').innerText(), { timeout: 60_000 }).toMatch(/^Step 2 of 6/);
     expect(await note.count()).toBe(0);
     await page.getByRole('button', { name: 'All lessons' }).click();
-    await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('Step 2 of 6 · open now');
+    await expect.poll(() => stateInList(page, 0, zero).innerText(), { timeout: 20_000 }).toBe('Step 2 of 6 · open now');
     expect(problems).toEqual([]);
     await page.context().close();
   }, 180_000);
