@@ -24,8 +24,16 @@ export interface ForkedDb {
   readonly expiresSize: number;
   /** Fork-time records of keys changed since: the bytes, or null when the key did not exist then. */
   readonly saved: Map<string, Uint8Array | null>;
-  /** Keys the child has written. */
-  readonly written: KeySet;
+  /**
+   * Keys the child has written, kept from the parent's first change to the
+   * table on: until then `walked` counts the entries of the table the
+   * child's walk has written, which are the table's first ones, as nothing
+   * has changed it yet. A sync during which the parent writes nothing thus
+   * keeps no set of a million keys.
+   */
+  written: KeySet | null;
+  /** Entries of the table the child's walk wrote while `written` was not kept. */
+  walked: number;
   /** Keys the child had written that the parent deleted and made again: the walk may meet them again and must pass them by. */
   readonly remade: Set<string>;
   frozen: boolean;
@@ -51,7 +59,8 @@ export class ForkView {
       size: db.dict.size,
       expiresSize: db.expires.size,
       saved: new Map(),
-      written: new KeySet(),
+      written: null,
+      walked: 0,
       remade: new Set(),
       frozen: false,
     }));
@@ -63,7 +72,7 @@ export class ForkView {
     const f = this.byTable.get(db.dict);
     if (f === undefined || f.frozen || f.saved.has(key)) return;
     const value = db.dict.get(key);
-    if (f.written.has(key)) {
+    if (writtenKeys(f).has(key)) {
       if (value === undefined) f.remade.add(key);
       return;
     }
@@ -75,6 +84,27 @@ export class ForkView {
     const f = this.byTable.get(db.dict);
     if (f !== undefined) f.frozen = true;
   }
+}
+
+/** The child wrote `key`: the next entry of its walk over the table when `inWalk`, else one of the saved records. */
+export function markWritten(f: ForkedDb, key: string, inWalk: boolean): void {
+  if (f.written === null && inWalk) f.walked++;
+  else writtenKeys(f).add(key);
+}
+
+/** The keys the child has written, made from the table's first entries the first time they are asked for. */
+export function writtenKeys(f: ForkedDb): KeySet {
+  if (f.written !== null) return f.written;
+  const written = new KeySet();
+  let n = f.walked;
+  if (n !== 0) {
+    for (const key of f.dict.keys()) {
+      written.add(key);
+      if (--n === 0) break;
+    }
+  }
+  f.written = written;
+  return written;
 }
 
 /**

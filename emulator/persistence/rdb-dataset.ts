@@ -9,7 +9,7 @@ import { REDIS_VERSION, usedMemory } from '../server/info.js';
 import type { LoadedKey, RdbContents, RdbReadOptions } from './rdb/file-reader.js';
 import { auxLogLine } from './rdb/aux-log.js';
 import { keyRecord, RdbStreamWriter, writeRdb, type RdbDatabase, type RdbKey, type RdbWriteOptions } from './rdb/file-writer.js';
-import { ForkView } from '../keyspace/fork-view.js';
+import { ForkView, markWritten, writtenKeys } from '../keyspace/fork-view.js';
 import type { Value } from '../keyspace/values.js';
 import type { ValueReadOptions } from './rdb/value-reader.js';
 import type { ValueWriteOptions } from './rdb/value-writer.js';
@@ -193,7 +193,7 @@ export class ForkedRdbWriter {
         if (saved === null) return true;
         if (saved !== undefined) this.stream.record(saved);
         else this.stream.key(rdbKeyOf(this.server, this.kind, key, value, f.expires, f.access));
-        f.written.add(key);
+        markWritten(f, key, true);
         this.keysWritten++;
         return true;
       }
@@ -205,9 +205,9 @@ export class ForkedRdbWriter {
       if (!n.done) {
         // Keys deleted since the fork that the walk did not reach.
         const [key, record] = n.value;
-        if (record !== null && !f.written.has(key)) {
+        if (record !== null && !writtenKeys(f).has(key)) {
           this.stream.record(record);
-          f.written.add(key);
+          markWritten(f, key, false);
           this.keysWritten++;
         }
         return true;

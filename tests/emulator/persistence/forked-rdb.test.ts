@@ -106,6 +106,22 @@ describe('the file a BGSAVE child writes', () => {
     expect(recordsOf(server, Buffer.concat(pieces))).toEqual(recordsOf(server, atFork));
   });
 
+  it('keeps no set of the keys it wrote until the parent changes the table, then knows every one the walk passed', () => {
+    const server = fresh();
+    const c = server.connect();
+    for (const argv of [['SET', 'a', '1'], ['SET', 'b', '2'], ['SET', 'c', '3']]) server.execute(c, argv);
+    const atFork = saveRdb(server, { ctimeSeconds: 0, usedMemoryBytes: 0 });
+    const writer = new ForkedRdbWriter(server, { ctimeSeconds: 0, usedMemoryBytes: 0 });
+    const pieces: Uint8Array[] = [];
+    while (writer.keysWritten < 2) pieces.push(writer.step(1)!);
+    const forked = server.forkViews.at(-1)!.dbs[0]!;
+    expect(forked.written).toBeNull();
+    server.execute(c, ['SET', 'c', 'changed']);
+    expect(['a', 'b', 'c'].map((k) => forked.written?.has(k))).toEqual([true, true, false]);
+    for (let b; (b = writer.step(1)) !== null; ) pieces.push(b);
+    expect(recordsOf(server, Buffer.concat(pieces))).toEqual(recordsOf(server, atFork));
+  });
+
   it('with nothing changed, is byte for byte the file SAVE writes', () => {
     const server = fresh();
     const c = server.connect();

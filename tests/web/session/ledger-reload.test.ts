@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ledgerOf, loadLedgerCode } from '../../../src/lessons/ledger-code.js';
 import { readLedger } from '../../../src/web/ledger/ledger-rows.js';
 import { MemoryStore } from '../../../src/web/session/kv-store.js';
-import { sessionHarness, worldState } from './session-harness.js';
+import { reloaded, sessionHarness } from './session-harness.js';
 
 describe('the ledger of a reloaded page', () => {
   it('shows the same writes and verdict as before the reload', async () => {
@@ -34,17 +34,7 @@ describe('the ledger of a reloaded page', () => {
       ['INCR visits', 'redis', '1', 'kept'],
       ['SET page <b>home</b>', 'redis', 'OK', 'kept'],
     ]);
-    first.store.pause();
-    await first.session.save();
-    const expected = worldState(world);
-    first.store.stop();
-    first.session.dispose();
-
-    const again = sessionHarness({ kv });
-    expect(await again.load()).toBe(true);
-    await again.idle();
-    const w = again.store.world;
-    expect(worldState(w)).toEqual(expected);
+    const w = (await reloaded(first)).store.world;
     expect(readLedger(w, ledgerOf(w)!)).toEqual(before);
   });
 });

@@ -9,7 +9,7 @@ import { bytesFromArray } from '../../../emulator/resp/bytes.js';
 import { MemoryStore } from '../../../src/web/session/kv-store.js';
 import type { World } from '../../../emulator/world/world.js';
 import { loadSentinelParts } from '../../../src/web/sentinel-loader.js';
-import { sessionHarness, worldState } from './session-harness.js';
+import { reloaded, sessionHarness } from './session-harness.js';
 
 function sentinelsOn(world: World, host: string): number {
   return [...world.host(host).processes.values()].filter((p) => p.argv[0] === 'redis-sentinel').length;
@@ -41,17 +41,8 @@ describe('a saved world with sentinels', () => {
     expect(sentinelsOn(world, 'app')).toBe(3);
     const log = bytesFromArray(world.host('app').disk.readFile('/s1.log'));
     expect(log.match(/\+sentinel sentinel/g)?.length).toBe(2);
-    first.store.pause();
-    await first.session.save();
-    const expected = worldState(world);
-    first.store.stop();
-    first.session.dispose();
-
-    const again = sessionHarness({ kv });
-    expect(await again.load()).toBe(true);
-    await again.idle();
+    const again = await reloaded(first);
     const w = again.store.world;
-    expect(worldState(w)).toEqual(expected);
     expect(again.session.getSnapshot().notice).toBeNull();
     expect(sentinelsOn(w, 'app')).toBe(3);
   });

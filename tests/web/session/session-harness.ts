@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { datasetDigest } from '../../../emulator/commands/debug-digest.js';
 import type { World } from '../../../emulator/world/world.js';
 import { MemoryStore } from '../../../src/web/session/kv-store.js';
@@ -132,4 +133,22 @@ export function digest(world: World, host = 'redis', port = 6379): string {
 /** What a reload must bring back exactly: the data, the trace, the virtual time and the events run. */
 export function worldState(world: World): { digest: string; hash: string; now: number; events: number } {
   return { digest: digest(world), hash: world.trace.hash(), now: world.kernel.now, events: world.kernel.eventsRun };
+}
+
+/**
+ * The page reloaded: saves the session paused, closes the page, opens
+ * another on the same store and runs until it has replayed the world,
+ * which must be the same world (data, trace, virtual time, events run).
+ */
+export async function reloaded(first: ReturnType<typeof sessionHarness>): Promise<ReturnType<typeof sessionHarness>> {
+  first.store.pause();
+  await first.session.save();
+  const expected = worldState(first.store.world);
+  first.store.stop();
+  first.session.dispose();
+  const again = sessionHarness({ kv: first.kv });
+  expect(await again.load()).toBe(true);
+  await again.idle();
+  expect(worldState(again.store.world)).toEqual(expected);
+  return again;
 }
