@@ -4,6 +4,7 @@
  * Screenshots of the lesson pane go to .tmp/e2e/.
  */
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, newWatchedPage, useBrowser, type Opened } from './browser.js';
 import { doStepForMe, stateInList } from './lesson-steps.js';
@@ -11,6 +12,24 @@ import { doStepForMe, stateInList } from './lesson-steps.js';
 const SHOTS = join(import.meta.dirname, '../../.tmp/e2e');
 
 const suite = useBrowser({ shots: SHOTS });
+
+/** The step of the lesson in the session the browser keeps (what the page opened again would restore), or null. */
+function savedStep(page: Page): Promise<number | null> {
+  return page.evaluate(
+    () =>
+      new Promise<number | null>((resolve) => {
+        const open = indexedDB.open('redis-workbook');
+        open.onerror = () => resolve(null);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('session')) return resolve(null);
+          const get = db.transaction('session').objectStore('session').get('meta');
+          get.onsuccess = () => resolve((get.result as { state?: { lesson?: { progress?: { step?: number } } } } | undefined)?.state?.lesson?.progress?.step ?? null);
+          get.onerror = () => resolve(null);
+        };
+      }),
+  );
+}
 
 async function open(colorScheme: 'light' | 'dark', viewport = { width: 1440, height: 900 }): Promise<Opened> {
   const opened = await newWatchedPage(suite, { colorScheme, viewport });
@@ -107,6 +126,8 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
     await page.getByRole('button', { name: `Lesson 0: ${zero}`, exact: true }).click();
     await doStepForMe(page);
     await expect.poll(() => page.locator('.step-title').innerText()).toMatch(/^Step 2 of 6/);
+    // Saved a moment after each change, as a learner copying the link would give it time to be.
+    await expect.poll(() => savedStep(page), { timeout: 10_000 }).toBe(1);
     // The workbook left, then opened again from the link (a link differing only in its fragment would not load the page again).
     await page.goto('about:blank');
     await page.goto(link);
@@ -120,6 +141,7 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
     await doStepForMe(page);
     await page.getByRole('button', { name: 'All lessons' }).click();
     await expect.poll(() => stateInList(page, 0, zero).innerText()).toBe('Step 2 of 6 · a shared moment is open');
+    await page.locator('.lesson-pane').screenshot({ path: join(SHOTS, 'lesson-list-shared-moment.png') });
     // A reload keeps it a shared moment, and the list as it was.
     await page.reload();
     await note.waitFor({ timeout: 60_000 });

@@ -1,6 +1,6 @@
 import { lessonIds } from '../lesson/lesson-files.js';
 import { LESSON_STATE_KEY } from '../lesson/lesson-keeping.js';
-import type { LessonShelf } from '../lesson/lesson-shelf.js';
+import type { LessonRecord, LessonShelf } from '../lesson/lesson-shelf.js';
 import type { Moment, SessionFile } from './session-format.js';
 import type { WorkbookSession } from './workbook-session.js';
 
@@ -139,7 +139,21 @@ async function keepOpenLesson(session: WorkbookSession, shelf: LessonShelf | nul
   // The page reads the shelf as it starts; a link opened first must not find it empty.
   if (shelf.record(id) === null) await shelf.load();
   const record = shelf.record(id);
-  if (record !== null) await shelf.stow(record, file);
+  if (record !== null) await shelf.stow(recordNow(record, file.state), file);
+}
+
+/**
+ * How far the lesson has come as its session says: the shelf's record is
+ * written a moment after each change, and a page left just after a step
+ * (to open a link) may not have written the last one. Without this, the
+ * list would say step 1 of a lesson whose kept session is at step 2.
+ */
+function recordNow(kept: LessonRecord, state: unknown): LessonRecord {
+  const progress = (state as Record<string, { progress?: { step?: unknown; done?: unknown } } | null>)[LESSON_STATE_KEY]?.progress;
+  const step = progress?.step;
+  if (typeof step !== 'number' || !Number.isInteger(step) || step < 0 || step > kept.steps) return kept;
+  const done = Array.isArray(progress!.done) ? progress!.done.filter((d) => d === true).length : kept.done;
+  return { ...kept, step, done, finished: step >= kept.steps, savedAt: new Date().toISOString() };
 }
 
 /** The session with only what the moment needs: the active branch, its log up to now, no checkpoints, recent screens. */

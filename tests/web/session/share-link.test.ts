@@ -174,4 +174,24 @@ describe('share links', () => {
     expect(digest(again.store.world)).toBe(digest(own.store.world));
     expect(shelf.record('append-only-file')).toEqual(record);
   });
+
+  it('keeps the lesson open now at the step its session has reached, though the list\'s record of it lags behind', async () => {
+    const mine = sessionHarness();
+    expect(await mine.load()).toBe(false);
+    // The session is at step 4; the shelf's record, written a moment after each change, still says step 2.
+    mine.providers.register({ key: 'lesson', save: () => ({ lesson: 'append-only-file', progress: { step: 3, done: [true, true, true, false] } }), restore: () => undefined });
+    const shelf = new LessonShelf(new MemoryStore());
+    await shelf.note({ id: 'append-only-file', step: 1, steps: 7, done: 1, finished: false, savedAt: '2026-11-27T08:00:00.000Z' });
+    mine.open();
+    await mine.run(50);
+
+    const other = sessionHarness();
+    other.open();
+    await other.run(50);
+    const link = await shareLink(other.session.exportSession(), 'http://localhost:5173/');
+    expect(link.ok).toBe(true);
+    if (!link.ok) return;
+    expect(await mine.until(openSharedMoment(mine.session, new URL(link.url).hash, shelf))).toBe(true);
+    expect(shelf.record('append-only-file')).toMatchObject({ step: 3, steps: 7, done: 3, finished: false });
+  });
 });
