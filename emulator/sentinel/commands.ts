@@ -135,7 +135,8 @@ function sentinel(c: Client, argv: string[]): Reply {
       const m = masterOrError(s, argv[2]!);
       if (!('config' in (m as object))) return m as Reply;
       const master = m as MonitoredMaster;
-      return [...(sub === 'sentinels' ? master.sentinels : master.replicas).values()].map((ri) => instanceReply(s, ri));
+      // addReplyDictOfRedisInstances: a replica whose INFO says replica_announced:0 is left out.
+      return [...(sub === 'sentinels' ? master.sentinels : master.replicas).values()].filter((ri) => ri.kind !== 'slave' || ri.replicaAnnounced !== 0).map((ri) => instanceReply(s, ri));
     }
     case 'myid':
       if (n !== 2) return arity(sub);
