@@ -45,6 +45,15 @@ const command: fc.Arbitrary<string[]> = fc.oneof(
   fc.constant<string[]>(['FLUSHDB']),
 );
 
+/** A server holding a, b and c, the file a save at the fork would write, and a forked writer that has written nothing yet. */
+function forkedOverThreeKeys(): { server: RedisServer; c: ReturnType<RedisServer['connect']>; atFork: Uint8Array; writer: ForkedRdbWriter } {
+  const server = fresh();
+  const c = server.connect();
+  for (const argv of [['SET', 'a', '1'], ['SET', 'b', '2'], ['SET', 'c', '3']]) server.execute(c, argv);
+  const atFork = saveRdb(server, { ctimeSeconds: 0, usedMemoryBytes: 0 });
+  return { server, c, atFork, writer: new ForkedRdbWriter(server, { ctimeSeconds: 0, usedMemoryBytes: 0 }) };
+}
+
 function fresh(): RedisServer {
   const clock = new ManualClock(1_767_225_600_000_000);
   return createServer({ clock, config: { 'hash-max-listpack-entries': '4', 'set-max-intset-entries': '4', 'zset-max-listpack-entries': '4' } });
@@ -93,11 +102,7 @@ describe('the file a BGSAVE child writes', () => {
   });
 
   it('a key written, then deleted and made again by the parent, is in the file once, as it was', () => {
-    const server = fresh();
-    const c = server.connect();
-    for (const argv of [['SET', 'a', '1'], ['SET', 'b', '2'], ['SET', 'c', '3']]) server.execute(c, argv);
-    const atFork = saveRdb(server, { ctimeSeconds: 0, usedMemoryBytes: 0 });
-    const writer = new ForkedRdbWriter(server, { ctimeSeconds: 0, usedMemoryBytes: 0 });
+    const { server, c, atFork, writer } = forkedOverThreeKeys();
     const pieces: Uint8Array[] = [];
     while (writer.keysWritten < 1) pieces.push(writer.step(1)!);
     // 'a' is written; made again, it moves to the end of the table, where the walk meets it again.
@@ -107,11 +112,7 @@ describe('the file a BGSAVE child writes', () => {
   });
 
   it('keeps no set of the keys it wrote until the parent changes the table, then knows every one the walk passed', () => {
-    const server = fresh();
-    const c = server.connect();
-    for (const argv of [['SET', 'a', '1'], ['SET', 'b', '2'], ['SET', 'c', '3']]) server.execute(c, argv);
-    const atFork = saveRdb(server, { ctimeSeconds: 0, usedMemoryBytes: 0 });
-    const writer = new ForkedRdbWriter(server, { ctimeSeconds: 0, usedMemoryBytes: 0 });
+    const { server, c, atFork, writer } = forkedOverThreeKeys();
     const pieces: Uint8Array[] = [];
     while (writer.keysWritten < 2) pieces.push(writer.step(1)!);
     const forked = server.forkViews.at(-1)!.dbs[0]!;
