@@ -25,11 +25,18 @@ const shared = location.hash.startsWith('#share=') ? location.hash : null;
 if (shared !== null) history.replaceState(null, '', location.pathname + location.search);
 
 // The learner's last session comes back if there is one; otherwise the sandbox opens with a redis-cli.
-void session.load().then(async (restored) => {
+const started = session.load().then(async (restored) => {
   if (shared !== null && (await (await import('./session/share-link.js')).openSharedMoment(session, shared, shelf))) restored = true;
   if (!restored) store.openTerminal();
   // The commands kept apart come once the terminal is up, before they are likely to be typed.
   setTimeout(() => void loadCommandCode().catch(() => undefined), 0);
+});
+// A link pasted into the address of the page already open changes only its fragment, and the page does not load again: open it here.
+addEventListener('hashchange', () => {
+  if (!location.hash.startsWith('#share=')) return;
+  const link = location.hash;
+  history.replaceState(null, '', location.pathname + location.search);
+  void started.then(async () => (await import('./session/share-link.js')).openSharedMoment(session, link, shelf));
 });
 // Leaving the page saves at once rather than after the usual short delay.
 addEventListener('pagehide', () => void session.save());

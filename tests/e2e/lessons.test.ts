@@ -160,6 +160,30 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
     await page.context().close();
   }, 180_000);
 
+  it('opens a shared link pasted into the address of a workbook already open, where only the fragment changes and the page does not load again', async () => {
+    const zero = 'The workbook and the keyspace';
+    const sharer = await open('light');
+    await sharer.page.getByRole('button', { name: `Lesson 0: ${zero}`, exact: true }).click();
+    await doStepForMe(sharer.page);
+    await expect.poll(() => sharer.page.locator('.step-title').innerText()).toMatch(/^Step 2 of 6/);
+    await sharer.page.getByRole('button', { name: /^History/ }).click();
+    await sharer.page.getByRole('button', { name: 'Share link' }).click();
+    const link = await sharer.page.getByRole('textbox', { name: 'Link to this moment' }).inputValue();
+    await sharer.page.context().close();
+
+    const { page, problems } = await open('light');
+    await page.evaluate((hash) => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+      location.hash = hash;
+    }, new URL(link).hash);
+    await page.getByRole('note', { name: 'Shared moment' }).waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.locator('.step-title').innerText()).toMatch(/^Step 2 of 6/);
+    // The same page, and the link no longer in its address.
+    expect(await page.evaluate(() => [(window as unknown as { notReloaded?: boolean }).notReloaded, location.hash])).toEqual([true, '']);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
   it('starts the next step at its title, with the focus there, after "Next step" at the foot of a long step', async () => {
     const { page, problems } = await open('light', { width: 1280, height: 720 });
     await page.getByRole('button', { name: 'Lesson 5: The append-only file', exact: true }).click();
