@@ -75,6 +75,8 @@ export interface ProcessView {
 export interface ServerView {
   readonly pid: number;
   readonly port: number;
+  /** A redis-sentinel (or redis-server --sentinel): it holds no data and replicates nothing, so the topology leaves it out. */
+  readonly sentinel: boolean;
   readonly clients: number;
   readonly usedMemoryBytes: number;
   /** INFO's used_memory_human: "1.03M". */
@@ -229,7 +231,7 @@ export function clusterView(world: World): ClusterView {
  */
 function topology(world: World, hosts: readonly HostView[]): TopologyNode[] {
   const servers: Array<{ host: string; ip: string; s: ServerView }> = [];
-  for (const h of hosts) for (const s of h.servers) servers.push({ host: h.name, ip: h.ip, s });
+  for (const h of hosts) for (const s of h.servers) if (!s.sentinel) servers.push({ host: h.name, ip: h.ip, s });
   const key = (host: string, port: number): string => `${host}:${port}`;
   const byKey = new Map(servers.map((x) => [key(x.host, x.s.port), x]));
   const parentOf = new Map<string, string | null>();
@@ -361,6 +363,7 @@ function serverView(p: RedisProcess, nowUs: number): ServerView {
   return {
     pid: p.pid,
     port: p.port,
+    sentinel: p.sentinelMode,
     clients: server.clients.size,
     usedMemoryBytes: used,
     usedMemoryHuman: bytesToHuman(used),

@@ -12,13 +12,14 @@ import { Toolbar } from './toolbar.js';
 export function ServerCard({ host, server, nowS, onFault }: { host: string; server: ServerView; nowS: number; onFault: (f: Fault) => void }) {
   const kill: Fault = { kind: 'kill', host, pid: server.pid };
   const term: Fault = { kind: 'term', host, pid: server.pid };
+  const program = server.sentinel ? 'redis-sentinel' : 'redis-server';
   return (
-    <div className="server" aria-label={`redis-server on port ${server.port}`} role="group">
+    <div className="server" aria-label={`${program} on port ${server.port}`} role="group">
       <div className="server-header">
         <span className="server-name">
-          redis-server :{server.port} <span className="muted small">pid {server.pid}</span>
+          {program} :{server.port} <span className="muted small">pid {server.pid}</span>
         </span>
-        <Toolbar label={`Stop redis-server on ${host} port ${server.port}`} className="fault-bar">
+        <Toolbar label={`Stop ${program} on ${host} port ${server.port}`} className="fault-bar">
           <button type="button" className="fault danger" aria-label={faultButtonName('kill -9', kill)} title={faultLabel(kill)} onClick={() => onFault(kill)}>
             kill -9
           </button>
@@ -31,8 +32,14 @@ export function ServerCard({ host, server, nowS, onFault }: { host: string; serv
         <span title="Connected clients">{plural(server.clients, 'client')}</span>
         <span title={`used_memory: ${server.usedMemoryBytes} bytes`}>{server.usedMemoryHuman} used</span>
       </div>
-      <Persistence p={server.persistence} replication={server.replication} nowS={nowS} />
-      {server.dbs.length === 0 ? <p className="muted small no-keys">No keys.</p> : server.dbs.map((db) => <DbCard key={db.index} db={db} />)}
+      {server.sentinel ? (
+        <p className="muted small">Watches primaries and their replicas, and holds no keys. Ask it with redis-cli -p {server.port} SENTINEL MASTERS.</p>
+      ) : (
+        <>
+          <Persistence p={server.persistence} replication={server.replication} nowS={nowS} />
+          {server.dbs.length === 0 ? <p className="muted small no-keys">No keys.</p> : server.dbs.map((db) => <DbCard key={db.index} db={db} />)}
+        </>
+      )}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clusterView, preview, PREVIEW_CHARS } from '../../../src/web/cluster/cluster-view.js';
 import { buildSandboxWorld } from '../../../src/web/world-setup.js';
+import { sentinelWorld, SENTINEL_HOSTS } from '../../support/sentinel-world.js';
 
 async function sandboxWith(commands: string[][]) {
   const world = buildSandboxWorld(1);
@@ -10,6 +11,19 @@ async function sandboxWith(commands: string[][]) {
 }
 
 describe('the cluster view', () => {
+  it('shows sentinels as sentinels, and leaves them out of the replication topology: they hold no data and follow no primary', () => {
+    const { world } = sentinelWorld(3);
+    world.advance(3000);
+    const v = clusterView(world);
+    for (const h of SENTINEL_HOSTS) {
+      const servers = v.hosts.find((x) => x.name === h)!.servers;
+      expect(servers.map((s) => [s.port, s.sentinel])).toEqual([[26379, true]]);
+    }
+    expect(v.hosts.find((x) => x.name === 'A')!.servers.map((s) => [s.port, s.sentinel])).toEqual([[6379, false]]);
+    const shown = (nodes: readonly { host: string; children: readonly unknown[] }[]): string[] => nodes.flatMap((n) => [n.host, ...shown(n.children as typeof nodes)]);
+    expect(shown(v.topology)).toEqual(['A', 'B', 'C']);
+  });
+
   it('lists hosts with power, processes and servers with their keys per database', async () => {
     const { world } = await sandboxWith([
       ['SET', 'a', '1'],
