@@ -100,13 +100,24 @@ export class AckLedger {
     else if (e.source === 'net' && (e.kind === 'partition' || e.kind === 'heal')) {
       const m = /^(\S+) (?:<->|->) (\S+)$/.exec(e.text);
       if (m !== null) this.timeline.push({ atUs, kind: e.kind, a: m[1]!, b: m[2]! });
-    } else if (e.kind === 'power-loss') this.timeline.push({ atUs, kind: 'down', host: e.source, how: 'power lost' });
+    } else if (e.kind === 'power-loss') this.down(atUs, e.source, 'power lost');
     else if (e.kind === 'boot') this.timeline.push({ atUs, kind: 'power-on', host: e.source });
     else if (e.kind === 'exit') {
       // host.ts: "<pid> <name> <how> <code>"; a power cut is noted above.
       const m = /^\d+ redis-server (\S+) /.exec(e.text);
-      if (m !== null && m[1] !== 'power-loss') this.timeline.push({ atUs, kind: 'down', host: e.source, how: m[1] === 'killed' ? 'killed' : 'stopped' });
+      if (m !== null && m[1] !== 'power-loss') this.down(atUs, e.source, m[1] === 'killed' ? 'killed' : 'stopped');
     }
+  }
+
+  /**
+   * A host's redis-server ended. Its role is forgotten, so that the role it
+   * starts with again is a change in the timeline: a server killed as a
+   * primary and started again as one is a primary anew, beside any
+   * promoted while it was down.
+   */
+  private down(atUs: number, host: string, how: 'killed' | 'power lost' | 'stopped'): void {
+    this.timeline.push({ atUs, kind: 'down', host, how });
+    for (const server of this.roles.keys()) if (server.startsWith(`${host}:`)) this.roles.set(server, 'down');
   }
 
   /** A role entry (RedisProcess): "6379 master" or "6379 replica of 10.0.0.2:6379". */

@@ -305,6 +305,18 @@ const FOUND: ReadonlyArray<{ seed: number; moves: Move[] }> = [
       { fault: { kind: 'power-loss', host: 'primary' }, seconds: 17 },
     ],
   },
+  // B, promoted, is killed and started again as a primary while A, cut off, still is one: A's writes after the heal are lost to B.
+  {
+    seed: 17,
+    moves: [
+      { fault: { kind: 'power-loss', host: 'C' }, seconds: 8 },
+      { fault: { kind: 'isolate', host: 'A' }, seconds: 7 },
+      { fault: { kind: 'kill', host: 'B' }, seconds: 15 },
+      { fault: { kind: 'restart', host: 'B' }, seconds: 14 },
+      { fault: { kind: 'heal' }, seconds: 18 },
+      { fault: { kind: 'power-loss', host: 'primary' }, seconds: 9 },
+    ],
+  },
 ];
 
 describe('failover by three sentinels, under random faults', () => {
