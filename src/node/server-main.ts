@@ -31,7 +31,6 @@ import { isSentinelMode, sentinelMain } from './sentinel-main.js';
 
 /** Lines the simulated process logs that this entry point prints itself, in Redis's form. */
 const STARTUP_LINES = new Set([
-  'Ready to accept connections',
   'Received SIGTERM scheduling shutdown...',
   'Received SIGINT scheduling shutdown...',
 ]);
@@ -195,6 +194,12 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
   let early: EarlyListeners | null = null;
   let spawnedAt = 0;
   let rdbLoadedAt = 0;
+  // Like redis-server, ready once the files are loaded and the port listens, whichever comes last.
+  let loadedFiles = false;
+  let listening = false;
+  const ready = (): void => {
+    if (loadedFiles && listening) log.notice('Ready to accept connections');
+  };
   host.spawnListeners.push((p) => {
     if (!(p instanceof RedisProcess)) return;
     spawnedAt = performance.now();
@@ -208,6 +213,10 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
     else if (early !== null) log.raw(logo(settings.port));
     p.logListeners.push((level, text, childPid) => {
       if (STARTUP_LINES.has(text)) return;
+      if (text === 'Ready to accept connections') {
+        loadedFiles = true;
+        return ready();
+      }
       // Redis marks a replica's lines with S, the fork child's with C.
       log.role = childPid !== undefined ? 'C' : p.server.replication.masterHost !== null ? 'S' : 'M';
       if (text.startsWith('Done loading RDB')) rdbLoadedAt = performance.now();
@@ -250,7 +259,8 @@ export async function runServer(argv: readonly string[], opts: RunOptions = {}):
       log.warning(`Failed to write PID file: ${pidfile}`);
     }
   }
-  log.notice('Ready to accept connections');
+  listening = true;
+  ready();
 
   let done: Promise<void> | null = null;
   // SHUTDOWN ends the simulated process; the Node server follows it.

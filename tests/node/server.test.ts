@@ -262,6 +262,36 @@ describe('npm run server with always-show-logo yes', () => {
     }
   });
 
+  it('says it is ready to accept connections only once its files are loaded, as redis-server does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ready-'));
+    try {
+      const port = await freePort();
+      const first = await runServer(['--port', String(port), '--dir', dir, '--save', '', '--enable-debug-command', 'yes'], { stdout: () => undefined });
+      if (typeof first === 'number') throw new Error('the server did not start');
+      const c = await RawConnection.open(port);
+      expect(await c.commandRaw(['DEBUG', 'POPULATE', '2000'])).toBe('+OK\r\n');
+      expect(await c.commandRaw(['SAVE'])).toBe('+OK\r\n');
+      c.close();
+      await first.shutdown();
+
+      let log = '';
+      // 2,000 keys at 500 us each: a second of loading, in which clients get -LOADING.
+      const r = await runServer(['--port', String(port), '--dir', dir, '--save', '', '--key-load-delay', '500'], { stdout: (t) => (log += t) });
+      if (typeof r === 'number') throw new Error(`the server did not start: ${log}`);
+      try {
+        for (let i = 0; i < 600 && !log.includes('Ready to accept connections'); i++) await new Promise((res) => setTimeout(res, 50));
+        const loaded = log.indexOf('DB loaded from disk');
+        expect(loaded).toBeGreaterThan(0);
+        expect(log.indexOf('Ready to accept connections')).toBeGreaterThan(loaded);
+        expect(log.split('Ready to accept connections').length).toBe(2);
+      } finally {
+        await r.shutdown();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('shows its pid before it loads its files, so a server that cannot load has shown it too', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'logo-'));
     try {
