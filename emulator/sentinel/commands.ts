@@ -319,6 +319,15 @@ function setOptions(s: Sentinel, argv: string[]): Reply {
       // An empty path removes the script.
       if (lower === 'notification-script') master.config.notificationScript = value === '' ? null : value;
       else master.config.clientReconfigScript = value === '' ? null : value;
+    } else if (lower === 'rename-command' && more > 1) {
+      const from = argv[++j]!;
+      const to = argv[++j]!;
+      if (from === '' || to === '') return fail(errorReply(`Invalid argument '${to === '' ? to : from}' for SENTINEL SET '${option}'`));
+      // A new renaming replaces the old one; a command renamed to its own name (any case) is no renaming at all.
+      const table = master.config.renamedCommands;
+      const at = table.findIndex(([f]) => f.toLowerCase() === from.toLowerCase());
+      if (at >= 0) table.splice(at, 1);
+      if (from.toLowerCase() !== to.toLowerCase()) table.push([from, to]);
     } else if ((lower === 'auth-pass' || lower === 'auth-user') && more > 0) {
       const value = argv[++j]!;
       master.config[lower === 'auth-pass' ? 'authPass' : 'authUser'] = value === '' ? null : value;
@@ -329,7 +338,8 @@ function setOptions(s: Sentinel, argv: string[]): Reply {
     }
     changes++;
     // The password itself stays out of the log and the event channel.
-    s.event('warning', '+set', master, `${argv[first]} ${lower === 'auth-pass' ? '******' : argv[first + 1]}`);
+    // Two words after the option (rename-command) are both shown.
+    s.event('warning', '+set', master, `${argv[first]} ${lower === 'auth-pass' ? '******' : argv.slice(first + 1, j + 1).join(' ')}`);
   }
   return flushReply(s);
 }

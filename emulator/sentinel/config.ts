@@ -34,6 +34,12 @@ export interface MonitoredMasterConfig {
   /** auth-pass and auth-user: how the links to the master and its replicas authenticate (AUTH); null when not set. */
   authPass: string | null;
   authUser: string | null;
+  /**
+   * rename-command: the names the master and its replicas know Sentinel's
+   * commands by (renamed_commands, matched without regard to case), as
+   * [command, renamed] pairs in the order they were given.
+   */
+  renamedCommands: Array<[string, string]>;
 }
 
 /** The options of Sentinel itself that SENTINEL CONFIG GET|SET reaches (sentinelConfigSetCommand). */
@@ -107,6 +113,7 @@ export function newMasterConfig(name: string, ip: string, port: number, quorum: 
     clientReconfigScript: null,
     authPass: null,
     authUser: null,
+    renamedCommands: [],
   };
 }
 
@@ -216,6 +223,16 @@ export function parseSentinelConfig(text: string, executable: (path: string) => 
         if (args.length !== 2) break;
         master(n, line, args[0])[what === 'auth-pass' ? 'authPass' : 'authUser'] = args[1]!;
         continue;
+      case 'rename-command': {
+        if (args.length !== 3) break;
+        // sentinelHandleConfiguration: rename-command <name> <command> <renamed-command>, one renaming per command.
+        const m = master(n, line, args[0]);
+        if (m.renamedCommands.some(([from]) => from.toLowerCase() === args[1]!.toLowerCase())) {
+          throw new SentinelConfigError(n, line, 'Same command renamed multiple times with rename-command.');
+        }
+        m.renamedCommands.push([args[1]!, args[2]!]);
+        continue;
+      }
       case 'deny-scripts-reconfig': {
         if (args.length !== 1) break;
         const v = yesNo(args[0]);
@@ -312,6 +329,7 @@ export function rewriteSentinelConfig(
     line('leader-epoch', `${m.name} ${m.leaderEpoch}`);
     for (const r of m.knownReplicas) line('known-replica', `${m.name} ${r.ip} ${r.port}`);
     for (const s of m.knownSentinels) line('known-sentinel', `${m.name} ${s.ip} ${s.port} ${s.runId}`);
+    for (const [from, to] of m.renamedCommands) line('rename-command', `${m.name} ${from} ${to}`);
   }
   line('current-epoch', String(config.currentEpoch));
   const optional = (kind: string, text: string | null): void => (text === null ? state.markProcessed(`sentinel ${kind}`) : line(kind, text));

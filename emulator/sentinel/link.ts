@@ -35,6 +35,8 @@ export class ReplyLink {
     nowMs: number,
     private readonly onClosed: () => void,
     private readonly onMessage: ((channel: string, payload: string) => void) | null = null,
+    /** sentinelInstanceMapCommand: the name the instance knows a command by (its master's rename-command table). */
+    private readonly mapCommand: (name: string) => string = (name) => name,
   ) {
     this.connectedAtMs = nowMs;
     const c = p.connect(ip, port, {
@@ -70,7 +72,8 @@ export class ReplyLink {
   /** Sends a command; `then` receives its reply. False when the link is gone. */
   send(argv: readonly string[], then: (r: Reply) => void = () => {}): boolean {
     if (this.conn === null) return false;
-    const bytes = encodeCommand(argv);
+    const name = this.mapCommand(argv[0]!);
+    const bytes = encodeCommand(name === argv[0] ? argv : [name, ...argv.slice(1)]);
     if (this.open) this.conn.write(bytes);
     else this.queued += bytes;
     this.waiting.push(then);

@@ -332,6 +332,18 @@ export class Sentinel implements ProcessModule {
     return `sentinel-${this.myid.slice(0, 8)}-${type}`;
   }
 
+  /**
+   * sentinelInstanceMapCommand: a command as the instance knows it, from
+   * the rename-command table of its master (every replica and sentinel of
+   * a master shares the master's table), matched without regard to case.
+   */
+  private mapCommand(ri: Instance, name: string): string {
+    const table = (ri.master ?? (ri as MonitoredMaster)).config.renamedCommands;
+    const lower = name.toLowerCase();
+    for (const [from, to] of table) if (from.toLowerCase() === lower) return to;
+    return name;
+  }
+
   /** sentinelReconnectInstance: the command link (CLIENT SETNAME, then a PING at once) and, but for sentinels, the pub/sub link subscribed to the hello channel. */
   reconnect(ri: Instance): void {
     if (!this.disconnected(ri)) return;
@@ -340,9 +352,17 @@ export class Sentinel implements ProcessModule {
     if (now - ri.lastReconnMs < this.periods.pingMs) return;
     ri.lastReconnMs = now;
     if (ri.cc === null) {
-      const cc: ReplyLink = new ReplyLink(this.p, ri.ip, ri.port, this.nowMs(), () => {
-        if (ri.cc === cc) ri.cc = null;
-      });
+      const cc: ReplyLink = new ReplyLink(
+        this.p,
+        ri.ip,
+        ri.port,
+        this.nowMs(),
+        () => {
+          if (ri.cc === cc) ri.cc = null;
+        },
+        null,
+        (name) => this.mapCommand(ri, name),
+      );
       if (cc.alive) {
         ri.cc = cc;
         this.sendAuthIfNeeded(ri, cc);
@@ -364,6 +384,7 @@ export class Sentinel implements ProcessModule {
           pc.lastActivityMs = this.nowMs();
           if (channel === HELLO_CHANNEL && !payload.includes(this.myid)) this.processHello(payload);
         },
+        (name) => this.mapCommand(ri, name),
       );
       if (pc.alive) {
         ri.pc = pc;

@@ -105,6 +105,8 @@ describe.skipIf(!RUN)('sentinel.conf rewritten in place, against redis-sentinel 
       ['SENTINEL', 'SET', 'mymaster', 'quorum', '1', 'parallel-syncs', '3', 'failover-timeout', '90000'],
       ['SENTINEL', 'MONITOR', 'third', '127.0.0.1', '1', '2'],
       ['SENTINEL', 'SET', 'third', 'down-after-milliseconds', '600000'],
+      ['SENTINEL', 'SET', 'third', 'rename-command', 'CONFIG', 'GUESSME'],
+      ['SENTINEL', 'SET', 'third', 'rename-command', 'ping', 'PING'],
       ['SENTINEL', 'REMOVE', 'mymaster'],
       ['SENTINEL', 'CONFIG', 'SET', 'announce-port', '7777'],
       ['SENTINEL', 'FLUSHCONFIG'],
@@ -116,5 +118,6 @@ describe.skipIf(!RUN)('sentinel.conf rewritten in place, against redis-sentinel 
     expect(emu).toBe(real);
     expect(real).not.toContain('mymaster');
     expect(real).toContain('sentinel monitor third 127.0.0.1 1 2\n');
+    expect(real).toContain('sentinel rename-command third CONFIG GUESSME\n');
   });
 });
