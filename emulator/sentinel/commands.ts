@@ -319,6 +319,11 @@ function setOptions(s: Sentinel, argv: string[]): Reply {
       // An empty path removes the script.
       if (lower === 'notification-script') master.config.notificationScript = value === '' ? null : value;
       else master.config.clientReconfigScript = value === '' ? null : value;
+    } else if (lower === 'master-reboot-down-after-period' && more > 0) {
+      const value = argv[++j]!;
+      // getLongLongFromObject: the whole word is a number, here zero or more.
+      if (!/^-?\d+$/.test(value) || Number(value) < 0) return fail(errorReply(`Invalid argument '${value}' for SENTINEL SET '${option}'`));
+      master.config.rebootDownAfterMs = Number(value);
     } else if (lower === 'rename-command' && more > 1) {
       const from = argv[++j]!;
       const to = argv[++j]!;

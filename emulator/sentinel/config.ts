@@ -40,6 +40,8 @@ export interface MonitoredMasterConfig {
    * [command, renamed] pairs in the order they were given.
    */
   renamedCommands: Array<[string, string]>;
+  /** master-reboot-down-after-period: a master that restarted is down until it answers PONG, after this many ms; 0 is off. */
+  rebootDownAfterMs: number;
 }
 
 /** The options of Sentinel itself that SENTINEL CONFIG GET|SET reaches (sentinelConfigSetCommand). */
@@ -114,6 +116,7 @@ export function newMasterConfig(name: string, ip: string, port: number, quorum: 
     authPass: null,
     authUser: null,
     renamedCommands: [],
+    rebootDownAfterMs: 0,
   };
 }
 
@@ -223,6 +226,14 @@ export function parseSentinelConfig(text: string, executable: (path: string) => 
         if (args.length !== 2) break;
         master(n, line, args[0])[what === 'auth-pass' ? 'authPass' : 'authUser'] = args[1]!;
         continue;
+      case 'master-reboot-down-after-period': {
+        if (args.length !== 2) break;
+        const m = master(n, line, args[0]);
+        // atoi: the leading number, 0 when there is none.
+        m.rebootDownAfterMs = parseInt(args[1]!, 10) || 0;
+        if (m.rebootDownAfterMs < 0) throw new SentinelConfigError(n, line, 'negative time parameter.');
+        continue;
+      }
       case 'rename-command': {
         if (args.length !== 3) break;
         // sentinelHandleConfiguration: rename-command <name> <command> <renamed-command>, one renaming per command.
@@ -325,6 +336,7 @@ export function rewriteSentinelConfig(
     if (m.clientReconfigScript !== null) line('client-reconfig-script', `${m.name} ${m.clientReconfigScript}`);
     if (m.authPass !== null) line('auth-pass', `${m.name} ${m.authPass}`);
     if (m.authUser !== null) line('auth-user', `${m.name} ${m.authUser}`);
+    if (m.rebootDownAfterMs !== 0) line('master-reboot-down-after-period', `${m.name} ${m.rebootDownAfterMs}`);
     line('config-epoch', `${m.name} ${m.configEpoch}`);
     line('leader-epoch', `${m.name} ${m.leaderEpoch}`);
     for (const r of m.knownReplicas) line('known-replica', `${m.name} ${r.ip} ${r.port}`);

@@ -57,6 +57,8 @@ export interface Instance {
   info: string;
   roleReported: 'master' | 'slave';
   roleReportedMs: number;
+  /** SRI_MASTER_REBOOT and master_reboot_since_time: when a master with master-reboot-down-after-period was seen restarted, until its next PONG; null when not. */
+  rebootSinceMs: number | null;
   /** Replicas: what their INFO says of their link to their master. */
   masterLinkDownMs: number;
   masterHost: string | null;
@@ -181,6 +183,7 @@ export class Sentinel implements ProcessModule {
       info: '',
       roleReported: kind === 'slave' ? 'slave' : 'master',
       roleReportedMs: now,
+      rebootSinceMs: null,
       masterLinkDownMs: 0,
       masterHost: null,
       masterPort: 0,
@@ -434,6 +437,7 @@ export class Sentinel implements ProcessModule {
         if (text === 'PONG' || text.startsWith('LOADING') || text.startsWith('MASTERDOWN')) {
           ri.lastAvailMs = this.nowMs();
           ri.actPingMs = 0;
+          if (text.startsWith('PONG')) ri.rebootSinceMs = null;
         }
       }
       ri.lastPongMs = this.nowMs();
@@ -491,7 +495,9 @@ export class Sentinel implements ProcessModule {
     // Down when it does not answer, or when a master has said it is a
     // replica for down-after plus two INFO periods.
     const reportsReplica = ri.kind === 'master' && ri.roleReported === 'slave' && now - ri.roleReportedMs > this.downAfterMs(ri) + this.periods.infoMs * 2;
-    if (elapsed > downAfter || reportsReplica) {
+    // Or a master that restarted and has not answered PONG for master-reboot-down-after-period.
+    const rebooting = ri.kind === 'master' && ri.rebootSinceMs !== null && now - ri.rebootSinceMs > (ri as MonitoredMaster).config.rebootDownAfterMs;
+    if (elapsed > downAfter || reportsReplica || rebooting) {
       if (!ri.sdown) {
         ri.sdown = true;
         ri.sdownSinceMs = now;
@@ -517,6 +523,7 @@ export class Sentinel implements ProcessModule {
         if (ri.runId === '') ri.runId = id;
         else if (ri.runId !== id) {
           this.event('notice', '+reboot', ri, '');
+          if (ri.kind === 'master' && (ri as MonitoredMaster).config.rebootDownAfterMs !== 0) ri.rebootSinceMs = this.nowMs();
           ri.runId = id;
         }
       }

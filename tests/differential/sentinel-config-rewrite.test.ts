@@ -107,6 +107,8 @@ describe.skipIf(!RUN)('sentinel.conf rewritten in place, against redis-sentinel 
       ['SENTINEL', 'SET', 'third', 'down-after-milliseconds', '600000'],
       ['SENTINEL', 'SET', 'third', 'rename-command', 'CONFIG', 'GUESSME'],
       ['SENTINEL', 'SET', 'third', 'rename-command', 'ping', 'PING'],
+      ['SENTINEL', 'SET', 'third', 'master-reboot-down-after-period', '4000'],
+      ['SENTINEL', 'SET', 'third', 'master-reboot-down-after-period', '-1'],
       ['SENTINEL', 'REMOVE', 'mymaster'],
       ['SENTINEL', 'CONFIG', 'SET', 'announce-port', '7777'],
       ['SENTINEL', 'FLUSHCONFIG'],
@@ -119,5 +121,6 @@ describe.skipIf(!RUN)('sentinel.conf rewritten in place, against redis-sentinel 
     expect(real).not.toContain('mymaster');
     expect(real).toContain('sentinel monitor third 127.0.0.1 1 2\n');
     expect(real).toContain('sentinel rename-command third CONFIG GUESSME\n');
+    expect(real).toContain('sentinel master-reboot-down-after-period third 4000\n');
   });
 });

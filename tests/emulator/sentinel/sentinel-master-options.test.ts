@@ -1,9 +1,11 @@
 /**
- * A master whose commands go by other names: SENTINEL SET ... rename-command
- * and `sentinel rename-command` in sentinel.conf give the name Sentinel
+ * Two per-master options of Sentinel. rename-command (SENTINEL SET and
+ * `sentinel rename-command` in sentinel.conf) gives the name Sentinel
  * sends each command by to the master, its replicas and the other
- * sentinels (sentinelInstanceMapCommand), kept in the file as the
- * rewrite writes it (runtest-sentinel's 07-down-conditions renames PING).
+ * sentinels (sentinelInstanceMapCommand); runtest-sentinel's
+ * 07-down-conditions renames PING. master-reboot-down-after-period judges
+ * a master down that restarted and has not answered PONG for that long
+ * (12-master-reboot). Both are kept in the file as the rewrite writes them.
  */
 import { describe, expect, it } from 'vitest';
 import { World } from '../../../emulator/world/world.js';
@@ -15,7 +17,7 @@ function setup(seed: number, extra = ''): { world: World; log: () => string; con
   const world = new World({ seed });
   registerSentinel(world);
   for (const h of ['A', 'S1']) world.addHost(h);
-  world.startRedis('A', { config: { save: '' } });
+  world.startRedis('A', { config: { save: '', 'enable-debug-command': 'yes' } });
   world.host('S1').disk.writeFile('/sentinel.conf', bytesToArray(`logfile "/s.log"\nsentinel monitor mymaster 10.0.0.2 6379 1\nsentinel down-after-milliseconds mymaster 3000\n${extra}`));
   world.spawn('S1', 'redis-sentinel', { config: '/sentinel.conf' });
   return {
@@ -65,5 +67,34 @@ describe('sentinel and renamed commands', () => {
     expect(await runId('sentinel rename-command mymaster INFO SECRETINFO\n')).toBe('');
 
     expect(() => setup(9, 'sentinel rename-command mymaster INFO A\nsentinel rename-command mymaster info B\n')).toThrow(/Same command renamed multiple times with rename-command/);
+  });
+});
+
+describe('sentinel and a master that restarts', () => {
+  /** A restarts with 20,000 keys to load at 1 ms a key: about 20 s of answering -LOADING, which counts as available. */
+  async function restartWhileWatched(period: string | null): Promise<string> {
+    const { world, log } = setup(11);
+    const a = world.redis('A')!;
+    const app = world.connect({ from: 'S1', to: 'A:6379' });
+    await world.settle(app.call('DEBUG', 'POPULATE', '20000'));
+    await world.settle(app.call('SAVE'));
+    const c = world.connect({ from: 'S1', to: 'S1:26379' });
+    if (period !== null) expect(await world.settle(c.call('SENTINEL', 'SET', 'mymaster', 'master-reboot-down-after-period', period))).toBe('OK');
+    world.advance(3000);
+    a.signal('KILL');
+    world.startRedis('A', { config: { 'key-load-delay': '1000' } });
+    // Sentinel asks a master for INFO every 10 s: the new run id shows in the first answer after the restart.
+    world.advance(12_000);
+    return log();
+  }
+
+  it('judges a master down that restarted and has not answered PONG for master-reboot-down-after-period, though -LOADING counts as an answer', async () => {
+    const without = await restartWhileWatched(null);
+    expect(without).toContain('+reboot master mymaster');
+    expect(without).not.toContain('+sdown');
+    const watched = await restartWhileWatched('2000');
+    expect(watched).toContain('# +set master mymaster 10.0.0.2 6379 master-reboot-down-after-period 2000\n');
+    expect(watched).toContain('+reboot master mymaster');
+    expect(watched).toContain('# +sdown master mymaster 10.0.0.2 6379\n');
   });
 });
