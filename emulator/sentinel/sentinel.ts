@@ -342,6 +342,7 @@ export class Sentinel implements ProcessModule {
    */
   private mapCommand(ri: Instance, name: string): string {
     const table = (ri.master ?? (ri as MonitoredMaster)).config.renamedCommands;
+    if (table.length === 0) return name;
     const lower = name.toLowerCase();
     for (const [from, to] of table) if (from.toLowerCase() === lower) return to;
     return name;

@@ -24,9 +24,11 @@ store.start();
 const shared = location.hash.startsWith('#share=') ? location.hash : null;
 if (shared !== null) history.replaceState(null, '', location.pathname + location.search);
 
+const openLink = async (fragment: string): Promise<boolean> => (await import('./session/share-link.js')).openSharedMoment(session, fragment, shelf);
+
 // The learner's last session comes back if there is one; otherwise the sandbox opens with a redis-cli.
 const started = session.load().then(async (restored) => {
-  if (shared !== null && (await (await import('./session/share-link.js')).openSharedMoment(session, shared, shelf))) restored = true;
+  if (shared !== null && (await openLink(shared))) restored = true;
   if (!restored) store.openTerminal();
   // The commands kept apart come once the terminal is up, before they are likely to be typed.
   setTimeout(() => void loadCommandCode().catch(() => undefined), 0);
@@ -36,7 +38,7 @@ addEventListener('hashchange', () => {
   if (!location.hash.startsWith('#share=')) return;
   const link = location.hash;
   history.replaceState(null, '', location.pathname + location.search);
-  void started.then(async () => (await import('./session/share-link.js')).openSharedMoment(session, link, shelf));
+  void started.then(() => openLink(link));
 });
 // Leaving the page saves at once rather than after the usual short delay.
 addEventListener('pagehide', () => void session.save());

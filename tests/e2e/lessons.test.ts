@@ -38,6 +38,20 @@ async function open(colorScheme: 'light' | 'dark', viewport = { width: 1440, hei
   return opened;
 }
 
+/** A link to lesson 0 made by someone `steps` steps into it, in a browser context of their own. */
+async function linkIntoLessonZero(steps: number): Promise<string> {
+  const sharer = await open('light');
+  await sharer.page.getByRole('button', { name: 'Lesson 0: The workbook and the keyspace', exact: true }).click();
+  for (let i = 0; i < steps; i++) await doStepForMe(sharer.page);
+  await expect.poll(() => sharer.page.locator('.step-title').innerText()).toMatch(new RegExp(`^Step ${steps + 1} of 6`));
+  await sharer.page.getByRole('button', { name: /^History/ }).click();
+  await sharer.page.getByRole('button', { name: 'Share link' }).click();
+  const link = await sharer.page.getByRole('textbox', { name: 'Link to this moment' }).inputValue();
+  expect(sharer.problems).toEqual([]);
+  await sharer.page.context().close();
+  return link;
+}
+
 describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
   it('lists the lessons of the catalogue and the sandbox', async () => {
     const { page, problems } = await open('light');
@@ -110,16 +124,7 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
   it('opens a shared moment of a lesson beside the learner\'s own progress in it: labelled as shared, the list keeps the learner\'s step, and the learner goes back to it', async () => {
     const zero = 'The workbook and the keyspace';
     // Someone two steps into lesson 0 makes a link.
-    const sharer = await open('light');
-    await sharer.page.getByRole('button', { name: `Lesson 0: ${zero}`, exact: true }).click();
-    await doStepForMe(sharer.page);
-    await doStepForMe(sharer.page);
-    await expect.poll(() => sharer.page.locator('.step-title').innerText()).toMatch(/^Step 3 of 6/);
-    await sharer.page.getByRole('button', { name: /^History/ }).click();
-    await sharer.page.getByRole('button', { name: 'Share link' }).click();
-    const link = await sharer.page.getByRole('textbox', { name: 'Link to this moment' }).inputValue();
-    expect(sharer.problems).toEqual([]);
-    await sharer.page.context().close();
+    const link = await linkIntoLessonZero(2);
 
     // The learner is one step into the same lesson, and opens the link.
     const { page, problems } = await open('light');
@@ -161,15 +166,7 @@ describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
   }, 180_000);
 
   it('opens a shared link pasted into the address of a workbook already open, where only the fragment changes and the page does not load again', async () => {
-    const zero = 'The workbook and the keyspace';
-    const sharer = await open('light');
-    await sharer.page.getByRole('button', { name: `Lesson 0: ${zero}`, exact: true }).click();
-    await doStepForMe(sharer.page);
-    await expect.poll(() => sharer.page.locator('.step-title').innerText()).toMatch(/^Step 2 of 6/);
-    await sharer.page.getByRole('button', { name: /^History/ }).click();
-    await sharer.page.getByRole('button', { name: 'Share link' }).click();
-    const link = await sharer.page.getByRole('textbox', { name: 'Link to this moment' }).inputValue();
-    await sharer.page.context().close();
+    const link = await linkIntoLessonZero(1);
 
     const { page, problems } = await open('light');
     await page.evaluate((hash) => {
