@@ -30,7 +30,7 @@ export async function timeIt(ms: number, op: (i: number) => Promise<unknown>): P
   const start = process.cpuUsage();
   const budgetUs = ms * 1000;
   let n = 0;
-  let usedUs = 0;
+  let usedUs: number;
   for (;;) {
     for (let k = 0; k < 256; k++) await op(n++);
     const used = process.cpuUsage(start);
