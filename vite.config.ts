@@ -3,6 +3,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { cellEnginePlugin } from './scripts/cell-engine-plugin.js';
 import { initialJavaScriptReport } from './scripts/initial-javascript.js';
+import { lessonCataloguePlugin } from './scripts/lesson-catalogue-plugin.js';
 
 /**
  * The dev server needs what the shipped page forbids: React Refresh's
@@ -49,7 +50,7 @@ function devSandboxPolicy(): Plugin {
 export default defineConfig({
   // Relative asset paths: dist/ works from any folder of any static host.
   base: './',
-  plugins: [react(), devContentSecurityPolicy(), devSandboxPolicy(), cellEnginePlugin(), initialJavaScriptReport()],
+  plugins: [react(), devContentSecurityPolicy(), devSandboxPolicy(), cellEnginePlugin(), lessonCataloguePlugin(), initialJavaScriptReport()],
   // The cells' worker is bundled on its own, with its own plugins: it carries the cells' runtime for their engine.
   worker: { plugins: () => [cellEnginePlugin()] },
   build: {

@@ -1,10 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { cellEnginePlugin } from './scripts/cell-engine-plugin.js';
+import { lessonCataloguePlugin } from './scripts/lesson-catalogue-plugin.js';
 
 export default defineConfig({
-  // Code cells run in their engine in the tests too (src/code-cell/engine).
-  plugins: [cellEnginePlugin()],
+  // Code cells run in their engine in the tests too (src/code-cell/engine); the page's lesson list is made from the lesson files.
+  plugins: [cellEnginePlugin(), lessonCataloguePlugin()],
   test: {
     include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/differential/global-setup.ts'],

@@ -8,11 +8,11 @@ import RedisMock from 'ioredis-mock';
 import { DirectClient, ManualClock, createServer } from '../emulator/index.js';
 import { timeIt, type Row } from './measure.js';
 
-interface Caller {
+export interface Caller {
   call(...args: Array<string | number>): Promise<unknown>;
 }
 
-function emulatorCaller(): Caller {
+export function emulatorCaller(): Caller {
   const server = createServer({ clock: new ManualClock() });
   return new DirectClient(server);
 }
@@ -23,7 +23,7 @@ function mockCaller(): Caller {
   return { call: (name, ...args) => mock[String(name).toLowerCase()]!(...args) };
 }
 
-interface Case {
+export interface Case {
   name: string;
   /** The ratio against ioredis-mock this case must reach (issue 16's table). */
   goal?: number;
@@ -35,7 +35,7 @@ const ZSET_SIZE = 5000;
 /** How long each timed run lasts. */
 const RUN_MS = 700;
 
-const CASES: Case[] = [
+export const CASES: Case[] = [
   { name: 'SET', goal: 4.5, run: (c, i) => c.call('SET', `key:${i % 10000}`, 'xxxxxxxxxx') },
   {
     name: 'GET',

@@ -15,6 +15,8 @@ export interface Row {
   goal?: number;
   /** An absolute goal for the emulator's figure instead (a time: at most this much). */
   goalValue?: number;
+  /** Where the emulator's time goes, for a row short of its goal (bench/where.ts). */
+  where?: string;
 }
 
 /**
@@ -69,5 +71,6 @@ export function printRows(title: string, rows: Row[]): void {
     console.log(
       `  ${r.name.padEnd(w)}  emulator ${fmt(r.emulator, r.unit).padStart(14)}   ${r.referenceName} ${fmt(r.reference, r.unit).padStart(14)}   ratio ${label.padEnd(20)} ${verdict(r)}`.trimEnd(),
     );
+    if (r.where) console.log(`      where the emulator's time goes (CPU profile, self time of the busy samples): ${r.where}`);
   }
 }

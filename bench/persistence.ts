@@ -16,7 +16,7 @@ import { runServer, type RunningServer } from '../src/node/server-main.js';
 import { freePort, RawConnection, REDIS_SERVER_BIN } from '../tests/support/real-redis.js';
 import type { Row } from './measure.js';
 
-const KEYS = 1_000_000;
+export const KEYS = 1_000_000;
 const ROUNDS = 2;
 
 interface Started {
@@ -36,7 +36,7 @@ async function command(port: number, argv: string[]): Promise<Reply> {
 }
 
 /** Milliseconds a command takes over TCP, from sending it to its reply. */
-async function timeCommand(port: number, argv: string[]): Promise<number> {
+export async function timeCommand(port: number, argv: string[]): Promise<number> {
   const c = await RawConnection.open(port);
   try {
     const t = performance.now();
@@ -89,7 +89,7 @@ async function startReal(dir: string, extra: string[] = []): Promise<Started & {
 }
 
 /** `npm run server` in this process on `dir`, timed until it answers. */
-async function startEmulator(dir: string, extra: string[] = []): Promise<Started & { running: RunningServer }> {
+export async function startEmulator(dir: string, extra: string[] = []): Promise<Started & { running: RunningServer }> {
   const port = await freePort();
   const cwd = process.cwd();
   const started = performance.now();

@@ -9,12 +9,13 @@
  */
 import { benchInProcess } from './inprocess.js';
 import { printRows } from './measure.js';
+import { explainShortRows, inProcessProfile, rdbLoadProfile, simProfile, tcpProfile } from './where.js';
 
 const which = new Set(process.argv.slice(2));
 const all = which.size === 0;
 
 if (all || which.has('inprocess')) {
-  printRows('In-process, one awaited call per command (emulator vs ioredis-mock)', await benchInProcess(3));
+  printRows('In-process, one awaited call per command (emulator vs ioredis-mock)', await explainShortRows(await benchInProcess(3), inProcessProfile));
 }
 if (all || which.has('start')) {
   const { benchStart } = await import('./start.js');
@@ -22,11 +23,11 @@ if (all || which.has('start')) {
 }
 if (all || which.has('tcp')) {
   const { benchTcp } = await import('./tcp.js');
-  printRows('TCP, redis-benchmark (emulator server vs redis-server)', await benchTcp());
+  printRows('TCP, redis-benchmark (emulator server vs redis-server)', await explainShortRows(await benchTcp(), tcpProfile));
 }
 if (all || which.has('sim')) {
   const { benchSim } = await import('./sim.js');
-  printRows('Simulated world, redis-benchmark -c 50 -n 1000000 in virtual time (commands simulated per CPU second vs what lessons need)', benchSim());
+  printRows('Simulated world, redis-benchmark -c 50 -n 1000000 in virtual time (commands simulated per CPU second vs what lessons need)', await explainShortRows(benchSim(), simProfile));
 }
 if (all || which.has('replication')) {
   const { benchReplication } = await import('./replication.js');
@@ -41,6 +42,7 @@ if (all || which.has('memory')) {
 if (all || which.has('persistence')) {
   const { benchPersistence } = await import('./persistence.js');
   const { rows, notes } = await benchPersistence();
+  await explainShortRows(rows, rdbLoadProfile);
   printRows('Persistence, npm run server vs redis-server, files on this disk (wall-clock ms, lower is better; goals: within 3x, the RDB load within 1.5x)', rows);
   for (const n of notes) console.log(`  ${n}`);
 }

@@ -17,7 +17,7 @@ import { World } from '../emulator/world/world.js';
 import { startBenchmark } from '../emulator/programs/redis-benchmark.js';
 import type { Row } from './measure.js';
 
-function simulate(test: string, pipeline: number, requests: number): number {
+export function simulate(test: string, pipeline: number, requests: number): number {
   const world = new World({ seed: 1 });
   world.trace.commands = false;
   world.addHost('redis', 'metal');

@@ -65,11 +65,14 @@ async function spawnServer(command: string, args: string[]): Promise<SpawnedServ
   };
 }
 
-/** The emulator's server as `npm run server` starts it (the bundle, rebuilt only if stale). */
-export async function spawnEmulatorServer(): Promise<SpawnedServer> {
+/**
+ * The emulator's server as `npm run server` starts it (the bundle, rebuilt
+ * only if stale), with `nodeArgs` for Node itself (a profiler's flags).
+ */
+export async function spawnEmulatorServer(nodeArgs: string[] = []): Promise<SpawnedServer> {
   const { ensureBundle } = await import('../scripts/node-bundle.mjs');
   await ensureBundle('server');
-  return spawnServer(process.execPath, [LAUNCHER]);
+  return spawnServer(process.execPath, [...nodeArgs, LAUNCHER]);
 }
 
 export async function benchStart(): Promise<Row[]> {

@@ -20,7 +20,7 @@ export function redisBenchmark(port: number, args: string[]): Map<string, number
 }
 
 /** Each run with the ratio against redis-server it must reach (issue 16's table). */
-const RUNS: Array<{ label: string; args: string[]; goal: number }> = [
+export const RUNS: Array<{ label: string; args: string[]; goal: number }> = [
   { label: '-c 50 -P 16', args: ['-c', '50', '-P', '16', '-t', 'set,get', '-n', '1000000'], goal: 0.8 },
   { label: '-c 1', args: ['-c', '1', '-t', 'set,get', '-n', '50000'], goal: 0.95 },
 ];

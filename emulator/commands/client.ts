@@ -40,7 +40,10 @@ function clientUnblock(c: Client, argv: string[]): Reply {
   const target = typeof id === 'number' ? c.server.clients.get(id) : undefined;
   if (!target || !target.blockedOn) return 0;
   const cmd = target.blockedOn.cmd;
-  c.server.blocking.unblock(target, asError ? UNBLOCKED_BY_CLIENT : NULL_ARRAY, 'released');
+  // TIMEOUT answers what the command answers when its time runs out
+  // (replyToBlockedClientTimedOut): WAIT's count of acknowledging replicas.
+  const timedOut = target.blockedOn.timeoutReply?.() ?? NULL_ARRAY;
+  c.server.blocking.unblock(target, asError ? UNBLOCKED_BY_CLIENT : timedOut, 'released');
   if (cmd && !asError) cmd.failedCalls++;
   return 1;
 }

@@ -810,10 +810,23 @@ function queuedFlags(c: Client, flag: number): boolean {
  */
 const TOUCHES_ARBITRARY_KEYS = new Set(['scan', 'randomkey']);
 
-/** processCommand's check for HTTP lines: "post" or "host:" in any case. */
+/**
+ * processCommand's check for HTTP lines: "post" or "host:" in any case.
+ * Every command name of four or five letters passes through here (INCR,
+ * HSET, LPUSH...): it is compared letter by letter, with no lowercase copy.
+ */
 function isCrossProtocolCommand(name: string): boolean {
-  const lower = asciiLower(name);
-  return lower === 'post' || lower === 'host:';
+  return sameIgnoringCase(name, name.length === 4 ? 'post' : 'host:');
+}
+
+/** Whether `s` is `lower` (same length, in lowercase ASCII) with any of its letters in uppercase. */
+function sameIgnoringCase(s: string, lower: string): boolean {
+  if (s.length !== lower.length) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /** The arguments with the redacted ones replaced, as the slow log and MONITOR show them. */

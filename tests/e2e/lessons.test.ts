@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, newWatchedPage, useBrowser, type Opened } from './browser.js';
+import { lessonFileNames } from '../lessons/lesson-files.js';
 import { doStepForMe, stateInList } from './lesson-steps.js';
 
 const SHOTS = join(import.meta.dirname, '../../.tmp/e2e');
@@ -53,14 +54,32 @@ async function linkIntoLessonZero(steps: number): Promise<string> {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('lessons in Chromium', () => {
-  it('lists the lessons of the catalogue and the sandbox', async () => {
-    const { page, problems } = await open('light');
+  it('lists the lessons of the catalogue and the sandbox without loading a lesson file, and loads only the file of the lesson opened', async () => {
+    const opened = await newWatchedPage(suite, { colorScheme: 'light', viewport: { width: 1440, height: 900 } });
+    const { page, problems } = opened;
+    // The lesson files are built into chunks named after them ("02-snapshots-<hash>.js").
+    const lessonFetched: string[] = [];
+    page.on('request', (r) => {
+      const name = new URL(r.url()).pathname.split('/').pop() ?? '';
+      const file = lessonFileNames().find((f) => name.startsWith(`${f.replace(/\.md$/, '')}-`));
+      if (file !== undefined) lessonFetched.push(file);
+    });
+    await page.goto(suite.app.url);
     const list = page.getByRole('list', { name: 'Lessons' });
+    await list.waitFor();
     // Each entry's name is its own text (the number and title), the rest its description.
     for (const name of ['Lesson 0: The workbook and the keyspace', 'Lesson 2: Snapshots', 'Lesson 5: The append-only file', 'Lesson 11: Verifying snapshots and append-only files', 'Sandbox: no lesson']) {
       expect(await list.getByRole('button', { name, exact: true }).count(), name).toBe(1);
     }
+    expect(await list.getByRole('listitem').count()).toBe(lessonFileNames().length + 1);
+    await expect.poll(() => stateInList(page, 2, 'Snapshots').innerText()).toBe('Not started');
     await page.screenshot({ path: join(SHOTS, 'lesson-picker.png') });
+    // The list came from the catalogue made when the page was built: no lesson was loaded or parsed to show it.
+    await page.locator('.terminal-screen:not([hidden]) .xterm-rows').getByText('redis:6379>').waitFor();
+    expect(lessonFetched).toEqual([]);
+    await list.getByRole('button', { name: 'Lesson 2: Snapshots', exact: true }).click();
+    await expect.poll(() => page.locator('.step-title').innerText()).toMatch(/^Step 1 of \d+/);
+    expect(lessonFetched).toEqual(['02-snapshots.md']);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -7,7 +7,7 @@ import { loadShellParts } from '../shell-loader.js';
 import { installWorkbookPrograms } from '../world-programs.js';
 import { buildSandboxWorld } from '../world-setup.js';
 import type { WorkbookSnapshot, WorldStore } from '../world-store.js';
-import { loadCatalogue } from './lesson-files.js';
+import { lessonCatalogue, loadLessonFile, type CatalogueEntry } from './lesson-files.js';
 import { LESSON_STATE_KEY, lessonKeeping } from './lesson-keeping.js';
 import type { LessonRecord, LessonShelf } from './lesson-shelf.js';
 import type { KeptLesson } from './progress-file.js';
@@ -15,8 +15,8 @@ import { StoreLessonHost } from './store-host.js';
 
 /** What the lesson pane shows, as one immutable value per change. */
 export interface LessonPaneState {
-  /** Every lesson, once loaded. */
-  readonly catalogue: readonly Lesson[] | null;
+  /** Every lesson, as the list shows it (made when the page was built; a lesson is parsed when opened). */
+  readonly catalogue: readonly CatalogueEntry[];
   readonly catalogueErrors: readonly string[];
   /** The picker, or the current lesson. */
   readonly view: 'picker' | 'lesson';
@@ -34,6 +34,8 @@ export interface LessonPaneState {
   readonly records: Readonly<Record<string, LessonRecord>>;
   /** A lesson being opened where it was left: its title. */
   readonly reopening: string | null;
+  /** A lesson whose file is being loaded to open it: its title. */
+  readonly opening: string | null;
   /**
    * The lesson open now is a moment someone shared (a link): shown as a
    * copy beside the learner's own progress in that lesson, which it never
@@ -71,13 +73,12 @@ export function lessonController(store: WorldStore): LessonController {
  * store publishes a changed world.
  *
  *   const lessons = lessonController(store);
- *   await lessons.loadCatalogue();
- *   lessons.open(lessons.state.catalogue![2]);
+ *   await lessons.choose(lessons.state.catalogue[2]);
  */
 export class LessonController {
   private current: LessonPaneState = {
-    catalogue: null,
-    catalogueErrors: [],
+    catalogue: lessonCatalogue().lessons,
+    catalogueErrors: lessonCatalogue().errors,
     view: 'picker',
     lesson: null,
     progress: null,
@@ -87,6 +88,7 @@ export class LessonController {
     error: null,
     records: {},
     reopening: null,
+    opening: null,
     shared: false,
   };
   private readonly listeners = new Set<() => void>();
@@ -94,7 +96,8 @@ export class LessonController {
   private offRunner: (() => void) | null = null;
   private readonly host: StoreLessonHost;
   private lastCluster: WorkbookSnapshot['cluster'] | null = null;
-  private loading: Promise<void> | null = null;
+  /** Each lesson file loaded and parsed, by file name: a lesson is parsed once, when first opened. */
+  private readonly parsed = new Map<string, Promise<Lesson>>();
   /** The world the shown block output came from: output of another timeline (one rewound away from) is never shown. */
   private outputWorld: World | null = null;
   /** The record last noted on the shelf ("id:step:done"), so it is written only when it changes. */
@@ -133,13 +136,18 @@ export class LessonController {
       return;
     }
     const saved = data as SavedLesson;
-    await this.loadCatalogue();
-    const lesson = this.current.catalogue?.find((l) => l.meta.id === saved.lesson);
-    if (lesson === undefined) {
+    const entry = this.current.catalogue.find((l) => l.id === saved.lesson);
+    if (entry === undefined) {
       this.forget();
       this.set({ error: `The saved lesson "${saved.lesson}" is not in this workbook any more; the world is kept as a sandbox.` });
       return;
     }
+    const lesson = await this.lessonOf(entry).catch((e: unknown) => {
+      this.forget();
+      this.set({ error: `“${entry.title}” could not be loaded: ${e instanceof Error ? e.message : String(e)}` });
+      return null;
+    });
+    if (lesson === null) return;
     try {
       this.resume(lesson, saved.progress, saved.shared === true);
     } catch (e) {
@@ -176,15 +184,39 @@ export class LessonController {
   }
 
   /**
-   * Loads and parses every lesson file, once, with the host shell the
-   * lessons' worlds run their scripted events and checks in.
+   * A lesson of the list, its file loaded and parsed (once), with the host
+   * shell the lessons' worlds run their scripted events and checks in.
    */
-  loadCatalogue(): Promise<void> {
-    this.loading ??= Promise.all([loadCatalogue(), loadShellParts()]).then(
-      ([{ lessons, errors }]) => this.set({ catalogue: lessons, catalogueErrors: errors }),
-      (e: unknown) => this.set({ catalogue: [], catalogueErrors: [String(e)] }),
-    );
-    return this.loading;
+  private lessonOf(entry: CatalogueEntry): Promise<Lesson> {
+    let p = this.parsed.get(entry.file);
+    if (p === undefined) {
+      p = Promise.all([loadLessonFile(entry.file), loadShellParts()]).then(([lesson]) => lesson);
+      // A load that failed (the network, say) is tried again the next time.
+      p.catch(() => this.parsed.delete(entry.file));
+      this.parsed.set(entry.file, p);
+    }
+    return p;
+  }
+
+  /**
+   * Loads a lesson to open it, saying so while it loads; null (and the
+   * reason shown) when it cannot be loaded.
+   */
+  private async load(entry: CatalogueEntry): Promise<Lesson | null> {
+    this.set({ opening: entry.title, error: null });
+    try {
+      return await this.lessonOf(entry);
+    } catch (e) {
+      this.set({ error: `“${entry.title}” could not be loaded: ${e instanceof Error ? e.message : String(e)}` });
+      return null;
+    } finally {
+      this.set({ opening: null });
+    }
+  }
+
+  /** Whether the pane is opening a lesson, so the list takes no other choice meanwhile. */
+  private get occupied(): boolean {
+    return this.current.busy !== null || this.current.reopening !== null || this.current.opening !== null;
   }
 
   showPicker(): void {
@@ -204,14 +236,18 @@ export class LessonController {
    * Opens a lesson from the list: where it was left (its kept session,
    * world and progress come back) when it was opened before, else from its
    * beginning. The lesson open now is kept first. Chosen while a shared
-   * moment of it is open, the lesson opens as the learner left it.
+   * moment of it is open, the lesson opens as the learner left it. Its
+   * file is loaded first, so the lesson open now stays as it is until
+   * the new one can take its place.
    */
-  async choose(lesson: Lesson): Promise<void> {
-    if (this.current.busy !== null || this.current.reopening !== null) return;
-    if (this.runner?.lesson.meta.id === lesson.meta.id && !this.current.shared) {
+  async choose(entry: CatalogueEntry): Promise<void> {
+    if (this.occupied) return;
+    if (this.runner?.lesson.meta.id === entry.id && !this.current.shared) {
       this.showLesson();
       return;
     }
+    const lesson = await this.load(entry);
+    if (lesson === null) return;
     await this.stowCurrent();
     const shelf = this.shelf;
     const session = lessonKeeping.session;
@@ -233,15 +269,24 @@ export class LessonController {
   /** Leaves the shared moment open now for the learner's own progress in its lesson (its beginning if they have none). */
   async backToOwn(): Promise<void> {
     const lesson = this.current.lesson;
-    if (lesson !== null && this.current.shared) await this.choose(lesson);
+    const entry = this.current.catalogue.find((l) => l.id === lesson?.meta.id);
+    if (entry !== undefined && this.current.shared) await this.choose(entry);
   }
 
   /** Starts a lesson again from its beginning, forgetting where it was left. */
-  async startAgain(lesson: Lesson): Promise<void> {
-    if (this.current.busy !== null || this.current.reopening !== null) return;
+  async startAgain(entry: CatalogueEntry): Promise<void> {
+    if (this.occupied) return;
+    const lesson = await this.load(entry);
+    if (lesson === null) return;
     if (this.runner?.lesson.meta.id !== lesson.meta.id) await this.stowCurrent();
     await this.shelf?.forget(lesson.meta.id).catch(() => undefined);
     this.open(lesson);
+  }
+
+  /** Starts the lesson open now again from its beginning (its entry of the list). */
+  async startAgainOpen(): Promise<void> {
+    const entry = this.current.catalogue.find((l) => l.id === this.current.lesson?.meta.id);
+    if (entry !== undefined) await this.startAgain(entry);
   }
 
   /**
@@ -267,7 +312,7 @@ export class LessonController {
   async importProgress(text: string): Promise<{ ok: true; lessons: number } | { ok: false; message: string }> {
     const shelf = this.shelf;
     if (shelf === null) return { ok: false, message: 'This page keeps no lessons, so it cannot take progress in.' };
-    if (this.current.busy !== null || this.current.reopening !== null) return { ok: false, message: 'Wait for the lesson to finish what it is doing.' };
+    if (this.occupied) return { ok: false, message: 'Wait for the lesson to finish what it is doing.' };
     const parsed = (await progressFiles()).parseProgressText(text);
     if (!parsed.ok) return parsed;
     const lessons = parsed.progress.lessons;

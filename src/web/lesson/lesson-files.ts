@@ -1,5 +1,6 @@
+import catalogue from 'virtual:lesson-catalogue';
+import type { Catalogue, CatalogueEntry } from '../../lessons/catalogue.js';
 import type { Lesson } from '../../lessons/lesson.js';
-import { parseLesson } from '../../lessons/parse.js';
 
 /**
  * The lesson files of lessons/, bundled as text and loaded on demand, so
@@ -7,15 +8,14 @@ import { parseLesson } from '../../lessons/parse.js';
  */
 const files = import.meta.glob<string>('/lessons/[0-9][0-9]-*.md', { query: '?raw', import: 'default', eager: false });
 
-/** The catalogue's entries, as the picker lists them. */
-export interface CatalogueEntry {
-  readonly file: string;
-  readonly id: string;
-  readonly number: number;
-  readonly section: string;
-  readonly title: string;
-  readonly summary: string;
-  readonly steps: number;
+export type { CatalogueEntry };
+
+/**
+ * The lesson list, made when the page was built: the picker shows it
+ * without loading or parsing a lesson file.
+ */
+export function lessonCatalogue(): Catalogue {
+  return catalogue;
 }
 
 /** The file names of every lesson, in catalogue order. */
@@ -30,21 +30,14 @@ export function lessonIds(): string[] {
   return lessonFileNames().map((f) => f.replace(/^\d+-/, '').replace(/\.md$/, ''));
 }
 
-/** Loads and parses one lesson file; throws LessonFormatError for a broken one. */
+/**
+ * Loads and parses one lesson file, when it is opened; throws
+ * LessonFormatError for a broken one. The parser (Markdown, YAML, the
+ * schema) comes with the first lesson opened.
+ */
 export async function loadLessonFile(file: string): Promise<Lesson> {
   const load = files[`/lessons/${file}`];
   if (load === undefined) throw new Error(`no lesson file ${file}`);
-  return parseLesson(await load(), file);
-}
-
-/** Every lesson, parsed; a file that fails to parse is left out and its error returned. */
-export async function loadCatalogue(): Promise<{ lessons: Lesson[]; errors: string[] }> {
-  const results = await Promise.allSettled(lessonFileNames().map((f) => loadLessonFile(f)));
-  const lessons: Lesson[] = [];
-  const errors: string[] = [];
-  for (const r of results) {
-    if (r.status === 'fulfilled') lessons.push(r.value);
-    else errors.push(r.reason instanceof Error ? r.reason.message : String(r.reason));
-  }
-  return { lessons, errors };
+  const [text, { parseLesson }] = await Promise.all([load(), import('../../lessons/parse.js')]);
+  return parseLesson(text, file);
 }

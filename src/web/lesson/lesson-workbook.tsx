@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useSyncExternalStore, type RefObject } from 'react';
+import type { CatalogueEntry } from '../../lessons/catalogue.js';
 import { sentence } from '../../lessons/check-words.js';
 import type { Lesson } from '../../lessons/lesson.js';
 import { useStore } from '../store-context.js';
@@ -14,14 +15,12 @@ export default function LessonWorkbook() {
   const store = useStore();
   const lessons = lessonController(store);
   const state = useSyncExternalStore(lessons.subscribe, lessons.getState);
-  useEffect(() => {
-    void lessons.loadCatalogue();
-  }, [lessons]);
   return state.view === 'lesson' && state.lesson !== null ? <LessonView lessons={lessons} state={state} lesson={state.lesson} /> : <LessonPicker lessons={lessons} state={state} />;
 }
 
 function LessonPicker({ lessons, state }: { lessons: LessonController; state: LessonPaneState }) {
   const current = state.lesson;
+  const occupied = state.reopening !== null || state.opening !== null;
   return (
     <>
       <h2 id="lesson-title" className="pane-title">
@@ -38,37 +37,34 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
             </button>
           </p>
         )}
-        {state.catalogue === null ? (
-          <p className="muted">Loading the lessons…</p>
-        ) : (
-          <ul className="lesson-list" aria-label="Lessons">
+        <ul className="lesson-list" aria-label="Lessons">
             {state.catalogue.map((l) => {
               const where = lessonState(state, l);
               return (
-                <li key={l.meta.id} className="lesson-list-item">
+                <li key={l.id} className="lesson-list-item">
                   {/* The button's name is "Lesson N: Title", made of its own text (a name from
                       aria-label would differ from what the eye reads, which voice control users
                       speak); the rest of what it shows is its description. */}
-                  <button type="button" className="lesson-entry" aria-describedby={`lesson-summary-${l.meta.id} lesson-state-${l.meta.id}`} onClick={() => void lessons.choose(l)} disabled={state.reopening !== null}>
-                    <span className="visually-hidden">{`Lesson ${l.meta.number}: `}</span>
+                  <button type="button" className="lesson-entry" aria-describedby={`lesson-summary-${l.id} lesson-state-${l.id}`} onClick={() => void lessons.choose(l)} disabled={occupied}>
+                    <span className="visually-hidden">{`Lesson ${l.number}: `}</span>
                     <span className="lesson-number" aria-hidden="true">
-                      {l.meta.number}
+                      {l.number}
                     </span>
                     <span className="lesson-entry-text">
                       <span className="lesson-entry-title">
-                        {l.meta.title}
-                        {l.meta.section !== '' && (
+                        {l.title}
+                        {l.section !== '' && (
                           <span className="muted small" aria-hidden="true">
                             {' '}
-                            · §{l.meta.section}
+                            · §{l.section}
                           </span>
                         )}
                       </span>
-                      <span id={`lesson-summary-${l.meta.id}`} className="muted small" aria-hidden="true">
-                        {l.meta.section !== '' && <span className="visually-hidden">{`Section ${l.meta.section}. `}</span>}
-                        {l.meta.summary}
+                      <span id={`lesson-summary-${l.id}`} className="muted small" aria-hidden="true">
+                        {l.section !== '' && <span className="visually-hidden">{`Section ${l.section}. `}</span>}
+                        {l.summary}
                       </span>
-                      <span id={`lesson-state-${l.meta.id}`} className={`lesson-entry-progress small ${where.kind}`} aria-hidden="true">
+                      <span id={`lesson-state-${l.id}`} className={`lesson-entry-progress small ${where.kind}`} aria-hidden="true">
                         {where.text}
                       </span>
                     </span>
@@ -77,8 +73,8 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
                     <ConfirmButton
                       label="Start again"
                       className="lesson-start-again"
-                      ariaLabel={`Start lesson ${l.meta.number} again`}
-                      question={`Start “${l.meta.title}” again from a fresh world? Where you left it is forgotten.`}
+                      ariaLabel={`Start lesson ${l.number} again`}
+                      question={`Start “${l.title}” again from a fresh world? Where you left it is forgotten.`}
                       confirmLabel="Start again"
                       onConfirm={() => void lessons.startAgain(l)}
                     />
@@ -103,11 +99,15 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
               </button>
             </li>
           </ul>
-        )}
-        {state.catalogue !== null && <ProgressControls lessons={lessons} disabled={state.reopening !== null || state.busy !== null} />}
+        <ProgressControls lessons={lessons} disabled={occupied || state.busy !== null} />
         {state.reopening !== null && (
           <p className="muted" role="status">
             Opening “{state.reopening}” where you left it…
+          </p>
+        )}
+        {state.opening !== null && (
+          <p className="muted" role="status">
+            Opening “{state.opening}”…
           </p>
         )}
         {state.catalogueErrors.map((e) => (
@@ -130,11 +130,11 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
  * n, or finished. A shared moment open now is someone else's progress:
  * the list says the learner's own, and that the moment is open.
  */
-function lessonState(state: LessonPaneState, lesson: Lesson): { kind: 'not-started' | 'in-progress' | 'finished'; text: string } {
-  const n = lesson.steps.length;
-  const open = state.lesson?.meta.id === lesson.meta.id;
+function lessonState(state: LessonPaneState, lesson: CatalogueEntry): { kind: 'not-started' | 'in-progress' | 'finished'; text: string } {
+  const n = lesson.steps;
+  const open = state.lesson?.meta.id === lesson.id;
   const live = open && !state.shared ? state.progress : null;
-  const record = state.records[lesson.meta.id];
+  const record = state.records[lesson.id];
   const step = live?.step ?? record?.step;
   const also = open && state.shared ? ' · a shared moment is open' : '';
   if (step === undefined) return { kind: 'not-started', text: `Not started${also}` };
@@ -237,7 +237,7 @@ function LessonView({ lessons, state, lesson }: { lessons: LessonController; sta
                   label="Start again"
                   question={`Start “${lesson.meta.title}” again from a fresh world?`}
                   confirmLabel="Start again"
-                  onConfirm={() => void lessons.startAgain(lesson)}
+                  onConfirm={() => void lessons.startAgainOpen()}
                 />
               )}
             </p>
