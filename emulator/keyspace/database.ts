@@ -1,6 +1,7 @@
 import type { Value } from './values.js';
 import type { WatchedKey } from './watch.js';
 import type { ForkView } from './fork-view.js';
+import { AccessStamps } from './access-stamps.js';
 
 /**
  * What a database needs from the server it belongs to: the time of the
@@ -51,7 +52,7 @@ export class Database {
   dict = new Map<string, Value>();
   expires = new Map<string, number>();
   /** LRU clock (or LFU data) at the last access of each key. */
-  access = new Map<string, number>();
+  access = new AccessStamps();
   /** WATCHed keys and who watches them (see watch.ts). */
   watched = new Map<string, WatchedKey[]>();
   /** Running estimate of the average TTL, as INFO keyspace shows (avg_ttl). */
@@ -234,7 +235,7 @@ export class Database {
     if (views !== undefined) for (const v of views) v.beforeClear(this);
     this.dict = new Map();
     this.expires = new Map();
-    this.access = new Map();
+    this.access = new AccessStamps();
     this.avgTtlMs = 0;
     this.expireCursor = null;
     return n;

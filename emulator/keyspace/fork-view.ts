@@ -1,5 +1,6 @@
 import type { Database } from './database.js';
 import type { Value } from './values.js';
+import type { AccessStamps } from './access-stamps.js';
 
 /**
  * What a forked child sees of the dataset: the databases as they were at
@@ -19,7 +20,7 @@ export interface ForkedDb {
   readonly dict: Map<string, Value>;
   /** Its expires and access tables at the fork. */
   readonly expires: Map<string, number>;
-  readonly access: Map<string, number>;
+  readonly access: AccessStamps;
   readonly size: number;
   readonly expiresSize: number;
   /** Fork-time records of keys changed since: the bytes, or null when the key did not exist then. */

@@ -11,6 +11,7 @@ import { auxLogLine } from './rdb/aux-log.js';
 import { keyRecord, RdbStreamWriter, writeRdb, type RdbDatabase, type RdbKey, type RdbWriteOptions } from './rdb/file-writer.js';
 import { ForkView, markWritten, writtenKeys } from '../keyspace/fork-view.js';
 import type { Value } from '../keyspace/values.js';
+import type { AccessStamps } from '../keyspace/access-stamps.js';
 import type { ValueReadOptions } from './rdb/value-reader.js';
 import type { ValueWriteOptions } from './rdb/value-writer.js';
 
@@ -115,7 +116,7 @@ function* keysOf(server: RedisServer, db: Database, kind: 'lru' | 'lfu' | null):
 }
 
 /** A key as the file stores it, from the tables that hold its expiry and access data. */
-function rdbKeyOf(server: RedisServer, kind: 'lru' | 'lfu' | null, key: string, value: Value, expires: Map<string, number>, access: Map<string, number>): RdbKey {
+function rdbKeyOf(server: RedisServer, kind: 'lru' | 'lfu' | null, key: string, value: Value, expires: Map<string, number>, access: AccessStamps): RdbKey {
   const k: RdbKey = { key, value };
   const when = expires.size === 0 ? undefined : expireIn(expires, key);
   if (when !== undefined) k.expireAtMs = when;

@@ -19,8 +19,8 @@ export function socketTransport(socket: Socket, kernel: Kernel): Transport {
     writableAt: () => {
       // A partition holds the bytes back: no room until it heals.
       if (socket.stalled.length !== 0) return null;
-      const link = socket.net.link(socket.host.name, socket.remoteHost, socket.unix);
-      const queuedUntil = link.direction(socket.host.name).busyUntil;
+      const link = socket.net.pathOf(socket);
+      const queuedUntil = socket.pathDirection!.busyUntil;
       return Math.max(kernel.now, Math.round(queuedUntil - (SEND_BUFFER_BYTES * 8e6) / link.profile.bandwidthBps));
     },
     address: socket.unix

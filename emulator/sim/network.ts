@@ -74,7 +74,7 @@ export interface Listener {
 }
 
 /** One direction of a link: when it is next free, and whether it is cut. */
-class Direction {
+export class Direction {
   busyUntil = 0;
   cut = false;
 }
@@ -135,6 +135,15 @@ export class Socket {
   /** The server's end of an accepted connection: its port is the listening one, never held in TIME_WAIT. */
   accepted = false;
   connectTimer: SimEvent | null = null;
+  /**
+   * This end's sending direction on the link partitions cut (the hosts'
+   * link, also for a Unix socket) and the link its bytes travel (a Unix
+   * socket's own path), found at the first send: a link, once made, is
+   * never replaced, so the per-chunk work needs no lookup by name.
+   */
+  cutDirection: Direction | null = null;
+  path: Link | null = null;
+  pathDirection: Direction | null = null;
 
   constructor(
     readonly net: Network,
@@ -334,8 +343,26 @@ export class Network {
 
   private schedule(from: string, to: string, bytes: number, after: number, atUs?: number, unix = false): number {
     const l = this.link(from, to, unix);
+    return this.scheduleOn(l, l.direction(from), bytes, after, atUs);
+  }
+
+  /** The socket's direction that partitions cut (isCut for its hosts). */
+  private cutDirectionOf(s: Socket): Direction {
+    if (s.cutDirection === null) s.cutDirection = this.link(s.host.name, s.remoteHost).direction(s.host.name);
+    return s.cutDirection;
+  }
+
+  /** The link the socket's bytes travel, with its sending direction set beside it. */
+  pathOf(s: Socket): Link {
+    if (s.path === null) {
+      s.path = this.link(s.host.name, s.remoteHost, s.unix);
+      s.pathDirection = s.path.direction(s.host.name);
+    }
+    return s.path;
+  }
+
+  private scheduleOn(l: Link, dir: Direction, bytes: number, after: number, atUs?: number): number {
     const p = l.profile;
-    const dir = l.direction(from);
     const now = atUs !== undefined && atUs > this.kernel.now ? atUs : this.kernel.now;
     const depart = Math.max(now, dir.busyUntil);
     const txUs = (bytes * 8e6) / p.bandwidthBps;
@@ -349,11 +376,11 @@ export class Network {
 
   /** Sends a chunk from one end towards its peer. */
   send(from: Socket, chunk: Chunk, atUs?: number): void {
-    if (from.stalled.length !== 0 || this.isCut(from.host.name, from.remoteHost)) {
+    if (from.stalled.length !== 0 || this.cutDirectionOf(from).cut) {
       from.stalled.push(chunk);
       return;
     }
-    const arrival = this.schedule(from.host.name, from.remoteHost, chunk.data.length, from.lastArrival, atUs, from.unix);
+    const arrival = this.scheduleOn(this.pathOf(from), from.pathDirection!, chunk.data.length, from.lastArrival, atUs);
     from.lastArrival = arrival;
     if (this.wire !== null && chunk.data.length !== 0) {
       this.wire.add({
@@ -374,7 +401,7 @@ export class Network {
   private arrive(from: Socket, chunk: Chunk): void {
     const to = from.peer;
     if (to === null) return;
-    if (this.isCut(from.host.name, from.remoteHost)) {
+    if (this.cutDirectionOf(from).cut) {
       // Lost on the way; TCP sends it again once the path is back.
       from.stalled.push(chunk);
       return;

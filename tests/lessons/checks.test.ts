@@ -19,7 +19,7 @@ function fingerprint(world: World): string {
       const server = runningServer(world, name, (p as { port?: number }).port ?? -1);
       if (server === null || server !== p) continue;
       parts.push(infoText(server.server, ['everything']));
-      for (const db of server.server.dbs) parts.push(JSON.stringify([...db.dict.keys()]), JSON.stringify([...db.access]), JSON.stringify([...db.expires]));
+      for (const db of server.server.dbs) parts.push(JSON.stringify([...db.dict.keys()]), JSON.stringify([...db.dict.keys()].map((k) => db.access.get(k))), JSON.stringify([...db.expires]));
     }
   }
   return parts.join('\n');
