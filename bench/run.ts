@@ -15,7 +15,7 @@ const which = new Set(process.argv.slice(2));
 const all = which.size === 0;
 
 if (all || which.has('inprocess')) {
-  printRows('In-process, one awaited call per command (emulator vs ioredis-mock)', await explainShortRows(await benchInProcess(3), inProcessProfile));
+  printRows('In-process, one awaited call per command, per second of CPU time (emulator vs ioredis-mock)', await explainShortRows(await benchInProcess(3), inProcessProfile));
 }
 if (all || which.has('start')) {
   const { benchStart } = await import('./start.js');
