@@ -156,6 +156,13 @@ export class ReplicationBuffer {
     return last.replOffset + last.size - cur.replOffset + (BLOCK_HEADER_BYTES + LIST_NODE_BYTES) * (last.id - cur.id + 1);
   }
 
+  /** used_blocks_of_repl_buf: the blocks from the one a reader stands in to the last. */
+  usedBlocks(cursor: BufferCursor): number {
+    const cur = cursor.block;
+    const last = this.tail;
+    return cur === null || last === null ? 0 : last.id - cur.id + 1;
+  }
+
   /** How many bytes a reader has not been sent yet. */
   pending(cursor: BufferCursor): number {
     const b = cursor.block;
