@@ -13,7 +13,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
 import { Pair, startEmulator, startReal } from './replica-pairs.js';
 import { formatMismatches, runDifferential } from './runner.js';
@@ -24,7 +24,9 @@ const files = readdirSync(root).filter((f) => f.endsWith('.redis')).sort();
 
 describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'replication pairs' : `replication pairs (${skipNotice()})`, () => {
   for (const name of files) {
-    it(`${name}: the emulator as replica of a real primary, and as primary of a real replica, answer as a real pair`, async () => {
+    // The scripts run side by side: their time goes mostly to waiting for
+    // the servers (a sync, FAILOVER's steps at serverCron's pace).
+    it.concurrent(`${name}: the emulator as replica of a real primary, and as primary of a real replica, answer as a real pair`, async ({ expect }) => {
       const steps = parseScript(readFileSync(join(root, name), 'utf8'));
       const pairs = await Promise.all([Pair.start(startReal, startReal), Pair.start(startReal, startEmulator), Pair.start(startEmulator, startReal)]);
       const [real, emulatorReplica, emulatorPrimary] = pairs;
