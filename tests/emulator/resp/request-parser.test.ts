@@ -60,6 +60,22 @@ describe('RequestParser', () => {
     expect(err('*' + '1'.repeat(70_000))).toBe('Protocol error: too big mbulk count string');
   });
 
+  it('makes a string of each argument only, not of the headers that count them', () => {
+    const made: string[] = [];
+    const p = new RequestParser({
+      decode: (a, start = 0, end = a.length) => {
+        const s = String.fromCharCode(...a.subarray(start, end));
+        made.push(s);
+        return s;
+      },
+    });
+    p.feed(bytes('*3\r\n$3\r\nSET\r\n$16\r\nkey:__rand_int__\r\n$3\r\nxxx\r\n*+2\r\n$3\r\nGET\r\n$1\r\nk\r\n'));
+    expect(p.next()).toEqual(['SET', 'key:__rand_int__', 'xxx']);
+    expect(made).toEqual(['SET', 'key:__rand_int__', 'xxx']);
+    // A count that is not plain digits is read as string2ll reads it: no sign.
+    expect(p.next()).toEqual(new ProtocolError('Protocol error: invalid multibulk length'));
+  });
+
   it('is dead after a protocol error', () => {
     const p = new RequestParser();
     p.feed(bytes('*x\r\n*1\r\n$4\r\nPING\r\n'));
