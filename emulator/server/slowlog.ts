@@ -40,6 +40,11 @@ export class SlowLog {
     if (durationUs >= slowerThanUs) {
       this.entries.unshift({ id: this.nextId++, timeS: who.timeS, durationUs, argv: trimmedArgs(argv), peer: who.peer, name: who.name });
     }
+    this.trim(maxLen);
+  }
+
+  /** What push does for a command that was not slow enough: only the trim to `maxLen`. */
+  trim(maxLen: number): void {
     if (this.entries.length > maxLen) this.entries.length = maxLen;
   }
 

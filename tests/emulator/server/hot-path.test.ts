@@ -50,3 +50,31 @@ describe('the dispatcher on the hot path', () => {
     expect(closed).toEqual(['POST', 'post', 'pOsT', 'HOST:', 'host:', 'hOsT:']);
   });
 });
+
+describe('the slow log on the hot path', () => {
+  it('costs a command that is not slow no clock read and no entry, and still trims the log', async () => {
+    class CountingClock extends ManualClock {
+      reads = 0;
+      override nowUs(): number {
+        this.reads++;
+        return super.nowUs();
+      }
+    }
+    const clock = new CountingClock();
+    const server = createServer({ clock });
+    const r = new DirectClient(server);
+    await r.call('SET', 'k', 'v');
+    clock.reads = 0;
+    await r.call('GET', 'k');
+    // The dispatcher's time of the command (updateTime) and the two ends of its run.
+    expect(clock.reads).toBe(3);
+    // Slower than 0 us: every command is logged, the CONFIG SET that said so included.
+    await r.call('CONFIG', 'SET', 'slowlog-log-slower-than', '0');
+    for (let i = 0; i < 5; i++) await r.call('GET', 'k');
+    expect(await r.call('SLOWLOG', 'LEN')).toBe(6);
+    // A shorter log is trimmed by the next command, slow or not.
+    await r.call('CONFIG', 'SET', 'slowlog-log-slower-than', '1000000', 'slowlog-max-len', '2');
+    await r.call('GET', 'k');
+    expect(await r.call('SLOWLOG', 'LEN')).toBe(2);
+  });
+});
