@@ -31,7 +31,9 @@ if (all || which.has('sim')) {
 }
 if (all || which.has('replication')) {
   const { benchReplication } = await import('./replication.js');
-  printRows('Replication in the simulated world (wall-clock; goals: two replicas cost at most 1.5x, a 1,000,000-key full sync over lan in 5 s)', benchReplication());
+  printRows('Replication in the simulated world (SETs simulated per CPU second; goals: two replicas cost at most 1.5x, a 1,000,000-key full sync over lan in 5 s of wall time)', benchReplication());
+  const { benchReplicationTcp } = await import('./replication-tcp.js');
+  printRows('Replication over TCP, redis-benchmark against a primary with a real replica (npm run server vs redis-server)', await benchReplicationTcp());
 }
 if (all || which.has('memory')) {
   const { benchMemory } = await import('./memory.js');

@@ -8,7 +8,7 @@ import type { Row } from './measure.js';
 import { spawnEmulatorServer } from './start.js';
 
 /** Runs redis-benchmark --csv and returns requests per second by test name. */
-function redisBenchmark(port: number, args: string[]): Map<string, number> {
+export function redisBenchmark(port: number, args: string[]): Map<string, number> {
   const r = spawnSync('redis-benchmark', ['-p', String(port), '--csv', ...args], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error('redis-benchmark failed: ' + r.stderr);
   const out = new Map<string, number>();

@@ -11,9 +11,13 @@ interface BuiltChunk {
   readonly isEntry: boolean;
   readonly imports: readonly string[];
   readonly code: string;
+  /** The modules whose code the chunk holds (absolute paths). */
+  readonly moduleIds?: readonly string[];
+  /** The module the chunk stands for, when it is an entry or a dynamic import's target. */
+  readonly facadeModuleId?: string | null;
 }
 
-type BuiltFile = BuiltChunk | { readonly type: 'asset'; readonly fileName: string };
+export type BuiltFile = BuiltChunk | { readonly type: 'asset'; readonly fileName: string };
 
 export interface InitialJavaScript {
   /** Each chunk the page loads before it runs, gzipped (level 9, as static hosts serve it). */
@@ -42,6 +46,27 @@ export function initialJavaScript(files: readonly BuiltFile[]): InitialJavaScrip
     .map((name) => ({ fileName: name, gzipBytes: gzipSync(byName.get(name)!.code, { level: 9 }).length }))
     .sort((a, b) => b.gzipBytes - a.gzipBytes);
   return { chunks, gzipBytes: chunks.reduce((n, c) => n + c.gzipBytes, 0) };
+}
+
+/**
+ * Every module whose code the browser runs when `module` is imported
+ * dynamically: the modules of its chunk and of every chunk that chunk
+ * imports statically (the page's first chunks included). Empty when no
+ * chunk stands for `module`.
+ */
+export function modulesLoadedWith(files: readonly BuiltFile[], module: string): string[] {
+  const byName = new Map<string, BuiltChunk>();
+  for (const f of files) if (f.type === 'chunk') byName.set(f.fileName, f);
+  const start = [...byName.values()].find((c) => c.facadeModuleId === module);
+  if (start === undefined) return [];
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const i of byName.get(name)?.imports ?? []) visit(i);
+  };
+  visit(start.fileName);
+  return [...seen].flatMap((name) => byName.get(name)!.moduleIds ?? []);
 }
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;

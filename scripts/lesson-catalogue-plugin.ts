@@ -34,7 +34,6 @@ export function lessonCataloguePlugin(dir: string = LESSONS_DIR): Plugin {
     },
     load(id) {
       if (id !== RESOLVED) return null;
-      this.addWatchFile(dir);
       for (const f of readdirSync(dir)) if (LESSON_FILE.test(f)) this.addWatchFile(join(dir, f));
       return `export default ${JSON.stringify(catalogueOfDir(dir))};`;
     },

@@ -1,7 +1,7 @@
 import { FramesReply, MapReply, NULL_ARRAY, OK, SetReply, VerbatimReply, errorReply, type Reply } from '../resp/reply.js';
 import type { Client } from '../server/client.js';
 import { clientInfoLine } from '../server/client-info.js';
-import { parseInt64 } from '../numbers/int64.js';
+import { parseInt64, type Int64 } from '../numbers/int64.js';
 import { opt } from './args.js';
 import { helpReply, subcommandSyntaxError } from './command-help.js';
 import { NOT_INTEGER, SYNTAX_ERROR } from '../server/errors.js';
@@ -276,9 +276,17 @@ function clientPause(c: Client, argv: string[]): Reply {
   const t = parseInt64(argv[2]!);
   if (t === null) return errorReply('timeout is not an integer or out of range');
   if (t < 0n) return errorReply('timeout is negative');
-  const endMs = t > 0n ? Number(t) + c.server.nowMs : 0;
-  c.server.pause.pause('client-command', endMs, type);
+  c.server.pause.pause('client-command', t > 0n ? pauseEndMs(t, c.server.nowMs) : 0, type);
   return OK;
+}
+
+/**
+ * The pause's end, now + timeout as getTimeoutFromObjectOrReply adds them
+ * in a long long: past its range the sum wraps to a time long gone, so the
+ * pause ends as it starts (though its kind still joins a pause under way).
+ */
+function pauseEndMs(timeoutMs: Int64, nowMs: number): number {
+  return Number(BigInt.asIntN(64, BigInt(timeoutMs) + BigInt(nowMs)));
 }
 
 /** CLIENT UNPAUSE. */

@@ -1,5 +1,4 @@
 import { allocSize } from '../server/memory-estimate.js';
-import { bytesFromArray, copyBytesInto } from '../resp/bytes.js';
 
 /**
  * The replication buffer of a primary (src/replication.c, Redis 7.0): one
@@ -27,12 +26,17 @@ const TRIM_BLOCKS_PER_CALL = 64;
 const INDEX_PER_BLOCKS = 64;
 
 /**
- * One block of the shared buffer (replBufBlock). Its bytes live in a
- * typed array, as in Redis, rather than in a string built a command at a
- * time, which would leave the collector millions of small pieces.
+ * One block of the shared buffer (replBufBlock). Its bytes are the byte
+ * strings fed into it, kept as they came while the block fills (a write
+ * enters the stream as the very string a caught-up replica's socket is
+ * sent, with no copy into bytes and back), and joined into one string once
+ * the block is full, so that a kept backlog is a few long strings rather
+ * than the collector's millions of small ones.
  */
 export class BufferBlock {
-  readonly data: Uint8Array;
+  /** The strings fed since the block was last joined, and the offset in the block of each one's first byte. */
+  private pieces: string[] = [];
+  private starts: number[] = [];
   /** Bytes written so far. */
   used = 0;
   refcount = 0;
@@ -45,19 +49,34 @@ export class BufferBlock {
     public replOffset: number,
     /** Bytes the block can hold: its allocation minus the header. */
     readonly size: number,
-  ) {
-    this.data = new Uint8Array(size);
-  }
+  ) {}
 
-  /** Copies `n` bytes of the byte string `s` from `from` to the end of the block. */
+  /** Appends `n` bytes of the byte string `s` from `from` to the end of the block. */
   append(s: string, from: number, n: number): void {
-    copyBytesInto(s, from, n, this.data, this.used);
+    this.pieces.push(from === 0 && n === s.length ? s : s.slice(from, from + n));
+    this.starts.push(this.used);
     this.used += n;
+    if (this.used === this.size && this.pieces.length > 1) this.join();
   }
 
   /** The bytes from `pos` to what is written, as a byte string. */
   bytesFrom(pos: number): string {
-    return bytesFromArray(this.data, pos, this.used);
+    const starts = this.starts;
+    // Readers ask for what was written since they last read: search from the end.
+    let i = starts.length - 1;
+    while (i > 0 && starts[i]! > pos) i--;
+    if (i < 0) return '';
+    const pieces = this.pieces;
+    const first = pos === starts[i] ? pieces[i]! : pieces[i]!.slice(pos - starts[i]!);
+    if (i === pieces.length - 1) return first;
+    let out = first;
+    for (let k = i + 1; k < pieces.length; k++) out += pieces[k]!;
+    return out;
+  }
+
+  private join(): void {
+    this.pieces = [this.pieces.join('')];
+    this.starts = [0];
   }
 }
 
@@ -135,6 +154,13 @@ export class ReplicationBuffer {
     const last = this.tail;
     if (cur === null || last === null) return 0;
     return last.replOffset + last.size - cur.replOffset + (BLOCK_HEADER_BYTES + LIST_NODE_BYTES) * (last.id - cur.id + 1);
+  }
+
+  /** used_blocks_of_repl_buf: the blocks from the one a reader stands in to the last. */
+  usedBlocks(cursor: BufferCursor): number {
+    const cur = cursor.block;
+    const last = this.tail;
+    return cur === null || last === null ? 0 : last.id - cur.id + 1;
   }
 
   /** How many bytes a reader has not been sent yet. */

@@ -144,6 +144,19 @@ export class ReplicationPrimary {
     return this.links.get(c);
   }
 
+  /**
+   * A replica's output as CLIENT LIST and the memory figures count it
+   * (getClientOutputBufferMemoryUsage, catClientInfoString): the blocks of
+   * the shared buffer it refers to, whole, in place of its reply list.
+   * Null for a connection that is not a replica of this server.
+   */
+  replicaOutput(c: Client): { blocks: number; bytes: number } | null {
+    const r = this.links.get(c);
+    const b = this.buffer;
+    if (r === undefined || b === null || c.role !== 'replica') return null;
+    return { blocks: b.usedBlocks(r.cursor), bytes: b.outputUsage(r.cursor) };
+  }
+
   /** server.unixtime. */
   get nowS(): number {
     return this.state.nowS;

@@ -38,12 +38,17 @@ export function clientInfoLine(c: Client, current: Client | null, argv: readonly
   const qb = c.queryBuffer;
   const out = c.output;
   const argvPointers = isCurrent ? 8 * argv.length : 0;
+  // A replica's reply list is counted with the blocks of the stream it refers to, and
+  // its memory is those blocks only (getClientOutputBufferMemoryUsage).
+  const stream = c.role === 'replica' ? c.server.replication.primary.replicaOutput(c) : null;
+  const oll = out.blocks + (stream?.blocks ?? 0);
+  const omem = stream === null ? out.memoryBytes : stream.bytes;
   return (
     `id=${c.id} addr=${c.address.addr} laddr=${c.address.laddr} fd=${c.address.fd} name=${c.name}` +
     ` age=${nowS - Math.floor(c.createdMs / 1000)} idle=${nowS - Math.floor(c.lastInteractionMs / 1000)}` +
     ` flags=${flagsOf(c)} db=${c.db.id} sub=${c.channels.size} psub=${c.patterns.size} ssub=${c.shardChannels.size}` +
     ` multi=${c.inMulti ? c.queue.length : -1} qbuf=${qb?.len ?? 0} qbuf-free=${qb?.free ?? 0} argv-mem=${argvMem}` +
-    ` multi-mem=${multiMem} rbs=${out.bufSize} rbp=${out.bufPeak} obl=${out.bufPos} oll=${out.blocks} omem=${out.memoryBytes}` +
+    ` multi-mem=${multiMem} rbs=${out.bufSize} rbp=${out.bufPeak} obl=${out.bufPos} oll=${oll} omem=${omem}` +
     ` tot-mem=${clientMemoryBytes(c) + argvMem + argvPointers}` +
     ` events=r${out.waitingForSocket ? 'w' : ''} cmd=${c.lastCommand} user=${c.user} redir=-1 resp=${c.resp}`
   );

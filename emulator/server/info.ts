@@ -255,7 +255,9 @@ export function clientMemoryBytes(c: Client): number {
   for (const q of c.queue) for (const a of q.argv) multi += a.length + 8;
   const qb = c.queryBuffer;
   const queryBuffer = qb === null ? EMPTY_QUERY_BUFFER_BYTES : qb.allocatedBytes;
-  return CLIENT_STRUCT_BYTES + c.output.bufSize + c.output.memoryBytes + queryBuffer + multi + pubsubMemOverhead(c);
+  const stream = c.role === 'replica' ? c.server.replication.primary.replicaOutput(c) : null;
+  const output = stream === null ? c.output.memoryBytes : stream.bytes;
+  return CLIENT_STRUCT_BYTES + c.output.bufSize + output + queryBuffer + multi + pubsubMemOverhead(c);
 }
 
 interface MemoryFigures {

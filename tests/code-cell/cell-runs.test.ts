@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QuickJsCell } from '../../src/code-cell/engine/quickjs-cell.js';
 import type { PageMessage } from '../../src/code-cell/protocol.js';
-import { CodeCells, runCellToEnd } from '../../src/web/code-cell/cell-runs.js';
+import { CodeCells, REDRAW_MS, runCellToEnd, type RedrawClock } from '../../src/web/code-cell/cell-runs.js';
 import { storeHarness } from '../web/store-harness.js';
 
 /**
@@ -131,4 +131,47 @@ describe("the page's code cells", () => {
     const bad = await runCellToEnd(cells, 'bad', "progress('half', 'a half');", { from: 'app' });
     expect(bad.error?.message).toMatch(/fraction is a number/);
   });
+
+  it("redraws the world's panels and a running cell's progress together, once per interval of the page's clock", async () => {
+    const h = storeHarness();
+    // The page's clock held still, its timers run by the test.
+    let now = 0;
+    const timers: Array<{ at: number; fn: () => void; live: boolean }> = [];
+    const clock: RedrawClock = {
+      nowMs: () => now,
+      after: (ms, fn) => {
+        const t = { at: now + ms, fn, live: true };
+        timers.push(t);
+        return { cancel: () => void (t.live = false) };
+      },
+    };
+    let redraws = 0;
+    const input = h.store.input.bind(h.store);
+    h.store.input = (fn) => {
+      redraws++;
+      return input(fn);
+    };
+    const cells = new CodeCells(h.store, () => new FakeWorker() as unknown as Worker, clock);
+    const shown: string[] = [];
+    cells.subscribe(() => {
+      const text = cells.state('bench').progress?.text;
+      if (text !== undefined && shown.at(-1) !== text) shown.push(text);
+    });
+    const source = "for (let i = 1; i <= 200; i++) { progress('call ' + i, i / 200); await redis.incr('n'); }\nawait redis.blpop('never', 0);";
+    expect(cells.run('bench', source, { from: 'app' })).toBe(true);
+    const counted = () => Number(h.store.world.redis('redis')!.server.dbs[0]!.lookupNoTouch('n') ?? 0);
+    await until(() => counted() === 200);
+    // Two hundred turns of the world and as many progress calls: one redraw so far, at the first progress (before the world moved).
+    expect(redraws).toBe(0);
+    expect(shown).toEqual(['call 1']);
+    expect(timers.filter((t) => t.live)).toHaveLength(1);
+    // The next redraw is due REDRAW_MS later: the panels and the newest progress, in the same redraw.
+    now += REDRAW_MS;
+    for (const t of timers.splice(0)) if (t.live && t.at <= now) t.fn();
+    await until(() => shown.length === 2);
+    expect(redraws).toBe(1);
+    expect(shown).toEqual(['call 1', 'call 200']);
+    cells.stop();
+  });
 });
+

@@ -102,7 +102,12 @@ class SocketClient {
 export class RealBackend implements Backend {
   private clients = new Map<number, SocketClient>();
 
-  private constructor(readonly server: RealRedis) {}
+  private constructor(readonly server: Pick<RealRedis, 'port' | 'stop'>) {}
+
+  /** Clients of a server already listening on a port (any Redis: real, or the emulator's npm run server). */
+  static over(server: Pick<RealRedis, 'port' | 'stop'>): RealBackend {
+    return new RealBackend(server);
+  }
 
   static async start(extra: string[] = []): Promise<RealBackend> {
     const args: string[] = [];

@@ -47,7 +47,11 @@ function isScanReply(r: Reply): r is Reply[] {
 
 /** A canonical text for a reply, for sorting and equality. */
 function canon(r: Reply): string {
-  return JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Object && !Array.isArray(v) ? { [v.constructor.name]: { ...v } } : v));
+  // Reply classes are tagged by name; the plain object made for the tag is
+  // not tagged again (that would recurse without end).
+  return JSON.stringify(r, (_k, v) =>
+    typeof v === 'bigint' ? `${v}n` : v instanceof Object && !Array.isArray(v) && v.constructor !== Object ? { [v.constructor.name]: { ...v } } : v,
+  );
 }
 
 function textOf(r: Reply): string | null {

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { initialJavaScript, type InitialJavaScript } from '../../scripts/initial-javascript.js';
+import { initialJavaScript, modulesLoadedWith, type BuiltFile, type InitialJavaScript } from '../../scripts/initial-javascript.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM_PATH);
@@ -43,6 +43,8 @@ export interface ServedApp {
   readonly files: ReadonlyArray<{ name: string; bytes: number }>;
   /** The JavaScript the page loads before it runs (scripts/initial-javascript.ts). */
   readonly initialJs: InitialJavaScript;
+  /** Every module (absolute path) whose code runs when `module` is first imported dynamically. */
+  loadedWith(module: string): string[];
   close(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export async function buildAndServe(): Promise<ServedApp> {
     url: `http://127.0.0.1:${port}/`,
     files,
     initialJs: initialJavaScript(outputs),
+    loadedWith: (module) => modulesLoadedWith(outputs as unknown as BuiltFile[], module),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

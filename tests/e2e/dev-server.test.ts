@@ -1,7 +1,7 @@
 /**
  * The page under the dev server (`npm start`, Vite's dev mode) behaves as
  * the production build does: one smoke path, run against both. A learner
- * types a few commands, saves, opens the Disk tab and the file viewer on
+ * sees the lesson list, types a few commands, saves, opens the Disk tab and the file viewer on
  * dump.rdb, which must decode the file (its reader is loaded on demand,
  * which is where dev and build differ most).
  */
@@ -25,6 +25,8 @@ async function smokePath(page: Page, url: string, shot: string): Promise<string[
   await page.goto(url, { waitUntil: 'commit' });
   const terminal = page.locator('.terminal-screen:not([hidden]) .xterm-rows');
   await terminal.getByText('redis:6379>').waitFor({ timeout: 150_000 });
+  // The lesson list comes from a module the build (or the dev server) makes from the lesson files.
+  await page.getByRole('list', { name: 'Lessons' }).getByRole('button', { name: 'Lesson 0: The workbook and the keyspace', exact: true }).waitFor({ timeout: 60_000 });
   await typeLines(page, 'SET greeting hello', 'SAVE');
   await terminal.getByText('OK').nth(1).waitFor();
   await page.getByRole('tab', { name: 'Disk' }).click();

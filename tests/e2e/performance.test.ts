@@ -10,6 +10,7 @@
  * What the page does is observed from outside its code: an init script
  * (run before the page's own scripts) records when keys go down and rows change, and every long task.
  */
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { INITIAL_JS_BUDGET_BYTES } from '../../scripts/initial-javascript.js';
@@ -54,6 +55,17 @@ describe.skipIf(!HAVE_CHROMIUM)('the workbook is fast', () => {
     expect(text).toContain('redis:6379> SET a 1\nOK\nredis:6379> GET a\n"1"');
     expect(refused.length, 'later chunks were asked for, and refused').toBeGreaterThan(0);
     await context.close();
+  });
+
+  it('shows the lesson list without the lesson runner, the lesson parser, the schema or the code cells: they come with the first lesson opened', async () => {
+    const root = join(import.meta.dirname, '../..');
+    const withList = suite.app.loadedWith(join(root, 'src/web/lesson/lesson-workbook.tsx'));
+    expect(withList.length, 'the lesson pane is a chunk of its own').toBeGreaterThan(0);
+    const heavy = (m: string): boolean =>
+      /\/src\/lessons\/(runner|parse|schema|checks)\.ts$|\/src\/web\/code-cell\/|\/src\/web\/lesson\/lesson-view\.tsx$|\/node_modules\/(zod|markdown-it|yaml)\//.test(m);
+    expect(withList.filter(heavy)).toEqual([]);
+    const withLesson = suite.app.loadedWith(join(root, 'src/web/lesson/lesson-parts.ts'));
+    expect(withLesson.filter((m) => /\/src\/lessons\/runner\.ts$|\/node_modules\/zod\//.test(m)).length).toBeGreaterThan(0);
   });
 
   it('answers a command whose code is not in the first load as it would once loaded, even typed before that code arrives', async () => {

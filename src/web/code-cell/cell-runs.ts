@@ -30,15 +30,30 @@ export interface CellRunState {
 }
 
 /**
- * Wall ms between two redraws of the page while a cell moves the world:
- * ten a second show its progress, and leave the page's thread free for the
- * world and the cell's messages (at one a frame, redrawing took about half
- * of it and slowed lesson 16's benchmark by a third).
+ * Wall ms between two redraws of the page while a cell runs: the world's
+ * panels and the cell's progress are redrawn together, five times a
+ * second. Each redraw is a React render and a layout and paint of the
+ * page, several ms each; at one a frame they took half of the page's
+ * thread, and the world's panels and the progress line redrawn on clocks
+ * of their own, ten times a second each, still took about a fifth of
+ * lesson 16's benchmark.
  */
-const REDRAW_MS = 100;
+export const REDRAW_MS = 200;
 
-/** Wall ms between two showings of a running cell's progress. */
-const PROGRESS_MS = 100;
+/** The wall clock a running cell's redraws are paced by: the page's own, or a test's. */
+export interface RedrawClock {
+  nowMs(): number;
+  /** Runs `fn` once, `ms` from now. */
+  after(ms: number, fn: () => void): { cancel(): void };
+}
+
+const PAGE_CLOCK: RedrawClock = {
+  nowMs: () => performance.now(),
+  after: (ms, fn) => {
+    const t = setTimeout(fn, ms);
+    return { cancel: () => clearTimeout(t) };
+  },
+};
 
 /** Output lines a cell's view keeps. */
 export const MAX_LINES = 2000;
@@ -98,6 +113,7 @@ export class CodeCells {
   constructor(
     private readonly store: WorldStore,
     private readonly spawn: WorkerFactory = defaultWorker,
+    private readonly clock: RedrawClock = PAGE_CLOCK,
   ) {}
 
   /** A cell's last run on the world the page hosts now (idle when it has not run there). */
@@ -153,10 +169,7 @@ export class CodeCells {
       output = output.slice(drop);
     };
     let progress: CellProgress | null = null;
-    let progressShownAt = -Infinity;
-    let progressTimer: ReturnType<typeof setTimeout> | null = null;
     let flushQueued = false;
-    let redrawnAt = -Infinity;
     // Printed lines and progress reach the view at most once per task, so a cell printing in a loop does not re-render per line.
     const flushOutput = () => {
       if (flushQueued) return;
@@ -165,6 +178,31 @@ export class CodeCells {
         flushQueued = false;
         trim();
         this.set(cellId, world, { output: [...output], dropped, progress, ...this.times() });
+      });
+    };
+    // One redraw for the world's panels and the cell's progress, at most every REDRAW_MS; what changed since waits for the next.
+    let redrawnAt = -Infinity;
+    let worldMoved = false;
+    let progressMoved = false;
+    let pending: { cancel(): void } | null = null;
+    const redraw = () => {
+      pending = null;
+      redrawnAt = this.clock.nowMs();
+      if (worldMoved) {
+        worldMoved = false;
+        store.input(() => undefined);
+      }
+      if (progressMoved) {
+        progressMoved = false;
+        flushOutput();
+      }
+    };
+    const askRedraw = () => {
+      if (pending !== null) return;
+      const wait = redrawnAt + REDRAW_MS - this.clock.nowMs();
+      if (wait <= 0) redraw();
+      else pending = this.clock.after(wait, () => {
+        if (this.active?.executor === executor) redraw();
       });
     };
     const executor = new CellExecutor(world, {
@@ -180,11 +218,8 @@ export class CodeCells {
           this.stop();
           return;
         }
-        // The panels redraw from the world at most once a frame; telling the store more often is wasted work.
-        const now = performance.now();
-        if (now - redrawnAt < REDRAW_MS) return;
-        redrawnAt = now;
-        store.input(() => undefined);
+        worldMoved = true;
+        askRedraw();
       },
       onPrint: (line) => {
         output.push(line);
@@ -199,22 +234,15 @@ export class CodeCells {
         this.set(cellId, world, { reports: { ...(this.states.get(cellId)?.state.reports ?? {}), [name]: value } });
       },
       onProgress: (text, fraction) => {
+        // A cell may say how far it is on every call it makes: the view shows the newest with the next redraw.
         progress = { text, fraction };
-        // A cell may say how far it is on every call it makes: the view shows the newest at most every PROGRESS_MS.
-        if (progressTimer !== null) return;
-        const wait = progressShownAt + PROGRESS_MS - performance.now();
-        const show = () => {
-          progressTimer = null;
-          progressShownAt = performance.now();
-          if (this.active?.executor === executor) flushOutput();
-        };
-        if (wait <= 0) show();
-        else progressTimer = setTimeout(show, wait);
+        progressMoved = true;
+        askRedraw();
       },
       onEnd: (end) => {
         worker.terminate();
         progress = null;
-        if (progressTimer !== null) clearTimeout(progressTimer);
+        pending?.cancel();
         const run = this.active;
         this.active = null;
         trim();

@@ -1,7 +1,7 @@
 import type { World } from '../../../emulator/world/world.js';
 import type { Lesson } from '../../lessons/lesson.js';
-import { LessonRunner, type LessonProgress, type StepStatus } from '../../lessons/runner.js';
-import { lessonCellOptions } from '../code-cell/lesson-cells.js';
+import type { LessonProgress, LessonRunner, StepStatus } from '../../lessons/runner.js';
+import { loadOnce } from '../load-once.js';
 import { stateProviders } from '../session/state-providers.js';
 import { loadShellParts } from '../shell-loader.js';
 import { installWorkbookPrograms } from '../world-programs.js';
@@ -11,7 +11,7 @@ import { lessonCatalogue, loadLessonFile, type CatalogueEntry } from './lesson-f
 import { LESSON_STATE_KEY, lessonKeeping } from './lesson-keeping.js';
 import type { LessonRecord, LessonShelf } from './lesson-shelf.js';
 import type { KeptLesson } from './progress-file.js';
-import { StoreLessonHost } from './store-host.js';
+import type { StoreLessonHost } from './store-host.js';
 
 /** What the lesson pane shows, as one immutable value per change. */
 export interface LessonPaneState {
@@ -43,6 +43,9 @@ export interface LessonPaneState {
    */
   readonly shared: boolean;
 }
+
+/** The runner, its host and the lesson's view: loaded with the first lesson opened, not to show the list. */
+const lessonParts = loadOnce(() => import('./lesson-parts.js'));
 
 /** The progress file's code, loaded when the learner exports or imports. */
 const progressFiles = (): Promise<typeof import('./progress-file.js')> => import('./progress-file.js');
@@ -94,7 +97,8 @@ export class LessonController {
   private readonly listeners = new Set<() => void>();
   private runner: LessonRunner | null = null;
   private offRunner: (() => void) | null = null;
-  private readonly host: StoreLessonHost;
+  /** The lesson runner's way into the page's store, made with the first lesson opened. */
+  private storeHost: StoreLessonHost | null = null;
   private lastCluster: WorkbookSnapshot['cluster'] | null = null;
   /** Each lesson file loaded and parsed, by file name: a lesson is parsed once, when first opened. */
   private readonly parsed = new Map<string, Promise<Lesson>>();
@@ -104,7 +108,6 @@ export class LessonController {
   private lastNoted = '';
 
   constructor(private readonly store: WorldStore) {
-    this.host = new StoreLessonHost(store);
     const shelf = lessonKeeping.shelf;
     if (shelf !== null) {
       const read = () => this.set({ records: Object.fromEntries(shelf.all().map((r) => [r.id, r])) });
@@ -190,7 +193,7 @@ export class LessonController {
   private lessonOf(entry: CatalogueEntry): Promise<Lesson> {
     let p = this.parsed.get(entry.file);
     if (p === undefined) {
-      p = Promise.all([loadLessonFile(entry.file), loadShellParts()]).then(([lesson]) => lesson);
+      p = Promise.all([loadLessonFile(entry.file), loadShellParts(), lessonParts.load()]).then(([lesson]) => lesson);
       // A load that failed (the network, say) is tried again the next time.
       p.catch(() => this.parsed.delete(entry.file));
       this.parsed.set(entry.file, p);
@@ -212,6 +215,23 @@ export class LessonController {
     } finally {
       this.set({ opening: null });
     }
+  }
+
+  /** The lesson's view, once a lesson has been loaded (it comes with the lesson). */
+  get lessonView(): (typeof import('./lesson-parts.js'))['LessonView'] | null {
+    return lessonParts.now()?.LessonView ?? null;
+  }
+
+  /** The parts a lesson runs with; a lesson is only attached once lessonOf has loaded them. */
+  private get parts(): typeof import('./lesson-parts.js') {
+    const parts = lessonParts.now();
+    if (parts === null) throw new Error('a lesson is attached before its parts were loaded');
+    return parts;
+  }
+
+  private get host(): StoreLessonHost {
+    this.storeHost ??= new this.parts.StoreLessonHost(this.store);
+    return this.storeHost;
   }
 
   /** Whether the pane is opening a lesson, so the list takes no other choice meanwhile. */
@@ -389,6 +409,7 @@ export class LessonController {
     this.detach();
     // Set before the runner reports its progress, so a shared moment's is never noted as the learner's.
     this.set({ shared });
+    const { LessonRunner, lessonCellOptions } = this.parts;
     const runner = new LessonRunner(lesson, this.host, { worldSetup: installWorkbookPrograms, ...lessonCellOptions(this.store) });
     this.runner = runner;
     this.offRunner = runner.subscribe(() => this.sync());

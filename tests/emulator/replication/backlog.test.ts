@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReplicationBuffer, type BufferCursor } from '../../../emulator/replication/backlog.js';
+import { useHostByteCodec } from '../../../emulator/resp/bytes.js';
 import { setup } from './cluster.js';
 
 const cursor = (): BufferCursor => ({ block: null, pos: 0 });
@@ -76,6 +77,31 @@ describe('replication buffer', () => {
     const end = cursor();
     expect(b.cursorAt(30011, end)).toBe(0);
     expect(b.take(end)).toBe('');
+  });
+
+  it('hands readers the strings it was fed, never converting the stream to bytes and back', () => {
+    // A host codec counts every conversion of a long run (the loops take the short ones).
+    let conversions = 0;
+    useHostByteCodec({
+      decode: (a, start, end) => (conversions++, String.fromCharCode(...a.subarray(start, end))),
+      encodeInto: (s, into, at) => (conversions++, into.set(Array.from(s, (ch) => ch.charCodeAt(0)), at)),
+    });
+    try {
+      const b = new ReplicationBuffer(0, () => 1024 * 1024);
+      const r = cursor();
+      b.attach(r);
+      const writes = Array.from({ length: 12 }, (_, i) => String.fromCharCode(i) + 'v'.repeat(3000 + i));
+      for (const w of writes) b.feed(w);
+      // Twelve writes of 3 KB cross a block's end: the reader gets them whole and in order.
+      expect(b.blockCount).toBe(2);
+      expect(b.take(r)).toBe(writes.join(''));
+      const late = cursor();
+      b.cursorAt(2, late);
+      expect(b.take(late)).toBe(writes.join('').slice(1));
+      expect(conversions).toBe(0);
+    } finally {
+      useHostByteCodec(null);
+    }
   });
 
   it('a reader that joins another keeps its place (copyReplicaOutputBuffer)', () => {
