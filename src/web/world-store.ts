@@ -98,6 +98,14 @@ export interface WorldStoreOptions {
 export const FRAME_BUDGET_MS = 8;
 /** The cluster panel is rebuilt at most this often while only the world's own events change it. */
 const CLUSTER_REFRESH_MS = 100;
+/**
+ * While virtual time runs on its own, the clock the page shows moves on at
+ * most this often. At every frame it re-rendered the timeline and had the
+ * browser lay out and paint it again, 60 times a second: a CPU profile of
+ * a page doing nothing else found that most of its main thread's work.
+ * An action (a step, a pause, a command) shows the clock at once.
+ */
+export const CLOCK_REFRESH_MS = 100;
 /** Virtual time one press of Step moves on by default. */
 export const DEFAULT_STEP_MS = 100;
 
@@ -134,6 +142,7 @@ export class WorldStore implements WorldHost {
   private worldDirty = false;
   private urgent = false;
   private clusterBuiltAt = -Infinity;
+  private clockBuiltAt = -Infinity;
   private terminalsDirty = false;
   private terminalList: TerminalInfo[] = [];
   private active: string | null = null;
@@ -284,9 +293,13 @@ export class WorldStore implements WorldHost {
     const prev = this.snapshot;
     let clock = prev.clock;
     const k = this.world.kernel;
-    if (clock.nowUs !== k.now || clock.speed !== this.driver.speed || clock.paused !== this.driver.isPaused) clock = this.clockView();
-    let cluster = prev.cluster;
     const wall = this.wallNowMs();
+    const ticking = !this.driver.isPaused && !this.urgent && wall - this.clockBuiltAt < CLOCK_REFRESH_MS;
+    if ((clock.nowUs !== k.now && !ticking) || clock.speed !== this.driver.speed || clock.paused !== this.driver.isPaused) {
+      clock = this.clockView();
+      this.clockBuiltAt = wall;
+    }
+    let cluster = prev.cluster;
     if (this.worldDirty && (this.urgent || wall - this.clusterBuiltAt >= CLUSTER_REFRESH_MS)) {
       cluster = clusterView(this.world);
       this.clusterBuiltAt = wall;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { storeHarness } from './store-harness.js';
 import { buildSandboxWorld } from '../../src/web/world-setup.js';
+import { CLOCK_REFRESH_MS } from '../../src/web/world-store.js';
 
 describe('the workbook world store', () => {
   it('runs redis-cli on a session of the world, printing exactly what redis-cli prints', async () => {
@@ -168,6 +169,31 @@ describe('the workbook world store', () => {
     const next = h.store.getSnapshot();
     expect(next.clock).toMatchObject({ speed: 5, paused: true });
     expect(next.terminals).toBe(snap.terminals);
+  });
+
+  it('moves the clock it shows on at most every CLOCK_REFRESH_MS while time runs on its own, and at once after an action or a pause', async () => {
+    const h = storeHarness();
+    await h.run(200);
+    const k = h.store.world.kernel;
+    // While nothing happens but time, the clock is published about every CLOCK_REFRESH_MS, not every frame.
+    const shown = new Set<number>();
+    const off = h.store.subscribe(() => shown.add(h.store.getSnapshot().clock.nowUs));
+    const before = h.published;
+    await h.run(1000);
+    off();
+    expect(shown.size).toBeGreaterThanOrEqual(1000 / CLOCK_REFRESH_MS - 1);
+    expect(shown.size).toBeLessThanOrEqual(1000 / CLOCK_REFRESH_MS + 1);
+    expect(h.published - before).toBe(shown.size);
+    expect(k.now - h.store.getSnapshot().clock.nowUs).toBeLessThan(CLOCK_REFRESH_MS * 1000);
+    // A command typed is an action: the frame after it shows the clock as it is.
+    const t = h.open();
+    await h.run(50);
+    h.store.sendLine(t.id, 'SET a 1');
+    await h.run(16);
+    expect(h.store.getSnapshot().clock.nowUs).toBe(k.now);
+    h.store.pause();
+    await h.run(16);
+    expect(h.store.getSnapshot().clock).toMatchObject({ nowUs: k.now, paused: true });
   });
 
   it('pause stops virtual time; step moves it on', async () => {

@@ -3,6 +3,7 @@ import { sentence } from '../../lessons/check-words.js';
 import type { Lesson } from '../../lessons/lesson.js';
 import { ConfirmButton } from './confirm-button.js';
 import type { LessonController, LessonPaneState } from './lesson-controller.js';
+import { LessonErrors } from './lesson-errors.js';
 import { MarkdownView } from './markdown-view.js';
 import { StepBlockView, visibleText, type BlockActions } from './step-blocks.js';
 
@@ -109,11 +110,7 @@ export function LessonView({ lessons, state, lesson }: { lessons: LessonControll
             </p>
           </section>
         )}
-        {state.error !== null && (
-          <p className="lesson-error" role="alert">
-            {state.error}
-          </p>
-        )}
+        <LessonErrors errors={[state.error]} />
       </div>
     </>
   );

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { CatalogueEntry } from '../../lessons/catalogue.js';
 import { useStore } from '../store-context.js';
 import { ConfirmButton } from './confirm-button.js';
+import { LessonErrors } from './lesson-errors.js';
 import { lessonController, type LessonController, type LessonPaneState } from './lesson-controller.js';
 import { ProgressControls } from './progress-controls.js';
 import './lesson.css';
@@ -112,16 +113,7 @@ function LessonPicker({ lessons, state }: { lessons: LessonController; state: Le
             Opening “{state.opening}”…
           </p>
         )}
-        {state.catalogueErrors.map((e) => (
-          <p key={e} className="lesson-error" role="alert">
-            {e}
-          </p>
-        ))}
-        {state.error !== null && (
-          <p className="lesson-error" role="alert">
-            {state.error}
-          </p>
-        )}
+        <LessonErrors errors={[...state.catalogueErrors, state.error]} />
       </div>
     </>
   );
