@@ -50,7 +50,8 @@ export async function traceTasks(browser: Browser, page: Page, during: () => Pro
   if (to === undefined) throw new Error('the trace has no mark from the page');
   const from = events.find((e) => e.name === 'bench-from' && e.pid === to.pid);
   const end = events.find((e) => opts.until !== undefined && e.name === opts.until && e.pid === to.pid) ?? to;
-  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && e.pid === to.pid && e.tid === to.tid && e.ts >= (from?.ts ?? 0) && e.ts <= end.ts);
+  // A task of the thread's scheduler, as the 'toplevel' category names it.
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && e.pid === to.pid && e.tid === to.tid && e.ts >= (from?.ts ?? 0) && e.ts <= end.ts);
   let longest: TraceEvent | null = null;
   for (const t of tasks) if (longest === null || (t.tdur ?? 0) > (longest.tdur ?? 0)) longest = t;
   return {
