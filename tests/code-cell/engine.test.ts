@@ -139,6 +139,8 @@ describe("a cell's engine", () => {
     expect(cell.callsFromEngine).toBe(1);
     // Each answer went in as itself; only the start was a text to parse.
     expect(cell.textsIntoEngine).toBe(1);
+    // Only the start went through quickjs-emscripten's handles: every answer and every step went through the FFI beneath them.
+    expect(cell.callsThroughHandles).toBe(1);
   });
 
   it('gives awaiting code the same answer whether it crosses as itself or as JSON text', async () => {

@@ -1,5 +1,5 @@
 import variant from '@jitl/quickjs-wasmfile-release-sync';
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core';
+import { newQuickJSWASMModuleFromVariant, newVariant, type EitherFFI, type JSContextPointer, type JSValueConstPointer, type JSValueConstPointerPointer, type JSValuePointer, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core';
 import engineSource from 'virtual:cell-engine';
 import type { CellError, CellMessage, PageMessage } from '../protocol.js';
 import type { EngineEntry, EngineHost } from './inside.js';
@@ -88,6 +88,13 @@ export class QuickJsCell {
   callsFromEngine = 0;
   /** Messages from the page copied into the engine as JSON text; a deliver of one plain answer goes as values instead. */
   textsIntoEngine = 0;
+  /**
+   * Calls into the engine made through quickjs-emscripten's handles, each
+   * a few µs of allocations, pointer arrays and lifetimes around the call:
+   * a turn's deliver of one plain answer and its runTask go through the
+   * FFI beneath them (RawCalls) instead, when the package's pieces are there.
+   */
+  callsThroughHandles = 0;
 
   private constructor(
     private readonly opts: QuickJsCellOptions,
@@ -99,6 +106,7 @@ export class QuickJsCell {
     private readonly receiveFn: QuickJSHandle,
     private readonly deliverOneFn: QuickJSHandle,
     private readonly runTaskFn: QuickJSHandle,
+    private readonly raw: RawCalls | null,
   ) {}
 
   static async create(opts: QuickJsCellOptions): Promise<QuickJsCell> {
@@ -137,6 +145,7 @@ export class QuickJsCell {
       vm.getProp(entry, 'receive' satisfies keyof EngineEntry),
       vm.getProp(entry, 'deliverOne' satisfies keyof EngineEntry),
       vm.getProp(entry, 'runTask' satisfies keyof EngineEntry),
+      rawCalls(vm, module),
     );
     const limit = opts.turnLimitMs;
     if (limit !== undefined) {
@@ -154,7 +163,10 @@ export class QuickJsCell {
     this.turnStartMs = this.opts.turnLimitMs === undefined ? 0 : this.opts.wallNowMs();
     try {
       const one = msg.type === 'deliver' && msg.results.length === 1 ? msg.results[0]! : null;
-      if (one !== null && one.ok && isPlainAnswer(one.value)) {
+      if (one !== null && one.ok && isPlainAnswer(one.value) && this.raw !== null) {
+        this.deliverOneRaw(this.raw, msg.nowUs, one.id, one.value);
+      } else if (one !== null && one.ok && isPlainAnswer(one.value)) {
+        this.callsThroughHandles++;
         const value = one.value === null ? this.vm.null : typeof one.value === 'number' ? this.vm.newNumber(one.value) : this.newString(one.value);
         const args = [this.vm.newNumber(msg.nowUs), this.vm.newNumber(one.id), value];
         try {
@@ -164,6 +176,7 @@ export class QuickJsCell {
         }
       } else {
         this.textsIntoEngine++;
+        this.callsThroughHandles++;
         const { json, buffers } = encodeWire(msg);
         const args = [this.newString(json), ...buffers.map((b) => this.newArrayBuffer(b))];
         try {
@@ -198,6 +211,7 @@ export class QuickJsCell {
     this.disposed = true;
     try {
       for (const h of [this.receiveFn, this.deliverOneFn, this.runTaskFn, this.entry]) h.dispose();
+      this.raw?.free();
       this.vm.dispose();
       this.runtime.dispose();
     } catch {
@@ -224,10 +238,58 @@ export class QuickJsCell {
         }
         if (this.ended) return;
       }
-      const ran = this.text(this.vm.callFunction(this.runTaskFn, this.entry));
+      const ran = this.runTask();
       if (ran.length > 1) this.fromEngineText(ran.slice(1), []);
       if (this.ended || (ran[0] !== '1' && !this.runtime.hasPendingJob())) return;
     }
+  }
+
+  /** The oldest queued task of the engine run: its value (EngineEntry.runTask). */
+  private runTask(): string {
+    const raw = this.raw;
+    if (raw === null) {
+      this.callsThroughHandles++;
+      return this.text(this.vm.callFunction(this.runTaskFn, this.entry));
+    }
+    const result = this.callRaw(raw, this.runTaskFn, 0);
+    const { ffi, ctx, module } = raw;
+    try {
+      const chars = ffi.QTS_GetString(ctx, result);
+      const text = module.UTF8ToString(chars);
+      ffi.QTS_FreeCString(ctx, chars);
+      return text;
+    } finally {
+      ffi.QTS_FreeValuePointer(ctx, result);
+    }
+  }
+
+  /** EngineEntry.deliverOne, its numbers made and freed in the engine directly. */
+  private deliverOneRaw(raw: RawCalls, nowUs: number, id: number, value: string | number | null): void {
+    const { ffi, ctx } = raw;
+    const now = ffi.QTS_NewFloat64(ctx, nowUs);
+    const idValue = ffi.QTS_NewFloat64(ctx, id);
+    const text = typeof value === 'string' ? this.newString(value) : null;
+    const number = typeof value === 'number' ? ffi.QTS_NewFloat64(ctx, value) : null;
+    try {
+      raw.args(now, idValue, text !== null ? text.value : number ?? ffi.QTS_GetNull());
+      ffi.QTS_FreeValuePointer(ctx, this.callRaw(raw, this.deliverOneFn, 3));
+    } finally {
+      ffi.QTS_FreeValuePointer(ctx, now);
+      ffi.QTS_FreeValuePointer(ctx, idValue);
+      if (number !== null) ffi.QTS_FreeValuePointer(ctx, number);
+      text?.dispose();
+    }
+  }
+
+  /** Calls `fn` of the entry with the first `argc` of raw's arguments: its value (for the caller to free), or its error thrown. */
+  private callRaw(raw: RawCalls, fn: QuickJSHandle, argc: number): JSValuePointer {
+    const { ffi, ctx } = raw;
+    const result = ffi.QTS_Call(ctx, fn.value, this.entry.value, argc, raw.argv);
+    const error = ffi.QTS_ResolveException(ctx, result);
+    if (error === 0) return result;
+    ffi.QTS_FreeValuePointer(ctx, result);
+    this.throwIfError({ error: raw.handle(error) });
+    return result;
   }
 
   /** A call's value dropped, or its error thrown. */
@@ -322,6 +384,61 @@ export class QuickJsCell {
     if (p === 0) throw new OutOfEngineMemory();
     this.allocator._free(p);
   }
+}
+
+/**
+ * The FFI under quickjs-emscripten's handles, for the two calls every
+ * turn of a cell makes. Through the handles, a call builds an array of
+ * pointers in the engine's memory, a lifetime object per argument and
+ * result, and frees them after: about 3 µs of the host's time for a
+ * call whose work in the engine takes less than 1 µs. Here the argument
+ * pointers go into one block made with the engine and kept for its life.
+ * The package does not export these pieces: when a version lacks them,
+ * the calls go through the handles as before.
+ */
+interface RawCalls {
+  readonly ffi: Pick<EngineFfi, 'QTS_Call' | 'QTS_ResolveException' | 'QTS_FreeValuePointer' | 'QTS_NewFloat64' | 'QTS_GetNull' | 'QTS_GetString' | 'QTS_FreeCString'>;
+  readonly ctx: JSContextPointer;
+  readonly module: { UTF8ToString(pointer: number): string };
+  /** The block of argument pointers. */
+  readonly argv: JSValueConstPointerPointer;
+  /** Writes the arguments of the next call into the block. */
+  args(...values: Array<JSValuePointer | JSValueConstPointer>): void;
+  /** A handle for a value the engine returned (an error, to dump). */
+  handle(pointer: JSValuePointer): QuickJSHandle;
+  free(): void;
+}
+
+type EngineFfi = EitherFFI;
+
+function rawCalls(vm: QuickJSContext, wasm: unknown): RawCalls | null {
+  const inner = vm as unknown as { ffi?: RawCalls['ffi']; ctx?: { value?: JSContextPointer }; memory?: { heapValueHandle?(p: JSValuePointer): QuickJSHandle } };
+  const module = (wasm as { module?: { HEAPU8?: Uint8Array; UTF8ToString?: unknown; _malloc?: unknown; _free?: unknown } }).module;
+  const ffi = inner.ffi;
+  const ctx = inner.ctx?.value;
+  const memory = inner.memory;
+  if (ffi === undefined || ctx === undefined || typeof memory?.heapValueHandle !== 'function' || module === undefined) return null;
+  if (!(module.HEAPU8 instanceof Uint8Array) || typeof module.UTF8ToString !== 'function' || typeof module._malloc !== 'function' || typeof module._free !== 'function') return null;
+  const em = module as { HEAPU8: Uint8Array; UTF8ToString(p: number): string; _malloc(n: number): number; _free(p: number): void };
+  for (const name of ['QTS_Call', 'QTS_ResolveException', 'QTS_FreeValuePointer', 'QTS_NewFloat64', 'QTS_GetNull', 'QTS_GetString', 'QTS_FreeCString'] as const) {
+    if (typeof ffi[name] !== 'function') return null;
+  }
+  const slots = 3;
+  const argv = em._malloc(4 * slots);
+  if (argv === 0) return null;
+  return {
+    ffi,
+    ctx,
+    module: em,
+    argv: argv as JSValueConstPointerPointer,
+    args(...values) {
+      // The engine's memory may have grown since the last call: its buffer is taken anew.
+      const heap = new Int32Array(em.HEAPU8.buffer, argv, slots);
+      for (let i = 0; i < values.length; i++) heap[i] = values[i] as number;
+    },
+    handle: (p) => memory.heapValueHandle!(p),
+    free: () => em._free(argv),
+  };
 }
 
 /** What the engine threw, as it dumped. */
