@@ -112,6 +112,39 @@ async function runMany(steps: Step[], real: Backend, emus: Record<string, Backen
   return out;
 }
 
+/**
+ * Runs the steps on the real side and on every emulator backend at the same
+ * time, step by step, comparing each emulator's answer with the real one:
+ * for backends whose time goes to waiting on servers (real processes, the
+ * emulator over TCP), the run takes as long as the slowest, not the sum.
+ */
+export async function runSideBySide(steps: Step[], real: Backend, emus: Record<string, Backend>): Promise<Mismatch[]> {
+  const names = Object.keys(emus);
+  const all = [real, ...names.map((n) => emus[n]!)];
+  const out: Mismatch[] = [];
+  const each = async <T>(f: (b: Backend) => Promise<T>, differ: (a: T, b: T) => string | null, step: Step, show: (x: T) => string): Promise<void> => {
+    const [a, ...rest] = await Promise.all(all.map(f));
+    rest.forEach((b, i) => {
+      const why = differ(a!, b);
+      if (why) out.push({ backend: names[i], line: step.line, text: step.text, real: show(a!), emulator: show(b), why });
+    });
+  };
+  for (const step of steps) {
+    if (step.kind === 'sleep') await Promise.all(all.map((b) => b.sleep(step.ms)));
+    else if (step.kind === 'raw') {
+      const differ = (a: { bytes: string; closed: boolean }, b: { bytes: string; closed: boolean }): string | null =>
+        a.closed !== b.closed ? 'connection state differs' : a.bytes !== b.bytes ? 'bytes differ' : null;
+      await each((b) => b.raw(step.client, step.bytes), differ, step, (x) => JSON.stringify(x));
+    } else if (step.kind === 'drain') {
+      await each((b) => b.drain(step.client), (a, b) => (a === b ? null : 'received bytes differ'), step, (x) => x);
+    } else if (step.kind === 'reply') {
+      await each((b) => b.nextReply(step.client), (a, b) => compareReplies(a, b, step.compare), step, (x) => x);
+    } else if (step.async) await Promise.all(all.map((b) => b.send(step.client, step.argv)));
+    else await each((b) => b.command(step.client, step.argv), (a, b) => compareReplies(a, b, step.compare), step, (x) => x);
+  }
+  return out;
+}
+
 /** A readable report of mismatches. */
 export function formatMismatches(file: string, ms: Mismatch[]): string {
   return ms
