@@ -23,11 +23,13 @@ export class DirectClient {
 
   /** Runs a command; resolves its value or rejects with a ReplyError. */
   call(...args: Arg[]): Promise<ClientValue> {
-    const argv = new Array<string>(args.length);
+    // The rest parameter is an array of this call's own: its arguments
+    // become byte strings in place, and it is the command's argv.
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
-      argv[i] = typeof a === 'string' && isPlainAscii(a) ? a : argToBytes(a);
+      if (typeof a !== 'string' || !isPlainAscii(a)) args[i] = argToBytes(a);
     }
+    const argv = args as string[];
     const reply = this.server.execute(this.client, argv);
     if (this.server.blocking.hasResumes) this.server.blocking.resumeUnblocked();
     if (reply === OK) return RESOLVED_OK;

@@ -108,20 +108,53 @@ export function useHostByteCodec(codec: ByteCodec | null): void {
   hostCodec = codec;
 }
 
+const fromCodes = String.fromCharCode;
+
+/**
+ * Up to 12 bytes as a byte string made in one call: command names, keys and
+ * small values (in requests and in files) are mostly this short, and building
+ * them a character at a time leaves a dozen dead strings behind each one.
+ */
+export function shortString(a: Uint8Array, s: number, n: number): string {
+  switch (n) {
+    case 0:
+      return '';
+    case 1:
+      return fromCodes(a[s]!);
+    case 2:
+      return fromCodes(a[s]!, a[s + 1]!);
+    case 3:
+      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!);
+    case 4:
+      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!);
+    case 5:
+      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!);
+    case 6:
+      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!);
+    case 7:
+      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!);
+    case 8:
+      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!, a[s + 7]!);
+    case 9:
+      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!, a[s + 7]!, a[s + 8]!);
+    case 10:
+      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!, a[s + 7]!, a[s + 8]!, a[s + 9]!);
+    case 11:
+      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!, a[s + 7]!, a[s + 8]!, a[s + 9]!, a[s + 10]!);
+    default:
+      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!, a[s + 7]!, a[s + 8]!, a[s + 9]!, a[s + 10]!, a[s + 11]!);
+  }
+}
+
 /** Copies bytes into a byte string. */
 export function bytesFromArray(a: Uint8Array, start = 0, end = a.length): string {
   const n = end - start;
   if (n >= HOST_CODEC_MIN_BYTES && hostCodec !== null) return hostCodec.decode(a, start, end);
   // Short arguments (command names, keys, small values) are most of what a
-  // server decodes. Up to 12 characters, concatenation gives a flat string
-  // at once; longer ones would be ropes that every Map lookup flattens, so
-  // they come from a small cache of recent strings (a key used again is the
+  // server decodes. Up to 12 characters they are made in one call; longer
+  // ones come from a small cache of recent strings (a key used again is the
   // same string, already hashed) or are built in one call.
-  if (n <= 12) {
-    let s = '';
-    for (let i = start; i < end; i++) s += String.fromCharCode(a[i]!);
-    return s;
-  }
+  if (n <= 12) return shortString(a, start, n);
   if (n <= 64) return interned(a, start, end);
   const CHUNK = 8192;
   if (end - start <= CHUNK) return String.fromCharCode.apply(null, a.subarray(start, end) as unknown as number[]);

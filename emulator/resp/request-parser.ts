@@ -164,12 +164,12 @@ export class RequestParser {
           return null;
         }
         if (nl > this.end - 2) return null;
-        const count = parseInt64(this.decode(this.buf, this.pos + 1, nl));
+        const count = this.fastInt(this.pos + 1, nl);
         if (count === null || count > INT_MAX) return this.fail('Protocol error: invalid multibulk length');
         if (count > UNAUTHENTICATED_MAX_ARGS && this.authRequired()) return this.fail('Protocol error: unauthenticated multibulk length');
         this.pos = nl + 2;
         if (count <= 0) continue;
-        this.multibulkLen = Number(count);
+        this.multibulkLen = count;
         this.argv = [];
       }
       const r = this.bulks();

@@ -48,7 +48,7 @@ export class ByteReader {
     this.need(n);
     const start = this.pos;
     this.pos += n;
-    return n <= 12 ? shortString(this.buf, start, n) : bytesFromArray(this.buf, start, start + n);
+    return bytesFromArray(this.buf, start, start + n);
   }
 
   u16le(): number {
@@ -101,40 +101,3 @@ export class ByteReader {
   }
 }
 
-const fromCodes = String.fromCharCode;
-
-/**
- * Up to 12 bytes as a byte string made in one call: the keys and values of
- * a file of small keys are mostly this short, and building them a character
- * at a time leaves a dozen dead strings behind each one.
- */
-function shortString(a: Uint8Array, s: number, n: number): string {
-  switch (n) {
-    case 0:
-      return '';
-    case 1:
-      return fromCodes(a[s]!);
-    case 2:
-      return fromCodes(a[s]!, a[s + 1]!);
-    case 3:
-      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!);
-    case 4:
-      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!);
-    case 5:
-      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!);
-    case 6:
-      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!);
-    case 7:
-      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!);
-    case 8:
-      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!, a[s + 7]!);
-    case 9:
-      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!, a[s + 7]!, a[s + 8]!);
-    case 10:
-      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!, a[s + 7]!, a[s + 8]!, a[s + 9]!);
-    case 11:
-      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!, a[s + 7]!, a[s + 8]!, a[s + 9]!, a[s + 10]!);
-    default:
-      return fromCodes(a[s]!, a[s + 1]!, a[s + 2]!, a[s + 3]!, a[s + 4]!, a[s + 5]!, a[s + 6]!, a[s + 7]!, a[s + 8]!, a[s + 9]!, a[s + 10]!, a[s + 11]!);
-  }
-}

@@ -60,10 +60,54 @@ describe('RequestParser', () => {
     expect(err('*' + '1'.repeat(70_000))).toBe('Protocol error: too big mbulk count string');
   });
 
+  it('makes a string of each argument only, not of the headers that count them', () => {
+    const made: string[] = [];
+    const p = new RequestParser({
+      decode: (a, start = 0, end = a.length) => {
+        const s = String.fromCharCode(...a.subarray(start, end));
+        made.push(s);
+        return s;
+      },
+    });
+    p.feed(bytes('*3\r\n$3\r\nSET\r\n$16\r\nkey:__rand_int__\r\n$3\r\nxxx\r\n*+2\r\n$3\r\nGET\r\n$1\r\nk\r\n'));
+    expect(p.next()).toEqual(['SET', 'key:__rand_int__', 'xxx']);
+    expect(made).toEqual(['SET', 'key:__rand_int__', 'xxx']);
+    // A count that is not plain digits is read as string2ll reads it: no sign.
+    expect(p.next()).toEqual(new ProtocolError('Protocol error: invalid multibulk length'));
+  });
+
   it('is dead after a protocol error', () => {
     const p = new RequestParser();
     p.feed(bytes('*x\r\n*1\r\n$4\r\nPING\r\n'));
     expect(p.next()).toBeInstanceOf(ProtocolError);
     expect(p.next()).toBeNull();
+  });
+});
+
+describe('RequestParser on the hot path', () => {
+  it('turns only the arguments of pipelined requests into strings, never their headers', () => {
+    let decoded = 0;
+    const p = new RequestParser({
+      decode: (buf, start, end) => {
+        decoded++;
+        return String.fromCharCode(...buf.subarray(start, end));
+      },
+    });
+    const one = '*3\r\n$3\r\nSET\r\n$16\r\nkey:__rand_int__\r\n$3\r\nxxx\r\n';
+    p.feed(bytes(one.repeat(16)));
+    const out: unknown[] = [];
+    for (let r = p.next(); r !== null; r = p.next()) out.push(r);
+    expect(out).toHaveLength(16);
+    expect(out[15]).toEqual(['SET', 'key:__rand_int__', 'xxx']);
+    expect(decoded).toBe(16 * 3);
+  });
+
+  it('reads the multibulk count as string2ll does: 0, negative, leading zeros, signs, overflow', () => {
+    expect(parseAll('*0\r\n*-1\r\n*-5\r\n*1\r\n$4\r\nPING\r\n')).toEqual([['PING']]);
+    expect(parseAll('*01\r\n$4\r\nPING\r\n')).toEqual([new ProtocolError('Protocol error: invalid multibulk length')]);
+    expect(parseAll('*+1\r\n$4\r\nPING\r\n')).toEqual([new ProtocolError('Protocol error: invalid multibulk length')]);
+    expect(parseAll('*2147483648\r\n')).toEqual([new ProtocolError('Protocol error: invalid multibulk length')]);
+    expect(parseAll('*99999999999999999999\r\n')).toEqual([new ProtocolError('Protocol error: invalid multibulk length')]);
+    expect(parseAll('*1x\r\n')).toEqual([new ProtocolError('Protocol error: invalid multibulk length')]);
   });
 });

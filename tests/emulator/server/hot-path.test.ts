@@ -78,3 +78,20 @@ describe('the slow log on the hot path', () => {
     expect(await r.call('SLOWLOG', 'LEN')).toBe(2);
   });
 });
+
+describe('the in-process client on the hot path', () => {
+  it('hands the server every kind of argument as the bytes it stands for', async () => {
+    const r = new DirectClient(createServer({ clock: new ManualClock() }));
+    await r.call('SET', 'café', 'naïve ü');
+    expect(await r.call('STRLEN', 'café')).toBe(9);
+    expect(await r.call('GET', 'café')).toBe('naïve ü');
+    await r.call('SET', 'n', 12);
+    expect(await r.call('INCRBY', 'n', 30n)).toBe(42);
+    await r.call('SET', 'raw', Uint8Array.of(0xff, 0x00, 0x41));
+    expect(await r.call('STRLEN', 'raw')).toBe(3);
+    expect(await r.call('GETRANGE', 'raw', 2, 2)).toBe('A');
+    const args = ['k', 'v'];
+    await r.call('SET', ...args);
+    expect(args).toEqual(['k', 'v']);
+  });
+});
