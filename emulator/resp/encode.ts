@@ -124,10 +124,22 @@ export function encodeReply(r: Reply, proto: Protocol): string {
   return sink.text;
 }
 
+/**
+ * The headers of the arrays and bulk strings most commands are made of
+ * (`*3\r\n`, `$5\r\n`), made once: every write fed to the AOF and the
+ * replicas is framed with them, and building each one anew made two
+ * short-lived strings per argument.
+ */
+const ARRAY_HEADERS = Array.from({ length: 16 }, (_, n) => `*${n}\r\n`);
+const BULK_HEADERS = Array.from({ length: 256 }, (_, n) => `$${n}\r\n`);
+
 /** Encodes a command (an array of byte strings) the way clients send it. */
 export function encodeCommand(argv: readonly string[]): string {
-  let out = '*' + argv.length + '\r\n';
-  for (const a of argv) out += '$' + a.length + '\r\n' + a + '\r\n';
+  let out = argv.length < ARRAY_HEADERS.length ? ARRAY_HEADERS[argv.length]! : '*' + argv.length + '\r\n';
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    out += (a.length < BULK_HEADERS.length ? BULK_HEADERS[a.length]! : '$' + a.length + '\r\n') + a + '\r\n';
+  }
   return out;
 }
 

@@ -207,6 +207,8 @@ export class RedisServer implements KeyspaceHost {
   /** The targets some listener takes (shouldPropagate): a write for no one is not queued. */
   private propagationTargets = 0;
   private pending: Array<{ db: number; argv: string[]; target: number }> = [];
+  /** An empty list for `pending` to take after a flush. */
+  private sparePending: Array<{ db: number; argv: string[]; target: number }> | null = null;
   /** Nesting depth of call(): EXEC calls commands from inside a call. */
   private callDepth = 0;
 
@@ -684,7 +686,11 @@ export class RedisServer implements KeyspaceHost {
   private flushPropagation(mayWrap = true): void {
     const ops = this.pending;
     if (ops.length === 0) return;
-    this.pending = [];
+    // The list is emptied and kept for the next command rather than made
+    // anew for every write; a listener's own propagation (flushed inside
+    // this one) gets a list of its own.
+    this.pending = this.sparePending ?? [];
+    this.sparePending = null;
     // The wrapping counts every queued write, whatever its target: after
     // MULTI, SET, PUBLISH, EXEC the AOF gets MULTI, SET, EXEC.
     const wrap = mayWrap && ops.length > 1;
@@ -693,6 +699,8 @@ export class RedisServer implements KeyspaceHost {
     for (const op of ops) for (const l of listeners) if (op.target & l.target) l.listener(op.db, op.argv);
     // EXEC goes with the last command's database, so no SELECT comes between them.
     if (wrap) for (const l of listeners) l.listener(ops[ops.length - 1]!.db, ['EXEC']);
+    ops.length = 0;
+    this.sparePending = ops;
   }
 
   /** A refused command: counts it, flags a MULTI, and returns the error. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeReply } from '../../../emulator/resp/encode.js';
+import fc from 'fast-check';
+import { encodeCommand, encodeReply } from '../../../emulator/resp/encode.js';
 import {
   BoolReply,
   DoubleReply,
@@ -61,5 +62,20 @@ describe('encodeReply', () => {
         expect(p.nextRaw()).toBe(wire);
       }
     }
+  });
+});
+
+describe('encodeCommand', () => {
+  it('frames any command as a RESP array of bulk strings, for counts and lengths on both sides of the made-once headers', () => {
+    const arg = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ minLength: 250, maxLength: 300 }), fc.constant(''));
+    fc.assert(
+      fc.property(fc.array(arg, { minLength: 1, maxLength: 20 }), (argv) => {
+        let expected = `*${argv.length}\r\n`;
+        for (const a of argv) expected += `$${a.length}\r\n${a}\r\n`;
+        expect(encodeCommand(argv)).toBe(expected);
+      }),
+      { numRuns: 200 },
+    );
+    expect(encodeCommand(['SET', 'k', ''])).toBe('*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$0\r\n\r\n');
   });
 });
