@@ -145,6 +145,23 @@ export class CellRuntime {
   }
 
   /**
+   * A deliver of one answer that is a string, a number or null, the
+   * answer a cell awaiting one command at a time gets every turn: the same
+   * as receive() with that one result, without the message, its list and
+   * its result object made and walked in the engine's interpreter.
+   */
+  answer(nowUs: number, id: number, value: string | number | null): void {
+    if (this.finished) return;
+    this.nowUs = nowUs;
+    const w = this.waiters.get(id);
+    if (w !== undefined) {
+      this.waiters.delete(id);
+      w.resolve(w.sleep ? undefined : value);
+    }
+    this.scheduleFlush();
+  }
+
+  /**
    * Queues a request for the next step; its promise settles with the
    * page's answer, in the same promise job as the answer arrives: a cell
    * awaiting a command resumes one reaction after the deliver.

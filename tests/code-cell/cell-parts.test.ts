@@ -162,4 +162,26 @@ describe("a cell's runtime", () => {
       { type: 'report', name: 'get', value: '1' },
     ]);
   });
+
+  it('resumes code awaiting one command answered with one plain value as a deliver of that one result does', async () => {
+    const source = "const got = []; for (const k of ['a', 'b', 'c']) got.push(await redis.get(k)); await sleep(10); report('got', got);";
+    const answers: Array<string | number | null> = ['x', 7, null];
+    const play = async (give: (r: CellRuntime, nowUs: number, id: number, value: string | number | null) => void) => {
+      const { runtime, posted, flush } = runtimeOf(source);
+      runtime.run();
+      await flush();
+      for (let turn = 0; ; turn++) {
+        const step = posted.at(-1)!;
+        if (step.type !== 'step') break;
+        const r = step.requests.filter((q) => q.op !== 'open')[0]!;
+        give(runtime, 2_000_000 + turn, r.id, r.op === 'sleep' ? null : answers[turn]!);
+        await flush();
+      }
+      return posted;
+    };
+    const delivered = await play((r, nowUs, id, value) => r.receive({ type: 'deliver', nowUs, results: [{ id, ok: true, value }] }));
+    const answered = await play((r, nowUs, id, value) => r.answer(nowUs, id, value));
+    expect(answered).toEqual(delivered);
+    expect(answered.find((m) => m.type === 'report')).toEqual({ type: 'report', name: 'got', value: ['x', 7, null] });
+  });
 });

@@ -80,7 +80,7 @@ const entry: EngineEntry = {
     runtime.run();
   },
   deliverOne(nowUs, id, value) {
-    runtime?.receive({ type: 'deliver', nowUs, results: [{ id, ok: true, value }] });
+    runtime?.answer(nowUs, id, value);
   },
   runTask() {
     const task = tasks.shift();

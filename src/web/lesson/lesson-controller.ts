@@ -1,7 +1,6 @@
 import type { World } from '../../../emulator/world/world.js';
 import type { Lesson } from '../../lessons/lesson.js';
 import type { LessonProgress, LessonRunner, StepStatus } from '../../lessons/runner.js';
-import { loadOnce } from '../load-once.js';
 import { stateProviders } from '../session/state-providers.js';
 import { loadShellParts } from '../shell-loader.js';
 import { installWorkbookPrograms } from '../world-programs.js';
@@ -9,6 +8,7 @@ import { buildSandboxWorld } from '../world-setup.js';
 import type { WorkbookSnapshot, WorldStore } from '../world-store.js';
 import { lessonCatalogue, loadLessonFile, type CatalogueEntry } from './lesson-files.js';
 import { LESSON_STATE_KEY, lessonKeeping } from './lesson-keeping.js';
+import { lessonParts } from './lesson-loaders.js';
 import type { LessonRecord, LessonShelf } from './lesson-shelf.js';
 import type { KeptLesson } from './progress-file.js';
 import type { StoreLessonHost } from './store-host.js';
@@ -43,9 +43,6 @@ export interface LessonPaneState {
    */
   readonly shared: boolean;
 }
-
-/** The runner, its host and the lesson's view: loaded with the first lesson opened, not to show the list. */
-const lessonParts = loadOnce(() => import('./lesson-parts.js'));
 
 /** The progress file's code, loaded when the learner exports or imports. */
 const progressFiles = (): Promise<typeof import('./progress-file.js')> => import('./progress-file.js');

@@ -1,8 +1,9 @@
 import { lazy } from 'react';
 import { LaterPart } from '../layout/later-part.js';
+import { lessonWorkbook } from './lesson-loaders.js';
 
-/** The lesson machinery (Markdown, YAML, the schema, the lesson files) loads after the page is up. */
-const LessonWorkbook = lazy(() => import('./lesson-workbook.js'));
+/** The lesson list loads after the page is up; a lesson's machinery (Markdown, YAML, the schema, the runner) when one is opened. */
+const LessonWorkbook = lazy(lessonWorkbook);
 
 /** The lesson pane: the lesson picker, or the current lesson's step with its checks. */
 export function LessonPane() {
