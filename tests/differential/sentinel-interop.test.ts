@@ -157,14 +157,21 @@ function fields(reply: unknown): Map<string, string> {
 /**
  * The leader's failover as a list of event names: the first +sdown and
  * +odown of the primary, then everything from its last +try-failover (an
- * earlier election it lost is timing) up to +switch-master.
+ * earlier election it lost is timing) up to +switch-master. A +sdown or
+ * +odown during the failover is timing too: the primary stays down, and its
+ * objective state is recounted each time the other sentinels' answers to
+ * is-master-down-by-addr come back, so an answer older than five ask
+ * periods on a loaded machine is forgotten, ODOWN drops and the next answer
+ * sets it again (sentinelAskMasterStateToOtherSentinels and
+ * sentinelCheckObjectivelyDown, sentinel.c).
  */
 function failoverSequence(names: string[]): string[] {
   const end = names.indexOf('+switch-master');
   const upToSwitch = names.slice(0, end + 1).filter((n) => FAILOVER_EVENTS.has(n));
   const lastTry = upToSwitch.lastIndexOf('+try-failover');
   const before = upToSwitch.slice(0, lastTry).filter((n) => n === '+sdown' || n === '+odown');
-  return [...new Set(before), ...upToSwitch.slice(lastTry)];
+  const during = upToSwitch.slice(lastTry).filter((n) => n !== '+sdown' && n !== '+odown');
+  return [...new Set(before), ...during];
 }
 
 interface FailoverRun {
