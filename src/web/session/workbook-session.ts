@@ -128,6 +128,8 @@ export class WorkbookSession {
   /** Set while this session hosts a world itself, so the store's world-change call is not taken for someone else's. */
   private replacing = false;
   private busy: { label: string; progress: number } | null = null;
+  /** Settles when the last rebuild of a world (host) has ended, whichever way. */
+  private rebuilt: Promise<void> = Promise.resolve();
   /** Cancel was asked for the rebuild under way. */
   private cancelAsked = false;
   private notice: SessionSnapshot['notice'] = null;
@@ -431,7 +433,11 @@ export class WorkbookSession {
    * resolves false.
    */
   async openKept(data: unknown, label: string): Promise<boolean> {
-    if (this.busy !== null) return false;
+    // A rebuild under way (the page restoring its session after a reload,
+    // say) is waited for rather than refused: a learner asking for their own
+    // lesson while the shared moment is still coming back would otherwise
+    // see that lesson start again from its beginning.
+    while (this.busy !== null) await this.rebuilt;
     const parsed = (await sessionChecks()).checkSession(data);
     if (!parsed.ok) return false;
     const ok = await this.open(parsed.session, label);
@@ -584,7 +590,16 @@ export class WorkbookSession {
   }
 
   /** Replays a branch's log to a moment and hosts the world, with the terminals and the clock of that moment. */
-  private async host(branch: BranchRecord, log: readonly RecordedAction[], moment: Moment, label: string): Promise<boolean> {
+  private host(branch: BranchRecord, log: readonly RecordedAction[], moment: Moment, label: string): Promise<boolean> {
+    const hosting = this.hostNow(branch, log, moment, label);
+    this.rebuilt = hosting.then(
+      () => undefined,
+      () => undefined,
+    );
+    return hosting;
+  }
+
+  private async hostNow(branch: BranchRecord, log: readonly RecordedAction[], moment: Moment, label: string): Promise<boolean> {
     this.busy = { label, progress: 0 };
     this.cancelAsked = false;
     this.publish();

@@ -169,6 +169,33 @@ describe('share links', () => {
     expect(shelf.record('append-only-file')).toEqual(record);
   });
 
+  it('opens the learner\'s own lesson asked for while a shared moment is still being rebuilt, once the rebuild ends, instead of refusing it', async () => {
+    // Two sessions kept as data: someone else's moment and the learner's own.
+    const sessions = ['theirs', 'mine'].map((name) => {
+      const h = sessionHarness();
+      const cli = h.open();
+      return { h, cli, name };
+    });
+    for (const { h, cli, name } of sessions) {
+      await h.run(50);
+      h.store.sendLine(cli.id, `SET who ${name}`);
+      await h.run(100);
+    }
+    const [theirs, mine] = sessions.map(({ h }) => h.session.exportSession());
+
+    // The wall clock moves on at each reading, so the replay yields between slices as a page's does.
+    const page = sessionHarness({ wallStepMs: 5 });
+    // The shared moment's rebuild is under way (a reload restoring it) when the learner asks for their own.
+    const shared = page.session.openKept(theirs, 'Restoring your session');
+    // Reading a session loads its checks first (a dynamic import: real time, no frames); no frame runs meanwhile, so the replay waits at its first slice.
+    for (const started = Date.now(); page.session.getSnapshot().busy === null && Date.now() - started < 20_000; ) await new Promise((r) => setTimeout(r, 5));
+    expect(page.session.getSnapshot().busy?.label).toBe('Restoring your session');
+    const own = page.session.openKept(mine, 'Opening the lesson where you left it');
+    expect(await page.until(shared)).toBe(true);
+    expect(await page.until(own)).toBe(true);
+    expect(digest(page.store.world)).toBe(digest(sessions[1]!.h.store.world));
+  });
+
   it('keeps the lesson open now at the step its session has reached, though the list\'s record of it lags behind', async () => {
     const mine = sessionHarness();
     expect(await mine.load()).toBe(false);
