@@ -64,7 +64,7 @@ function cpuSecondsSince(started: NodeJS.CpuUsage): number {
  * replicas attached: bare sockets reading the stream (`full` false), or
  * full servers applying it and acknowledging it (`full` true).
  */
-export function setCpuS(n: number, requests: number, full: boolean): number {
+function setCpuS(n: number, requests: number, full: boolean): number {
   // To disk, so the stream follows the file without waiting for an ACK.
   const { world, primary, replicas } = cluster(n, { 'repl-diskless-sync': 'no' });
   const names = replicas.map((_, i) => `R${i + 1}`);

@@ -80,7 +80,8 @@ function hello(c: Client, argv: string[]): Reply {
     'proto', c.resp,
     'id', c.id,
     'mode', c.server.config.getBool('cluster-enabled') ? 'cluster' : 'standalone',
-    'role', 'master',
+    // helloCommand: a server following a primary says so.
+    'role', c.server.replication.masterHost !== null ? 'replica' : 'master',
     'modules', [],
   ]);
 }

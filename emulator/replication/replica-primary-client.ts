@@ -13,6 +13,9 @@ export class PrimaryClient {
   private unapplied = '';
   private unappliedPos = 0;
 
+  /** The id of the client Redis keeps for this primary, cached or not; null until it has one. */
+  clientId: number | null = null;
+
   constructor(
     /** The primary's replication ID. */
     public replId: string,

@@ -782,6 +782,8 @@ export class ReplicationReplica {
     // A restarted replica may have had no backlog yet.
     if (this.s.buffer === null) this.s.createBacklog();
     this.attachConnection(m, pending);
+    const c = m.client;
+    if (c !== null && m.clientId !== null) this.server.keepClientId(c, m.clientId);
   }
 
   /** Closes the primary's client: freeClient, which caches it. */
@@ -803,6 +805,7 @@ export class ReplicationReplica {
     this.log('Caching the disconnected master state.');
     const db = m.client?.db.id ?? m.db;
     m.db = db;
+    m.clientId = m.client?.id ?? m.clientId;
     m.dropUnapplied();
     m.conn = null;
     this.cachedMaster = m;
@@ -826,6 +829,8 @@ export class ReplicationReplica {
     );
     const off = this.s.masterReplOffset;
     this.cachedMaster = new PrimaryClient(this.s.replId, off, off, this.nowS, db);
+    // replicationCreateMasterClient(NULL): a client without a connection, which takes an id.
+    this.cachedMaster.clientId = this.server.reserveClientId();
   }
 
   /** replicationDiscardCachedMaster. */

@@ -173,7 +173,8 @@ export class Client implements Watcher {
 
   constructor(
     readonly server: RedisServer,
-    readonly id: number,
+    /** CLIENT ID; changed only when a cached primary's client takes a new connection (RedisServer.keepClientId). */
+    public id: number,
     readonly address: ClientAddress,
   ) {
     this.db = server.dbs[0]!;

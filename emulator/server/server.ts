@@ -312,6 +312,29 @@ export class RedisServer implements KeyspaceHost {
     return c;
   }
 
+  /**
+   * createClient's id for a client made without a connection: the client
+   * of a primary a replica synthesizes from its own history
+   * (replicationCacheMasterUsingMyself, through replicationCreateMasterClient).
+   */
+  reserveClientId(): number {
+    return this.nextClientId++;
+  }
+
+  /**
+   * A cached primary's client taking a new connection after +CONTINUE
+   * (replicationResurrectCachedMaster): Redis reuses the cached client, so
+   * the connection's client keeps that id, and the one just taken for it
+   * is given back when nothing was taken since.
+   */
+  keepClientId(c: Client, id: number): void {
+    if (this.clients.get(c.id) !== c || c.id === id) return;
+    this.clients.delete(c.id);
+    if (c.id === this.nextClientId - 1) this.nextClientId--;
+    c.id = id;
+    this.clients.set(id, c);
+  }
+
   /** Sends a command's line to every monitoring client. */
   private feedMonitors(c: Client, argv: string[]): void {
     const line = monitorLine(this.clock.nowUs(), c.db.id, c, argv);

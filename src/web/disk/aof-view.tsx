@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { AofEntryReader, type AofEntry, type AofReaderState } from '../../../emulator/persistence/inspect/index.js';
-import { formatBytes } from './disk-view.js';
+import { formatBytes, formatCount } from './disk-view.js';
 import type { ByteRange } from './hex-view.js';
 import { AofSummary } from './file-summaries.js';
 import type { OpenedFile } from './opened-file.js';
@@ -54,8 +54,8 @@ function AofFacts({ file, summary, done, onJump }: { file: OpenedFile; summary: 
       <dl className="facts">
         <dt>Commands</dt>
         <dd>
-          {summary.commands.toLocaleString('en')}
-          {summary.commands > 0 ? <span className="muted"> · {summary.topCommands(5).map(([n, c]) => `${n} ${c.toLocaleString('en')}`).join(', ')}</span> : null}
+          {formatCount(summary.commands)}
+          {summary.commands > 0 ? <span className="muted"> · {summary.topCommands(5).map(([n, c]) => `${n} ${formatCount(c)}`).join(', ')}</span> : null}
           {summary.annotations > 0 ? <span className="muted"> · {summary.annotations} timestamp annotations</span> : null}
         </dd>
         <dt>End</dt>

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { RdbRecordReader, type RdbReaderState, type RdbRecord } from '../../../emulator/persistence/inspect/index.js';
-import { formatBytes } from './disk-view.js';
+import { formatBytes, formatCount } from './disk-view.js';
 import type { ByteRange } from './hex-view.js';
 import { RdbSummary } from './file-summaries.js';
 import type { OpenedFile } from './opened-file.js';
@@ -46,9 +46,9 @@ export function RdbFacts({ summary: s, size, done }: { summary: RdbSummary; size
       <dd>{s.version > 0 ? `RDB version ${s.version}` : done ? 'not an RDB file' : 'reading…'}</dd>
       <dt>Keys</dt>
       <dd>
-        {s.keys.toLocaleString('en')} key{s.keys === 1 ? '' : 's'}
-        {dbs.length > 0 ? ` in ${dbs.map(([db, c]) => `db${db}: ${c.keys.toLocaleString('en')}${c.expires > 0 ? ` (${c.expires.toLocaleString('en')} with TTL)` : ''}`).join(', ')}` : ''}
-        {types.length > 0 ? <span className="muted"> · {types.map(([t, n]) => `${t} ${n.toLocaleString('en')}`).join(', ')}</span> : null}
+        {formatCount(s.keys)} key{s.keys === 1 ? '' : 's'}
+        {dbs.length > 0 ? ` in ${dbs.map(([db, c]) => `db${db}: ${formatCount(c.keys)}${c.expires > 0 ? ` (${formatCount(c.expires)} with TTL)` : ''}`).join(', ')}` : ''}
+        {types.length > 0 ? <span className="muted"> · {types.map(([t, n]) => `${t} ${formatCount(n)}`).join(', ')}</span> : null}
         {s.functions > 0 ? ` · ${s.functions} function libraries` : ''}
       </dd>
       <dt>End</dt>

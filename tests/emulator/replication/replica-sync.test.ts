@@ -143,6 +143,23 @@ describe('partial resynchronization', () => {
     expect(await run('B', 'DEBUG', 'DIGEST')).toBe(await run('A', 'DEBUG', 'DIGEST'));
   });
 
+  it('keeps the id of the primary\'s client across a partial resync, as Redis reuses the cached client, and takes none for it', async () => {
+    const { world, run, until, linkUp, server } = setup();
+    await run('B', 'REPLICAOF', 'A', '6379');
+    until(() => linkUp('B'));
+    const masterId = (): number | undefined => [...server('B').clients.values()].find((c) => c.role === 'master')?.id;
+    const newClientId = async (): Promise<unknown> => world.settle(world.connect({ from: 'app', to: 'B:6379' }).call('CLIENT', 'ID'));
+    const before = masterId();
+    expect(before).toBeDefined();
+    const probe = Number(await newClientId());
+    expect(await run('B', 'CLIENT', 'KILL', 'TYPE', 'master')).toBe(1);
+    await run('A', 'SET', 'b', '2');
+    until(() => linkUp('B') && server('B').dbs[0]!.dict.has('b'));
+    expect(masterId()).toBe(before);
+    // replicationResurrectCachedMaster makes no client: the next connection takes the next id.
+    expect(await newClientId()).toBe(probe + 1);
+  });
+
   it('notices a silent link after repl-timeout, then continues partially once it heals', async () => {
     const { world, run, until, linkUp, log, server } = setup({ config: { 'repl-timeout': '5', 'repl-ping-replica-period': '1' } });
     await run('B', 'REPLICAOF', 'A', '6379');
