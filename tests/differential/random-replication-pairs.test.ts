@@ -17,7 +17,7 @@ import { Pair, startEmulator, startReal } from './replica-pairs.js';
 import type { Compare } from './script.js';
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20261128;
-const RUNS = process.env.FC_RUNS ? Number(process.env.FC_RUNS) : 60;
+const RUNS = process.env.FC_RUNS ? Number(process.env.FC_RUNS) : 40;
 
 /** The primary's client; the replica's is 1. */
 const PRIMARY = 10;
@@ -89,13 +89,19 @@ const replicationCommand = fc.oneof(
 );
 
 /** A step of a run: on the primary, or on the replica after the primary's writes have reached it. */
-type Action = { on: 'primary'; argv: string[][] } | { on: 'replica'; argv: string[] } | { on: 'both'; argv: string[] };
+type Action = { on: 'primary'; argv: string[][] } | { on: 'replica'; argv: string[] } | { on: 'both'; argv: string[] } | { on: 'replica-multi'; argv: string[][] };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: write.map((a): Action => ({ on: 'primary', argv: [a] })), weight: 5 },
   // A transaction is sent whole, so the primary's client is never left inside MULTI before a WAIT.
   { arbitrary: fc.array(write, { minLength: 1, maxLength: 3 }).map((ws): Action => ({ on: 'primary', argv: [['MULTI'], ...ws, ['EXEC']] })), weight: 1 },
   { arbitrary: fc.oneof(read, write).map((a): Action => ({ on: 'replica', argv: a })), weight: 5 },
+  {
+    arbitrary: fc.array(fc.oneof(read, write), { minLength: 1, maxLength: 3 }).map((cs): Action => ({ on: 'replica-multi', argv: [['MULTI'], ...cs, ['EXEC']] })),
+    weight: 1,
+  },
+  // A short pause of the primary's writes: the next write waits for its end (at a serverCron tick).
+  { arbitrary: choice(['CLIENT', 'PAUSE', '20', 'WRITE'], ['CLIENT', 'PAUSE', '20']).map((a): Action => ({ on: 'primary', argv: [a] })), weight: 1 },
   // The replica only: on the primary it would name the primary itself.
   {
     arbitrary: choice(['REPLICAOF', '127.0.0.1', '{primary-port}'], ['SLAVEOF', '127.0.0.1', '{primary-port}']).map((a): Action => ({ on: 'replica', argv: a })),
@@ -119,6 +125,9 @@ function stepsOf(actions: Action[]): Step[] {
     if (a.on === 'primary') {
       for (const argv of a.argv) out.push({ client: PRIMARY, argv, compare: exact });
       unsynced = true;
+    } else if (a.on === 'replica-multi') {
+      sync();
+      for (const argv of a.argv) out.push({ client: 1, argv, compare: exact });
     } else {
       sync();
       if (a.on === 'both') out.push({ client: PRIMARY, argv: a.argv, compare: compareOf(a.argv) });

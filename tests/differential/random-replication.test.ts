@@ -16,7 +16,7 @@ import { randomRunOptions } from './fc-options.js';
 import type { Compare } from './script.js';
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20261127;
-const RUNS = process.env.FC_RUNS ? Number(process.env.FC_RUNS) : 150;
+const RUNS = process.env.FC_RUNS ? Number(process.env.FC_RUNS) : 120;
 
 interface Step {
   client: number;
