@@ -145,12 +145,13 @@ export class CellRuntime {
   }
 
   /**
-   * A deliver of one answer that is a string, a number or null, the
-   * answer a cell awaiting one command at a time gets every turn: the same
+   * A deliver of one answer that is a string, a number, null or a list of
+   * them (fromWireValue leaves such a value as it is), the answer a cell
+   * awaiting one command or pipeline at a time gets every turn: the same
    * as receive() with that one result, without the message, its list and
    * its result object made and walked in the engine's interpreter.
    */
-  answer(nowUs: number, id: number, value: string | number | null): void {
+  answer(nowUs: number, id: number, value: string | number | null | readonly unknown[]): void {
     if (this.finished) return;
     this.nowUs = nowUs;
     const w = this.waiters.get(id);

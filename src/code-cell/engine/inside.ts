@@ -25,16 +25,20 @@ export interface EngineHost {
   wallNowMs(): number;
 }
 
+/** An answer given as itself: a string, a number, null, or a list of them (a pipeline's answers). */
+export type PlainAnswer = string | number | null | readonly PlainAnswer[];
+
 /** What the host calls in the engine. */
 export interface EngineEntry {
   /** A message from the page. */
   receive(json: string, ...buffers: ArrayBuffer[]): void;
   /**
-   * A deliver of one answer that is a string, a number or null, given as
-   * the values themselves: the answer a cell awaiting one command at a
-   * time gets every turn, without a JSON text to write and parse.
+   * A deliver of one answer that is a string, a number, null or a list
+   * of them, given as the values themselves: the answer a cell awaiting
+   * one command or pipeline at a time gets every turn, without a JSON
+   * text to write and parse.
    */
-  deliverOne(nowUs: number, id: number, value: string | number | null): void;
+  deliverOne(nowUs: number, id: number, value: PlainAnswer): void;
   /**
    * Runs the oldest queued task, if any. Says whether more are queued
    * after it ("1") or not ("0"), followed by the JSON text of the step the

@@ -163,7 +163,7 @@ export class QuickJsCell {
     this.turnStartMs = this.opts.turnLimitMs === undefined ? 0 : this.opts.wallNowMs();
     try {
       const one = msg.type === 'deliver' && msg.results.length === 1 ? msg.results[0]! : null;
-      if (one !== null && one.ok && isPlainAnswer(one.value) && this.raw !== null) {
+      if (one !== null && one.ok && this.raw !== null && isPlainTree(one.value, 0)) {
         this.deliverOneRaw(this.raw, msg.nowUs, one.id, one.value);
       } else if (one !== null && one.ok && isPlainAnswer(one.value)) {
         this.callsThroughHandles++;
@@ -263,22 +263,51 @@ export class QuickJsCell {
     }
   }
 
-  /** EngineEntry.deliverOne, its numbers made and freed in the engine directly. */
-  private deliverOneRaw(raw: RawCalls, nowUs: number, id: number, value: string | number | null): void {
+  /** EngineEntry.deliverOne, its values made and freed in the engine directly. */
+  private deliverOneRaw(raw: RawCalls, nowUs: number, id: number, value: PlainTree): void {
     const { ffi, ctx } = raw;
     const now = ffi.QTS_NewFloat64(ctx, nowUs);
     const idValue = ffi.QTS_NewFloat64(ctx, id);
-    const text = typeof value === 'string' ? this.newString(value) : null;
-    const number = typeof value === 'number' ? ffi.QTS_NewFloat64(ctx, value) : null;
+    let answer: JSValuePointer | null = null;
     try {
-      raw.args(now, idValue, text !== null ? text.value : number ?? ffi.QTS_GetNull());
+      answer = this.valueIn(raw, value);
+      raw.args(now, idValue, answer ?? ffi.QTS_GetNull());
       ffi.QTS_FreeValuePointer(ctx, this.callRaw(raw, this.deliverOneFn, 3));
     } finally {
       ffi.QTS_FreeValuePointer(ctx, now);
       ffi.QTS_FreeValuePointer(ctx, idValue);
-      if (number !== null) ffi.QTS_FreeValuePointer(ctx, number);
-      text?.dispose();
+      if (answer !== null) ffi.QTS_FreeValuePointer(ctx, answer);
     }
+  }
+
+  /**
+   * A plain answer made in the engine, for the caller to free; null for
+   * null, the engine's own constant. A list (a pipeline's answers) is made
+   * item by item: the engine keeps its own reference to each.
+   */
+  private valueIn(raw: RawCalls, v: PlainTree): JSValuePointer | null {
+    const { ffi, ctx } = raw;
+    if (v === null) return null;
+    if (typeof v === 'number') return ffi.QTS_NewFloat64(ctx, v);
+    if (typeof v === 'string') {
+      const handle = this.newString(v);
+      // The handle's pointer is handed over: freed by the caller, not the handle.
+      return handle.value as JSValuePointer;
+    }
+    const list = ffi.QTS_NewArray(ctx);
+    try {
+      for (let i = 0; i < v.length; i++) {
+        const key = ffi.QTS_NewFloat64(ctx, i);
+        const item = this.valueIn(raw, v[i]!);
+        ffi.QTS_SetProp(ctx, list, key, item ?? ffi.QTS_GetNull());
+        ffi.QTS_FreeValuePointer(ctx, key);
+        if (item !== null) ffi.QTS_FreeValuePointer(ctx, item);
+      }
+    } catch (e) {
+      ffi.QTS_FreeValuePointer(ctx, list);
+      throw e;
+    }
+    return list;
   }
 
   /** Calls `fn` of the entry with the first `argc` of raw's arguments: its value (for the caller to free), or its error thrown. */
@@ -397,7 +426,7 @@ export class QuickJsCell {
  * the calls go through the handles as before.
  */
 interface RawCalls {
-  readonly ffi: Pick<EngineFfi, 'QTS_Call' | 'QTS_ResolveException' | 'QTS_FreeValuePointer' | 'QTS_NewFloat64' | 'QTS_GetNull' | 'QTS_GetString' | 'QTS_FreeCString'>;
+  readonly ffi: Pick<EngineFfi, 'QTS_Call' | 'QTS_ResolveException' | 'QTS_FreeValuePointer' | 'QTS_NewFloat64' | 'QTS_GetNull' | 'QTS_GetString' | 'QTS_FreeCString' | 'QTS_NewArray' | 'QTS_SetProp'>;
   readonly ctx: JSContextPointer;
   readonly module: { UTF8ToString(pointer: number): string };
   /** The block of argument pointers. */
@@ -420,7 +449,7 @@ function rawCalls(vm: QuickJSContext, wasm: unknown): RawCalls | null {
   if (ffi === undefined || ctx === undefined || typeof memory?.heapValueHandle !== 'function' || module === undefined) return null;
   if (!(module.HEAPU8 instanceof Uint8Array) || typeof module.UTF8ToString !== 'function' || typeof module._malloc !== 'function' || typeof module._free !== 'function') return null;
   const em = module as { HEAPU8: Uint8Array; UTF8ToString(p: number): string; _malloc(n: number): number; _free(p: number): void };
-  for (const name of ['QTS_Call', 'QTS_ResolveException', 'QTS_FreeValuePointer', 'QTS_NewFloat64', 'QTS_GetNull', 'QTS_GetString', 'QTS_FreeCString'] as const) {
+  for (const name of ['QTS_Call', 'QTS_ResolveException', 'QTS_FreeValuePointer', 'QTS_NewFloat64', 'QTS_GetNull', 'QTS_GetString', 'QTS_FreeCString', 'QTS_NewArray', 'QTS_SetProp'] as const) {
     if (typeof ffi[name] !== 'function') return null;
   }
   const slots = 3;
@@ -477,6 +506,17 @@ function isPlainAnswer(v: unknown): v is string | number | null {
   if (v === null) return true;
   if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
   return typeof v === 'string' && !/[\u0000\ud800-\udfff]/.test(v);
+}
+
+/** A plain answer, or a list of them (a pipeline's answers), as deep as answers nest. */
+type PlainTree = string | number | null | readonly PlainTree[];
+
+/** Whether a value crosses into the engine as itself (see isPlainAnswer), lists of such values included. */
+function isPlainTree(v: unknown, depth: number): v is PlainTree {
+  if (!Array.isArray(v)) return isPlainAnswer(v);
+  if (depth > 8) return false;
+  for (let i = 0; i < v.length; i++) if (!isPlainTree(v[i], depth + 1)) return false;
+  return true;
 }
 
 function utf8Length(s: string): number {
