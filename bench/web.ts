@@ -31,6 +31,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, HAVE_CHROMIUM } from '../tests/e2e/app-server.js';
 import { watchPages } from '../tests/e2e/page-probe.js';
 import { traceTasks, type TaskTimes } from './web-trace.js';
+import { describeFrames, type CpuProfile } from './profile.js';
 
 interface Figure {
   name: string;
@@ -38,6 +39,8 @@ interface Figure {
   reference: string;
   budget: string;
   ok: boolean;
+  /** Where the page's time goes, for a figure over its budget (a profile's top frames). */
+  where?: string;
 }
 
 const ms = (n: number): string => `${n.toFixed(0)} ms`;
@@ -51,6 +54,7 @@ function print(figures: Figure[]): void {
   const w = Math.max(...figures.map((f) => f.name.length));
   for (const f of figures) {
     console.log(`  ${f.name.padEnd(w)}  ${f.value.padStart(12)}   reference ${f.reference.padStart(12)}   budget ${f.budget.padEnd(12)} ${f.ok ? 'ok' : 'OVER'}`);
+    if (f.where) console.log(`      where the page's time goes (CPU profile of its main thread, self time of the busy samples): ${f.where}`);
   }
 }
 
@@ -71,7 +75,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 }
 
 /** Lesson 16's benchmark cell in the page: Run pressed to the cell done, in wall ms, and the virtual time it covered as the cell says. */
-async function lesson16InPage(browser: Browser, url: string): Promise<{ wallMs: number; virtual: string }> {
+async function lesson16InPage(browser: Browser, url: string, profile = false): Promise<{ wallMs: number; virtual: string; profile?: CpuProfile }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 800 } });
   try {
     const page = await context.newPage();
@@ -83,16 +87,23 @@ async function lesson16InPage(browser: Browser, url: string): Promise<{ wallMs: 
     await cell.waitFor();
     const run = page.getByRole('button', { name: 'Run cell benchmark' });
     await run.waitFor();
+    const cdp = profile ? await context.newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    }
     const t0 = Date.now();
     await run.click();
     // Watched by a CSS selector: a role query walks the accessibility of the whole page, on the thread the benchmark runs on.
     const section = page.locator('section.code-cell[aria-label="Code cell benchmark"]');
     await waitFor(async () => Number(await section.getAttribute('data-runs')) > 0 && (await section.getAttribute('data-status')) !== 'running', 300_000, "lesson 16's benchmark");
     const wall = Date.now() - t0;
+    const taken = cdp ? ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile : undefined;
     const status = await cell.getAttribute('data-status');
     if (status !== 'done') throw new Error(`lesson 16's benchmark ended ${status}`);
     const said = /Done: (.+?) of virtual time/.exec(await cell.innerText());
-    return { wallMs: wall, virtual: said?.[1] ?? '?' };
+    return { wallMs: wall, virtual: said?.[1] ?? '?', profile: taken };
   } finally {
     await context.close();
   }
@@ -101,7 +112,10 @@ async function lesson16InPage(browser: Browser, url: string): Promise<{ wallMs: 
 /** Lesson 16's benchmark in the page, beside the virtual time it simulates. */
 export async function lesson16(browser: Browser, url: string): Promise<Figure> {
   const { wallMs, virtual } = await lesson16InPage(browser, url);
-  return { name: "lesson 16's table 4.4 benchmark, Run to done", value: ms(wallMs), reference: `${virtual} virtual`, budget: '5000 ms', ok: wallMs <= 5000 };
+  const ok = wallMs <= 5000;
+  // Over its budget: once more under the page's profiler, after the measured run, for where the time goes.
+  const where = ok ? undefined : describeFrames((await lesson16InPage(browser, url, true)).profile!, 8);
+  return { name: "lesson 16's table 4.4 benchmark, Run to done", value: ms(wallMs), reference: `${virtual} virtual`, budget: '5000 ms', ok, where };
 }
 
 async function inChromium(only16: boolean): Promise<Figure[]> {
