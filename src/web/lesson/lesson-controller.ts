@@ -101,6 +101,12 @@ export class LessonController {
   private readonly parsed = new Map<string, Promise<Lesson>>();
   /** The world the shown block output came from: output of another timeline (one rewound away from) is never shown. */
   private outputWorld: World | null = null;
+  /**
+   * A saved lesson being taken up again while its file loads (restoreSaved):
+   * what the session keeps of the lesson meanwhile, so a save or a shared
+   * link opened in that time keeps the learner's lesson rather than none.
+   */
+  private restoring: SavedLesson | null = null;
   /** The record last noted on the shelf ("id:step:done"), so it is written only when it changes. */
   private lastNoted = '';
 
@@ -124,7 +130,7 @@ export class LessonController {
   /** What the session keeps of the lesson: which one, and the progress in it. */
   private saved(): SavedLesson | null {
     const r = this.runner;
-    if (r === null) return null;
+    if (r === null) return this.restoring;
     // A shared moment stays one through a reload: the learner's own progress is never taken from it.
     return this.current.shared ? { lesson: r.lesson.meta.id, progress: r.progress(), shared: true } : { lesson: r.lesson.meta.id, progress: r.progress() };
   }
@@ -142,12 +148,16 @@ export class LessonController {
       this.set({ error: `The saved lesson "${saved.lesson}" is not in this workbook any more; the world is kept as a sandbox.` });
       return;
     }
+    this.restoring = saved;
     const lesson = await this.lessonOf(entry).catch((e: unknown) => {
+      if (this.restoring !== saved) return null;
       this.forget();
       this.set({ error: `“${entry.title}” could not be loaded: ${e instanceof Error ? e.message : String(e)}` });
       return null;
     });
-    if (lesson === null) return;
+    // Another restore, a lesson chosen or a reset since: this one is no longer wanted.
+    if (lesson === null || this.restoring !== saved) return;
+    this.restoring = null;
     try {
       this.resume(lesson, saved.progress, saved.shared === true);
     } catch (e) {
@@ -158,6 +168,7 @@ export class LessonController {
 
   /** No lesson any more (the session started over with a sandbox of its own). */
   private forget(): void {
+    this.restoring = null;
     this.detach();
     this.set({ view: 'picker', lesson: null, progress: null, status: null, eventOutput: {}, busy: null, error: null, shared: false });
   }
@@ -403,6 +414,8 @@ export class LessonController {
   }
 
   private attach(lesson: Lesson, shared = false): LessonRunner {
+    // A lesson taken up now: a restore still loading its file is no longer wanted.
+    this.restoring = null;
     this.detach();
     // Set before the runner reports its progress, so a shared moment's is never noted as the learner's.
     this.set({ shared });
