@@ -68,7 +68,11 @@ describe.skipIf(!RUNS)("Redis's Tcl units with the emulator as src/redis-server"
       const emulator = counts(emulatorCell!);
       const real = counts(realCell!);
       expect(real.ok, `${unit}: the real server passes tests\n${out}`).toBeGreaterThan(0);
-      expect({ unit, ok: emulator.ok, aborted: emulator.aborted }, out).toEqual({ unit, ok: real.ok, aborted: false });
+      // At least as many passes: the real server's own run can fail a test on a loaded machine (its fake
+      // cluster nodes for redis-cli's ASK redirect test did not start within 2.5 s once), which the
+      // emulator passing is no fault of.
+      expect({ unit, aborted: emulator.aborted }, out).toEqual({ unit, aborted: false });
+      expect(emulator.ok, `${unit}: passes beside the real server's ${real.ok}\n${out}`).toBeGreaterThanOrEqual(real.ok);
       expect(emulator.err, `${unit}\n${out}`).toBeLessThanOrEqual(real.err);
     }
     expect(status, out).toBe(0);
