@@ -86,29 +86,37 @@ export function describeFrames(profile: CpuProfile, n = 6): string {
   return `${parts.join(' · ')}${idleShare >= 0.05 ? `; idle ${(idleShare * 100).toFixed(0)}% of the samples` : ''}`;
 }
 
-function post<T>(session: Session, method: string, params?: object): Promise<T> {
-  return new Promise((resolve, reject) => {
-    session.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result as T)));
-  });
+/** A Profiler domain's way in: the inspector's session in this process, or a browser page's CDP session. */
+export type ProfilerSend = (method: string, params?: object) => Promise<unknown>;
+
+/** Starts the sampling profiler, a sample every `intervalUs` microseconds. */
+export async function startProfiler(send: ProfilerSend, intervalUs: number): Promise<void> {
+  await send('Profiler.enable');
+  await send('Profiler.setSamplingInterval', { interval: intervalUs });
+  await send('Profiler.start');
+}
+
+/** Stops the profiler and returns what it sampled. */
+export async function stopProfiler(send: ProfilerSend): Promise<CpuProfile> {
+  return ((await send('Profiler.stop')) as { profile: CpuProfile }).profile;
 }
 
 /** Runs `fn` in this process under V8's sampling profiler (every 0.2 ms) and returns its profile with its value. */
 export async function profiled<T>(fn: () => T | Promise<T>): Promise<{ value: T; profile: CpuProfile }> {
   const session = new Session();
   session.connect();
+  const send: ProfilerSend = (method, params) =>
+    new Promise((resolve, reject) => session.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result))));
   try {
-    await post(session, 'Profiler.enable');
-    await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
-    await post(session, 'Profiler.start');
+    await startProfiler(send, 200);
     let value: T;
     try {
       value = await fn();
     } catch (e) {
-      await post(session, 'Profiler.stop');
+      await stopProfiler(send);
       throw e;
     }
-    const { profile } = await post<{ profile: CpuProfile }>(session, 'Profiler.stop');
-    return { value, profile };
+    return { value, profile: await stopProfiler(send) };
   } finally {
     session.disconnect();
   }

@@ -31,7 +31,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildAndServe, CHROMIUM_ARGS, CHROMIUM_PATH, HAVE_CHROMIUM } from '../tests/e2e/app-server.js';
 import { watchPages } from '../tests/e2e/page-probe.js';
 import { traceTasks, type TaskTimes } from './web-trace.js';
-import { describeFrames, type CpuProfile } from './profile.js';
+import { describeFrames, startProfiler, stopProfiler, type CpuProfile, type ProfilerSend } from './profile.js';
 
 interface Figure {
   name: string;
@@ -88,18 +88,15 @@ async function lesson16InPage(browser: Browser, url: string, profile = false): P
     const run = page.getByRole('button', { name: 'Run cell benchmark' });
     await run.waitFor();
     const cdp = profile ? await context.newCDPSession(page) : null;
-    if (cdp) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-      await cdp.send('Profiler.start');
-    }
+    const send: ProfilerSend | null = cdp && ((method, params) => cdp.send(method as 'Profiler.enable', params as undefined));
+    if (send) await startProfiler(send, 500);
     const t0 = Date.now();
     await run.click();
     // Watched by a CSS selector: a role query walks the accessibility of the whole page, on the thread the benchmark runs on.
     const section = page.locator('section.code-cell[aria-label="Code cell benchmark"]');
     await waitFor(async () => Number(await section.getAttribute('data-runs')) > 0 && (await section.getAttribute('data-status')) !== 'running', 300_000, "lesson 16's benchmark");
     const wall = Date.now() - t0;
-    const taken = cdp ? ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile : undefined;
+    const taken = send ? await stopProfiler(send) : undefined;
     const status = await cell.getAttribute('data-status');
     if (status !== 'done') throw new Error(`lesson 16's benchmark ended ${status}`);
     const said = /Done: (.+?) of virtual time/.exec(await cell.innerText());

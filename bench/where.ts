@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { verdict, type Row } from './measure.js';
 import { describeFrames, profiled, readProfileDir, type CpuProfile } from './profile.js';
 
@@ -84,7 +83,7 @@ export const tcpProfile: ProfileRun = (row) => {
   const m = /^(\w+) (-c .*)$/.exec(row.name);
   if (!m) return undefined;
   return (async () => {
-    const { RUNS } = await import('./tcp.js');
+    const { RUNS, redisBenchmark } = await import('./tcp.js');
     const { spawnEmulatorServer } = await import('./start.js');
     const run = RUNS.find((r) => r.label === m[2]);
     if (!run) throw new Error(`no TCP run labelled ${m[2]}`);
@@ -92,9 +91,8 @@ export const tcpProfile: ProfileRun = (row) => {
     try {
       const emu = await spawnEmulatorServer(['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200']);
       try {
-        const args = run.args.map((a, i) => (run.args[i - 1] === '-t' ? m[1]!.toLowerCase() : a));
-        const r = spawnSync('redis-benchmark', ['-p', String(emu.port), '-q', ...args], { encoding: 'utf8' });
-        if (r.status !== 0) throw new Error('redis-benchmark failed: ' + r.stderr);
+        // The row's own test only (-t set, say), not every test of its run.
+        redisBenchmark(emu.port, run.args.map((a, i) => (run.args[i - 1] === '-t' ? m[1]!.toLowerCase() : a)));
       } finally {
         await emu.stop();
       }
