@@ -23,7 +23,10 @@ import { LatencyHistogram } from '../numbers/latency-histogram.js';
  *   movablekeys key positions depend on the arguments
  * and two of our own: `protected` (DEBUG, refused unless enable-debug-command
  * allows it) and `txcontrol` (runs at once inside MULTI instead of queueing:
- * EXEC, DISCARD, MULTI, WATCH, QUIT, RESET).
+ * EXEC, DISCARD, MULTI, WATCH, QUIT, RESET). COMMAND never shows
+ * may_replicate (src/server.c hides it on purpose), so it is not in the
+ * generated facts: MAY_REPLICATE lists the commands whose
+ * src/commands/*.json declare it.
  */
 export const CMD = {
   WRITE: 1 << 0,
@@ -73,6 +76,7 @@ const FLAG_BY_NAME: Record<string, number> = {
 
 const TX_CONTROL = new Set(['exec', 'discard', 'multi', 'watch', 'quit', 'reset']);
 const PROTECTED = new Set(['debug', 'module']);
+const MAY_REPLICATE = new Set(['eval', 'evalsha', 'fcall', 'pfcount', 'publish', 'spublish']);
 
 export type Handler = (c: Client, argv: string[]) => Reply;
 
@@ -139,6 +143,7 @@ export class CommandDef implements CommandSpec {
     const base = parent ? parent.name : facts.name;
     if (TX_CONTROL.has(facts.name)) flags |= CMD.TX_CONTROL;
     if (PROTECTED.has(base)) flags |= CMD.PROTECTED;
+    if (MAY_REPLICATE.has(facts.name)) flags |= CMD.MAY_REPLICATE;
     this.flags = flags;
     this.firstKey = info[3] as number;
     this.lastKey = info[4] as number;

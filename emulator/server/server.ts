@@ -496,6 +496,8 @@ export class RedisServer implements KeyspaceHost {
       if (denied) return this.reject(c, cmd, denied, false);
     }
     if (!c.authenticated && !(flags & CMD.NO_AUTH)) return this.reject(c, cmd, '-NOAUTH Authentication required.', false);
+    // Before every state check (memory, replicas, a pause): SAVE inside MULTI is refused for what it is.
+    if (c.inMulti && flags & CMD.NO_MULTI) return this.reject(c, cmd, 'Command not allowed inside a transaction', false);
     if (this.maxmemory !== 0 && !performEvictions(this)) {
       // Inside MULTI anything but EXEC/DISCARD/QUIT/RESET is refused, since
       // queueing itself takes memory; EXEC only when it holds a denyoom command.
@@ -543,7 +545,6 @@ export class RedisServer implements KeyspaceHost {
     }
     if (this.pause.type !== 'off' && this.pause.holds(c, mayReplicate)) return this.pause.postpone(c, argv);
     if (c.inMulti) {
-      if (flags & CMD.NO_MULTI) return this.reject(c, cmd, 'Command not allowed inside a transaction', false);
       if (!(flags & CMD.TX_CONTROL)) {
         if (!c.dirtyCas && !c.multiError) c.queue.push({ cmd, argv });
         return QUEUED;
