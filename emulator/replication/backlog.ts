@@ -59,7 +59,14 @@ export class BufferBlock {
     if (this.used === this.size && this.pieces.length > 1) this.join();
   }
 
-  /** The bytes from `pos` to what is written, as a byte string. */
+  /**
+   * The bytes from `pos` to what is written, as a byte string. The pieces
+   * read from the start of one on are joined into one string, which takes
+   * their place in the block: replicas read what was written since they
+   * last read, so the block comes to hold one piece per read rather than
+   * one per write, and what a replica is sent is one flat string rather
+   * than a chain of hundreds for the collector to keep while it travels.
+   */
   bytesFrom(pos: number): string {
     const starts = this.starts;
     // Readers ask for what was written since they last read: search from the end.
@@ -67,11 +74,21 @@ export class BufferBlock {
     while (i > 0 && starts[i]! > pos) i--;
     if (i < 0) return '';
     const pieces = this.pieces;
-    const first = pos === starts[i] ? pieces[i]! : pieces[i]!.slice(pos - starts[i]!);
-    if (i === pieces.length - 1) return first;
-    let out = first;
-    for (let k = i + 1; k < pieces.length; k++) out += pieces[k]!;
-    return out;
+    const last = pieces.length - 1;
+    if (i === last) return pos === starts[i] ? pieces[i]! : pieces[i]!.slice(pos - starts[i]!);
+    const from = pos === starts[i] ? i : i + 1;
+    const joined = pieces.length - from === 1 ? pieces[from]! : pieces.slice(from).join('');
+    if (from !== last) {
+      pieces.length = from + 1;
+      pieces[from] = joined;
+      starts.length = from + 1;
+    }
+    return from === i ? joined : pieces[i]!.slice(pos - starts[i]!) + joined;
+  }
+
+  /** The strings the block's bytes are held in, for tests. */
+  get pieceCount(): number {
+    return this.pieces.length;
   }
 
   private join(): void {

@@ -104,6 +104,29 @@ describe('replication buffer', () => {
     }
   });
 
+  it('a read joins the writes it reads into one string in the block, and every reader still gets its bytes', () => {
+    const b = new ReplicationBuffer(0, () => 1024 * 1024);
+    const r = cursor();
+    b.attach(r);
+    const writes = Array.from({ length: 40 }, (_, i) => `*1\r\n$${String(i).length}\r\n${i}\r\n`);
+    for (const w of writes.slice(0, 20)) b.feed(w);
+    expect(r.block!.pieceCount).toBe(20);
+    expect(b.take(r)).toBe(writes.slice(0, 20).join(''));
+    // The twenty writes read are now one string: the block holds a piece per read.
+    expect(r.block!.pieceCount).toBe(1);
+    for (const w of writes.slice(20)) b.feed(w);
+    expect(b.take(r)).toBe(writes.slice(20).join(''));
+    expect(r.block!.pieceCount).toBe(2);
+    // A partial resync from inside the first piece reads across both.
+    const all = writes.join('');
+    for (const offset of [1, 7, 60, all.length]) {
+      const late = cursor();
+      b.cursorAt(offset, late);
+      expect(b.take(late)).toBe(all.slice(offset - 1));
+      b.detach(late);
+    }
+  });
+
   it('a reader that joins another keeps its place (copyReplicaOutputBuffer)', () => {
     const b = new ReplicationBuffer(0, () => 1024 * 1024);
     const first = cursor();
