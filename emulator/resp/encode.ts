@@ -177,6 +177,55 @@ export function putEncodedCommand(argv: readonly string[], parts: string[], at: 
 }
 
 /**
+ * Commands encoded as encodeCommand would, straight into the bytes a
+ * client writes to its socket: a library connection sends every command
+ * this way, and joining the frames into a string only to copy it into
+ * bytes again cost more than the encoding itself.
+ */
+export function encodeCommandsToArray(argvs: readonly (readonly string[])[]): Uint8Array {
+  let n = 0;
+  for (const argv of argvs) {
+    n += headerBytes(argv.length);
+    for (let i = 0; i < argv.length; i++) n += headerBytes(argv[i]!.length) + argv[i]!.length + 2;
+  }
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const argv of argvs) {
+    at = writeHeader(out, at, 0x2a, argv.length);
+    for (let i = 0; i < argv.length; i++) {
+      const a = argv[i]!;
+      at = writeHeader(out, at, 0x24, a.length);
+      for (let j = 0; j < a.length; j++) out[at++] = a.charCodeAt(j);
+      out[at++] = 0x0d;
+      out[at++] = 0x0a;
+    }
+  }
+  return out;
+}
+
+/** The bytes of a `*<n>\r\n` or `$<n>\r\n` header. */
+function headerBytes(n: number): number {
+  let digits = 1;
+  for (let v = n; v >= 10; v = Math.floor(v / 10)) digits++;
+  return digits + 3;
+}
+
+/** Writes `<kind><n>\r\n` at `at`; returns where it ends. */
+function writeHeader(out: Uint8Array, at: number, kind: number, n: number): number {
+  out[at] = kind;
+  const end = at + headerBytes(n);
+  let i = end - 3;
+  let v = n;
+  do {
+    out[i--] = 0x30 + (v % 10);
+    v = Math.floor(v / 10);
+  } while (v > 0);
+  out[end - 2] = 0x0d;
+  out[end - 1] = 0x0a;
+  return end;
+}
+
+/**
  * `SELECT <db>` as a command, the one framing the AOF's records and the
  * replication stream both write before a command for another database.
  */

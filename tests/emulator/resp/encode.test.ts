@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeCommand, encodedCommandLength, encodedCommandPieces, encodeReply, putEncodedCommand } from '../../../emulator/resp/encode.js';
+import { encodeCommand, encodeCommandsToArray, encodedCommandLength, encodedCommandPieces, encodeReply, putEncodedCommand } from '../../../emulator/resp/encode.js';
+import { byteStringToArray } from '../../../emulator/sim/network.js';
 import {
   BoolReply,
   DoubleReply,
@@ -94,5 +95,19 @@ describe('encodeCommand', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('encodeCommandsToArray', () => {
+  it("writes a flight of commands as the bytes of encodeCommand's frames, for counts and lengths of one to four digits", () => {
+    const arg = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ minLength: 95, maxLength: 105 }), fc.string({ minLength: 995, maxLength: 1005 }), fc.constant(''));
+    fc.assert(
+      fc.property(fc.array(fc.array(arg, { minLength: 1, maxLength: 12 }), { maxLength: 4 }), (argvs) => {
+        expect(encodeCommandsToArray(argvs)).toEqual(byteStringToArray(argvs.map(encodeCommand).join('')));
+      }),
+      { numRuns: 150 },
+    );
+    const wide = Array.from({ length: 10 }, (_, i) => String(i));
+    expect(encodeCommandsToArray([wide])).toEqual(byteStringToArray(encodeCommand(wide)));
   });
 });
