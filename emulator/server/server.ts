@@ -492,7 +492,7 @@ export class RedisServer implements KeyspaceHost {
     }
     const flags = cmd.flags;
     if (flags & CMD.PROTECTED) {
-      const denied = this.protectedActionDenied(c);
+      const denied = this.protectedActionDenied(c, cmd.parent?.name ?? cmd.name);
       if (denied) return this.reject(c, cmd, denied, false);
     }
     if (!c.authenticated && !(flags & CMD.NO_AUTH)) return this.reject(c, cmd, '-NOAUTH Authentication required.', false);
@@ -776,11 +776,14 @@ export class RedisServer implements KeyspaceHost {
     return NO_REPLY;
   }
 
-  private protectedActionDenied(c: Client): string | null {
-    const setting = this.config.get('enable-debug-command');
+  /** allowProtectedAction for DEBUG (enable-debug-command) or MODULE (enable-module-command). */
+  private protectedActionDenied(c: Client, name: string): string | null {
+    const what = name === 'module' ? 'module' : 'debug';
+    const setting = this.config.get(`enable-${what}-command`);
     if (setting === 'yes') return null;
     if (setting === 'local' && /^(127\.|::1|\[::1\])/.test(c.address.addr)) return null;
-    return 'DEBUG command not allowed. If the enable-debug-command option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.';
+    const upper = what.toUpperCase();
+    return `${upper} command not allowed. If the enable-${what}-command option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.`;
   }
 
   /** The active expiry cycle, run by serverCron at hz. */
