@@ -11,6 +11,7 @@ import { debugCommands } from './debug.js';
 import { dumpCommands } from './dump.js';
 import { latencyReportCommands } from './latency-report.js';
 import { memoryCommands } from './memory.js';
+import { moduleCommands } from './module.js';
 import { objectCommands } from './object.js';
 import { ON_DEMAND_COMMANDS, registerOnDemandHandlers } from './on-demand.js';
 import { sortCommands } from './sort.js';
@@ -58,6 +59,7 @@ const handlers: Record<string, Handler> = {
   ...dumpCommands,
   ...latencyReportCommands,
   ...memoryCommands,
+  ...moduleCommands,
   ...objectCommands,
   ...sortCommands,
   ...replicationLinkCommands,

@@ -153,6 +153,39 @@ export function encodeCommand(argv: readonly string[]): string {
   return out;
 }
 
+/** The length of encodeCommand(argv), without making it. */
+export function encodedCommandLength(argv: readonly string[]): number {
+  let n = argv.length < ARRAY_HEADERS.length ? ARRAY_HEADERS[argv.length]!.length : String(argv.length).length + 3;
+  for (let i = 0; i < argv.length; i++) {
+    const len = argv[i]!.length;
+    n += (len < BULK_HEADERS.length ? BULK_HEADERS[len]!.length : String(len).length + 3) + len + 2;
+  }
+  return n;
+}
+
+/** How many pieces putEncodedCommand makes of a command. */
+export function encodedCommandPieces(argv: readonly string[]): number {
+  return 1 + 3 * argv.length;
+}
+
+/**
+ * Puts the pieces of encodeCommand(argv) into `parts` from index `at` and
+ * returns the index after them, for many commands made into one string by
+ * a single join: each piece is a header made once or an argument itself,
+ * so no string is made per command.
+ */
+export function putEncodedCommand(argv: readonly string[], parts: string[], at: number): number {
+  let k = at;
+  parts[k++] = argv.length < ARRAY_HEADERS.length ? ARRAY_HEADERS[argv.length]! : '*' + argv.length + '\r\n';
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    parts[k++] = a.length < BULK_HEADERS.length ? BULK_HEADERS[a.length]! : '$' + a.length + '\r\n';
+    parts[k++] = a;
+    parts[k++] = '\r\n';
+  }
+  return k;
+}
+
 /**
  * Commands encoded as encodeCommand would, straight into the bytes a
  * client writes to its socket: a library connection sends every command

@@ -75,7 +75,8 @@ const FLAG_BY_NAME: Record<string, number> = {
 };
 
 const TX_CONTROL = new Set(['exec', 'discard', 'multi', 'watch', 'quit', 'reset']);
-const PROTECTED = new Set(['debug', 'module']);
+// The commands whose src/commands/*.json say PROTECTED: MODULE LIST and HELP are not.
+const PROTECTED = new Set(['debug', 'module|load', 'module|loadex', 'module|unload']);
 const MAY_REPLICATE = new Set(['eval', 'evalsha', 'fcall', 'pfcount', 'publish', 'spublish']);
 
 export type Handler = (c: Client, argv: string[]) => Reply;
@@ -140,9 +141,8 @@ export class CommandDef implements CommandSpec {
     this.flagNames = names;
     let flags = 0;
     for (const n of names) flags |= FLAG_BY_NAME[n] ?? 0;
-    const base = parent ? parent.name : facts.name;
     if (TX_CONTROL.has(facts.name)) flags |= CMD.TX_CONTROL;
-    if (PROTECTED.has(base)) flags |= CMD.PROTECTED;
+    if (PROTECTED.has(facts.name)) flags |= CMD.PROTECTED;
     if (MAY_REPLICATE.has(facts.name)) flags |= CMD.MAY_REPLICATE;
     this.flags = flags;
     this.firstKey = info[3] as number;
