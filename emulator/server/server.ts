@@ -610,7 +610,13 @@ export class RedisServer implements KeyspaceHost {
     }
     if (this.propagationListeners.length !== 0) {
       const target = (this.dirty !== dirtyBefore && cmd.flags & CMD.WRITE ? PROPAGATE.ALL : 0) | c.forcePropagation;
-      if (target & this.propagationTargets) this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv, target });
+      if (target & this.propagationTargets) {
+        // The common case, a top-level write alone, goes to the listeners
+        // at once: one write is never wrapped, so the pending list (an
+        // object per write) would only delay it.
+        if (this.callDepth === 0 && this.pending.length === 0) this.propagateAlone(c.db.id, c.propagateArgv ?? argv, target);
+        else this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv, target });
+      }
       if (this.callDepth === 0) this.flushPropagation(!TOUCHES_ARBITRARY_KEYS.has(cmd.name));
     }
     c.propagateArgv = null;
@@ -705,6 +711,11 @@ export class RedisServer implements KeyspaceHost {
     if (this.propagationListeners.length === 0) return;
     this.pending.push({ db: dbIndex, argv, target: PROPAGATE.ALL });
     if (this.callDepth === 0) this.flushPropagation();
+  }
+
+  /** A top-level command's only write, with nothing queued before it: flushPropagation's case of one. */
+  private propagateAlone(db: number, argv: string[], target: number): void {
+    for (const l of this.propagationListeners) if (target & l.target) l.listener(db, argv);
   }
 
   private flushPropagation(mayWrap = true): void {

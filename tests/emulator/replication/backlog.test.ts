@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ReplicationBuffer, type BufferCursor } from '../../../emulator/replication/backlog.js';
 import { useHostByteCodec } from '../../../emulator/resp/bytes.js';
+import { encodeCommand, encodeSelect } from '../../../emulator/resp/encode.js';
 import { setup } from './cluster.js';
 
 const cursor = (): BufferCursor => ({ block: null, pos: 0 });
@@ -125,6 +126,33 @@ describe('replication buffer', () => {
       expect(b.take(late)).toBe(all.slice(offset - 1));
       b.detach(late);
     }
+  });
+
+  it('a command fed as its arguments counts its framed bytes at once and is framed as a client sends it when read', () => {
+    const b = new ReplicationBuffer(0, () => 1024 * 1024);
+    const r = cursor();
+    b.attach(r);
+    // The first bytes fed place the reader (until then a command goes in by feed's parts).
+    b.feed('*1\r\n$4\r\nPING\r\n');
+    const commands = [['SET', 'key:1', 'v'.repeat(300)], ['DEL', 'a', 'b', 'c'], ['INCR', '']];
+    expect(b.tryAppendCommand('', commands[0]!, encodeCommand(commands[0]!).length)).toBe(true);
+    expect(b.tryAppendCommand(encodeSelect(3), commands[1]!, encodeCommand(commands[1]!).length)).toBe(true);
+    expect(b.tryAppendCommand('', commands[2]!, encodeCommand(commands[2]!).length)).toBe(true);
+    const framed = encodeCommand(commands[0]!) + encodeSelect(3) + encodeCommand(commands[1]!) + encodeCommand(commands[2]!);
+    expect(b.masterReplOffset).toBe(14 + framed.length);
+    // A partial resync from the middle of an argument, before any reader framed it.
+    const late = cursor();
+    b.cursorAt(14 + 30, late);
+    expect(b.take(late)).toBe(framed.slice(29));
+    expect(b.take(r)).toBe('*1\r\n$4\r\nPING\r\n' + framed);
+  });
+
+  it('a command that does not fit in the block is left to feed, which cuts it at the block end', () => {
+    const b = new ReplicationBuffer(0, () => 1024 * 1024);
+    const r = cursor();
+    b.attach(r);
+    b.feed('x'.repeat(20440 - 10));
+    expect(b.tryAppendCommand('', ['SET', 'k', 'v'], encodeCommand(['SET', 'k', 'v']).length)).toBe(false);
   });
 
   it('a reader that joins another keeps its place (copyReplicaOutputBuffer)', () => {

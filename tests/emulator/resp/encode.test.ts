@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeCommand, encodeCommandsToArray, encodeReply } from '../../../emulator/resp/encode.js';
+import { encodeCommand, encodeCommandsToArray, encodedCommandLength, encodedCommandPieces, encodeReply, putEncodedCommand } from '../../../emulator/resp/encode.js';
 import { byteStringToArray } from '../../../emulator/sim/network.js';
 import {
   BoolReply,
@@ -78,6 +78,23 @@ describe('encodeCommand', () => {
       { numRuns: 200 },
     );
     expect(encodeCommand(['SET', 'k', ''])).toBe('*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$0\r\n\r\n');
+  });
+
+  it('knows the framed length without framing, and frames many commands into parts for one join', () => {
+    const arg = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ minLength: 250, maxLength: 1100 }), fc.constant(''));
+    fc.assert(
+      fc.property(fc.array(fc.array(arg, { minLength: 1, maxLength: 20 }), { minLength: 1, maxLength: 4 }), (commands) => {
+        const parts = new Array<string>(commands.reduce((n, argv) => n + encodedCommandPieces(argv), 0));
+        let at = 0;
+        for (const argv of commands) {
+          expect(encodedCommandLength(argv)).toBe(encodeCommand(argv).length);
+          at = putEncodedCommand(argv, parts, at);
+        }
+        expect(at).toBe(parts.length);
+        expect(parts.join('')).toBe(commands.map(encodeCommand).join(''));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
