@@ -133,12 +133,22 @@ export function encodeReply(r: Reply, proto: Protocol): string {
 const ARRAY_HEADERS = Array.from({ length: 16 }, (_, n) => `*${n}\r\n`);
 const BULK_HEADERS = Array.from({ length: 256 }, (_, n) => `$${n}\r\n`);
 
+/** `*<n>\r\n`, made once for the common counts. */
+function arrayHeader(n: number): string {
+  return n < ARRAY_HEADERS.length ? ARRAY_HEADERS[n]! : '*' + n + '\r\n';
+}
+
+/** `$<n>\r\n`, made once for the common lengths. */
+function bulkHeader(n: number): string {
+  return n < BULK_HEADERS.length ? BULK_HEADERS[n]! : '$' + n + '\r\n';
+}
+
 /** Encodes a command (an array of byte strings) the way clients send it. */
 export function encodeCommand(argv: readonly string[]): string {
-  let out = argv.length < ARRAY_HEADERS.length ? ARRAY_HEADERS[argv.length]! : '*' + argv.length + '\r\n';
+  let out = arrayHeader(argv.length);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    out += (a.length < BULK_HEADERS.length ? BULK_HEADERS[a.length]! : '$' + a.length + '\r\n') + a + '\r\n';
+    out += bulkHeader(a.length) + a + '\r\n';
   }
   return out;
 }
@@ -205,17 +215,16 @@ export function putEncodedCommand(argv: readonly string[], parts: string[], at: 
 export function encodeCommandsToArray(argvs: readonly (readonly string[])[]): Uint8Array {
   let n = 0;
   for (const argv of argvs) {
-    n += headerBytes(argv.length);
-    for (let i = 0; i < argv.length; i++) n += headerBytes(argv[i]!.length) + argv[i]!.length + 2;
+    n += arrayHeader(argv.length).length;
+    for (let i = 0; i < argv.length; i++) n += bulkHeader(argv[i]!.length).length + argv[i]!.length + 2;
   }
   const out = new Uint8Array(n);
   let at = 0;
   for (const argv of argvs) {
-    at = writeHeader(out, at, 0x2a, argv.length);
+    at = copyChars(arrayHeader(argv.length), out, at);
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i]!;
-      at = writeHeader(out, at, 0x24, a.length);
-      for (let j = 0; j < a.length; j++) out[at++] = a.charCodeAt(j);
+      at = copyChars(a, out, copyChars(bulkHeader(a.length), out, at));
       out[at++] = 0x0d;
       out[at++] = 0x0a;
     }
@@ -223,26 +232,10 @@ export function encodeCommandsToArray(argvs: readonly (readonly string[])[]): Ui
   return out;
 }
 
-/** The bytes of a `*<n>\r\n` or `$<n>\r\n` header. */
-function headerBytes(n: number): number {
-  let digits = 1;
-  for (let v = n; v >= 10; v = Math.floor(v / 10)) digits++;
-  return digits + 3;
-}
-
-/** Writes `<kind><n>\r\n` at `at`; returns where it ends. */
-function writeHeader(out: Uint8Array, at: number, kind: number, n: number): number {
-  out[at] = kind;
-  const end = at + headerBytes(n);
-  let i = end - 3;
-  let v = n;
-  do {
-    out[i--] = 0x30 + (v % 10);
-    v = Math.floor(v / 10);
-  } while (v > 0);
-  out[end - 2] = 0x0d;
-  out[end - 1] = 0x0a;
-  return end;
+/** Writes the byte string `s` at `at`; returns where it ends. */
+function copyChars(s: string, out: Uint8Array, at: number): number {
+  for (let i = 0; i < s.length; i++) out[at++] = s.charCodeAt(i);
+  return at;
 }
 
 /**
