@@ -163,26 +163,46 @@ export function encodedCommandLength(argv: readonly string[]): number {
   return n;
 }
 
+/** `\r\n$<n>\r\n`: an argument's end and the next one's header in one piece, made once. */
+const CRLF_BULK_HEADERS = BULK_HEADERS.map((h) => '\r\n' + h);
+
+/**
+ * The last command's beginning (`*3\r\n$3\r\nSET`, up to its name's end)
+ * and what it was made of: a stream of writes repeats the same few.
+ */
+let prefixName = '';
+let prefixArgc = -1;
+let prefix = '';
+
 /** How many pieces putEncodedCommand makes of a command. */
 export function encodedCommandPieces(argv: readonly string[]): number {
-  return 1 + 3 * argv.length;
+  return 2 * argv.length;
 }
 
 /**
  * Puts the pieces of encodeCommand(argv) into `parts` from index `at` and
  * returns the index after them, for many commands made into one string by
- * a single join: each piece is a header made once or an argument itself,
- * so no string is made per command.
+ * a single join: the command's beginning (the same string for the same
+ * name and count), then for each further argument its header joined to the
+ * end of the one before (made once) and the argument itself, then the last
+ * CRLF. No string is made per command.
  */
 export function putEncodedCommand(argv: readonly string[], parts: string[], at: number): number {
-  let k = at;
-  parts[k++] = argv.length < ARRAY_HEADERS.length ? ARRAY_HEADERS[argv.length]! : '*' + argv.length + '\r\n';
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    parts[k++] = a.length < BULK_HEADERS.length ? BULK_HEADERS[a.length]! : '$' + a.length + '\r\n';
-    parts[k++] = a;
-    parts[k++] = '\r\n';
+  const argc = argv.length;
+  const name = argv[0]!;
+  if (argc !== prefixArgc || name !== prefixName) {
+    prefix = (argc < ARRAY_HEADERS.length ? ARRAY_HEADERS[argc]! : '*' + argc + '\r\n') + (name.length < BULK_HEADERS.length ? BULK_HEADERS[name.length]! : '$' + name.length + '\r\n') + name;
+    prefixName = name;
+    prefixArgc = argc;
   }
+  let k = at;
+  parts[k++] = prefix;
+  for (let i = 1; i < argc; i++) {
+    const a = argv[i]!;
+    parts[k++] = a.length < CRLF_BULK_HEADERS.length ? CRLF_BULK_HEADERS[a.length]! : '\r\n$' + a.length + '\r\n';
+    parts[k++] = a;
+  }
+  parts[k++] = '\r\n';
   return k;
 }
 

@@ -96,6 +96,13 @@ describe('encodeCommand', () => {
       { numRuns: 200 },
     );
   });
+
+  it('puts a command in two pieces per argument, its beginning made once for a run of the same command', () => {
+    const parts = new Array<string>(12);
+    expect(putEncodedCommand(['SET', 'key:1', 'a'], parts, 0)).toBe(6);
+    expect(putEncodedCommand(['SET', 'key:2', 'bb'], parts, 6)).toBe(12);
+    expect(parts).toEqual(['*3\r\n$3\r\nSET', '\r\n$5\r\n', 'key:1', '\r\n$1\r\n', 'a', '\r\n', '*3\r\n$3\r\nSET', '\r\n$5\r\n', 'key:2', '\r\n$2\r\n', 'bb', '\r\n']);
+  });
 });
 
 describe('encodeCommandsToArray', () => {
