@@ -10,6 +10,7 @@ import { commandDocsCommands } from './command-docs.js';
 import { debugCommands } from './debug.js';
 import { dumpCommands } from './dump.js';
 import { latencyReportCommands } from './latency-report.js';
+import { lolwutCommands } from './lolwut.js';
 import { memoryCommands } from './memory.js';
 import { moduleCommands } from './module.js';
 import { objectCommands } from './object.js';
@@ -58,6 +59,7 @@ const handlers: Record<string, Handler> = {
   ...debugCommands,
   ...dumpCommands,
   ...latencyReportCommands,
+  ...lolwutCommands,
   ...memoryCommands,
   ...moduleCommands,
   ...objectCommands,
