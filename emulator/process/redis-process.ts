@@ -7,7 +7,8 @@ import type { SimEvent } from '../sim/kernel.js';
 import { listenFor, SimProcess, type Host } from '../sim/host.js';
 import type { Socket } from '../sim/network.js';
 import { commandCost, REDIS_CPU, type ServerCpuCosts } from '../sim/cpu.js';
-import { jsonQuote } from '../sim/json-quote.js';
+import { hashJsonQuote, jsonQuote } from '../sim/json-quote.js';
+import { TextLaterEntry, type TraceHash } from '../sim/trace.js';
 import { Snapshots } from '../persistence/snapshots.js';
 import { AofEngine } from '../persistence/aof-engine.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';
@@ -429,7 +430,7 @@ export class RedisProcess extends SimProcess implements ProcessServices {
     const trace = this.kernel.trace;
     sc.onExecuted = (argv, reply) => {
       this.commands++;
-      if (trace.commands) trace.add(this.host.name, 'cmd', `${sc.client.id} ${traceArgs(argv)}`, c.socket?.peer?.id);
+      if (trace.commands) trace.addText(this.host.name, 'cmd', new CommandLine(sc.client.id, argv), c.socket?.peer?.id);
       // A command that ran was charged inside call(), where its duration is
       // measured; one refused or queued by MULTI is charged here.
       if (!this.server.takeCharged()) this.chargeCommand(argv, reply as Reply);
@@ -946,14 +947,53 @@ class OutboundLink implements OutboundConnection {
   }
 }
 
-/** A command as the trace shows it: quoted arguments, long ones and long lists cut. */
-function traceArgs(argv: readonly string[]): string {
-  let out = '';
-  const n = Math.min(argv.length, 8);
-  for (let i = 0; i < n; i++) {
-    const a = argv[i]!;
-    out += (i === 0 ? '' : ' ') + jsonQuote(a.length > 40 ? a.slice(0, 40) + '...' : a);
+/** Arguments the trace shows of a command, and how long an argument it shows whole. */
+const TRACE_ARGS = 8;
+const TRACE_ARG_CHARS = 40;
+
+/**
+ * A command as the trace shows it, `<client id> <quoted arguments>`, long
+ * arguments and long lists cut: hashed from the arguments where they are,
+ * the line made only when read (the timeline, a lesson's check).
+ */
+class CommandLine extends TextLaterEntry {
+  /** The arguments shown (the server may reuse or rewrite its argument list later). */
+  private readonly shown: readonly string[];
+  private readonly argc: number;
+
+  constructor(
+    private readonly clientId: number,
+    argv: readonly string[],
+  ) {
+    super();
+    this.shown = argv.slice(0, TRACE_ARGS);
+    this.argc = argv.length;
   }
-  if (argv.length > n) out += ` ... (${argv.length} args)`;
-  return out;
+
+  hashInto(h: TraceHash): void {
+    h.chars(String(this.clientId));
+    h.char(0x20);
+    const shown = this.shown;
+    for (let i = 0; i < shown.length; i++) {
+      if (i > 0) h.char(0x20);
+      hashJsonQuote(h, cutArg(shown[i]!));
+    }
+    if (this.argc > shown.length) h.chars(moreArgs(this.argc));
+  }
+
+  protected makeText(): string {
+    let out = `${this.clientId} `;
+    const shown = this.shown;
+    for (let i = 0; i < shown.length; i++) out += (i === 0 ? '' : ' ') + jsonQuote(cutArg(shown[i]!));
+    if (this.argc > shown.length) out += moreArgs(this.argc);
+    return out;
+  }
+}
+
+function cutArg(a: string): string {
+  return a.length > TRACE_ARG_CHARS ? a.slice(0, TRACE_ARG_CHARS) + '...' : a;
+}
+
+function moreArgs(argc: number): string {
+  return ` ... (${argc} args)`;
 }

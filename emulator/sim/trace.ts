@@ -21,12 +21,41 @@ export interface TraceEntry {
   readonly socket?: number;
 }
 
+/**
+ * An entry whose text the trace hashes where its pieces lie and makes
+ * only when something reads it (Trace.addText): a command's line is about
+ * 80 characters, and most are never read. A subclass holds the pieces.
+ */
+export abstract class TextLaterEntry implements TraceEntry {
+  t = 0;
+  source = '';
+  kind = '';
+  socket: number | undefined = undefined;
+  private made: string | undefined = undefined;
+
+  /** Feeds the text's characters, in order, to `h`: exactly those of makeText(). */
+  abstract hashInto(h: TraceHash): void;
+  protected abstract makeText(): string;
+
+  get text(): string {
+    return (this.made ??= this.makeText());
+  }
+}
+
+/** What a TextLaterEntry feeds its characters to. */
+export interface TraceHash {
+  /** One character (a UTF-16 code unit). */
+  char(c: number): void;
+  /** Every character of `s`, in order. */
+  chars(s: string): void;
+}
+
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
 
 export type TraceListener = (entry: TraceEntry) => void;
 
-export class Trace {
+export class Trace implements TraceHash {
   /** Entries kept in memory (the newest `limit`). */
   readonly entries: TraceEntry[] = [];
   limit = 20_000;
@@ -48,18 +77,45 @@ export class Trace {
 
   add(source: string, kind: string, text: string, socket?: number): void {
     const entry: TraceEntry = socket === undefined ? { t: this.elapsedUs(), source, kind, text } : { t: this.elapsedUs(), source, kind, text, socket };
+    this.mixHead(entry);
+    this.chars(text);
+    this.char(NEWLINE);
+    this.push(entry);
+  }
+
+  /**
+   * As add(), with a text hashed where its pieces are and made only when
+   * the entry's `text` is read: the same hash as add(source, kind,
+   * entry.text). Sets the entry's time, source, kind and socket.
+   */
+  addText(source: string, kind: string, entry: TextLaterEntry, socket?: number): void {
+    entry.t = this.elapsedUs();
+    entry.source = source;
+    entry.kind = kind;
+    entry.socket = socket;
+    this.mixHead(entry);
+    entry.hashInto(this);
+    this.char(NEWLINE);
+    this.push(entry);
+  }
+
+  /**
+   * The hash reads `${t} ${source} ${kind} ${text}\n` a character at a
+   * time; mixing the parts in turn reads the same characters without
+   * joining them into one string first (a copy per entry).
+   */
+  private mixHead(entry: TraceEntry): void {
     this.count++;
-    // The hash reads `${t} ${source} ${kind} ${text}\n` a character at a
-    // time; mixing the parts in turn reads the same characters without
-    // joining them into one string first (a copy per entry).
-    this.mix(String(entry.t));
-    this.mixCode(SPACE);
-    this.mix(source);
-    this.mixCode(SPACE);
-    this.mix(kind);
-    this.mixCode(SPACE);
-    this.mix(text);
-    this.mixCode(NEWLINE);
+    this.chars(String(entry.t));
+    this.char(SPACE);
+    this.chars(entry.source);
+    this.char(SPACE);
+    this.chars(entry.kind);
+    this.char(SPACE);
+  }
+
+  private push(entry: TraceEntry): void {
+    const kind = entry.kind;
     const entries = this.entries;
     entries.push(entry);
     if (this.keepKinds.has(kind)) this.kept.push(entry);
@@ -94,13 +150,13 @@ export class Trace {
     return entries.map((e) => `${(e.t / 1000).toFixed(3)} ${e.source} ${e.kind} ${e.text}`).join('\n');
   }
 
-  private mixCode(c: number): void {
+  char(c: number): void {
     const a = Math.imul(this.h1 ^ c, 0x01000193);
     this.h2 = Math.imul(this.h2 ^ (c + 0x9e), 0x01000193) ^ (a >>> 15);
     this.h1 = a;
   }
 
-  private mix(s: string): void {
+  chars(s: string): void {
     let a = this.h1;
     let b = this.h2;
     for (let i = 0; i < s.length; i++) {

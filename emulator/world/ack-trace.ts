@@ -1,6 +1,7 @@
 import { ErrorReply, PushReply, StatusReply, type Reply } from '../resp/reply.js';
 import { commandFacts } from '../server/command-table.js';
-import { jsonQuote, jsonQuoteAll } from '../sim/json-quote.js';
+import { hashJsonQuote, hashJsonQuoteAll, jsonQuote, jsonQuoteAll } from '../sim/json-quote.js';
+import { TextLaterEntry, type TraceHash } from '../sim/trace.js';
 import type { Socket } from '../sim/network.js';
 import type { World } from './world.js';
 
@@ -62,7 +63,43 @@ export class AckTrace {
     const p = typeof port === 'number' && this.world.hosts.has(s.remoteHost) ? this.world.redis(s.remoteHost, port) : undefined;
     const r = p?.alive === true ? p.server.replication : undefined;
     const role = r === undefined ? 'gone' : r.masterHost === null ? 'master' : 'replica';
-    this.world.trace.add(s.host.name, 'ack', `${s.remoteHost}:${port} ${role} ${r?.masterReplOffset ?? 0} ${jsonQuote(replyText(reply))} ${jsonQuoteAll(argv)}`);
+    this.world.trace.addText(s.host.name, 'ack', new AckLine(s.remoteHost, port, role, r?.masterReplOffset ?? 0, replyText(reply), argv.slice()));
+  }
+}
+
+/**
+ * An acknowledgement's line, `<server> <role> <offset> <quoted reply>
+ * <quoted arguments>`: hashed from its pieces, made when read (the
+ * ledger reads it; most worlds open no ledger).
+ */
+class AckLine extends TextLaterEntry {
+  constructor(
+    private readonly host: string,
+    private readonly port: number | string,
+    private readonly role: string,
+    private readonly offset: number,
+    private readonly reply: string,
+    private readonly argv: readonly string[],
+  ) {
+    super();
+  }
+
+  hashInto(h: TraceHash): void {
+    h.chars(this.host);
+    h.char(0x3a);
+    h.chars(String(this.port));
+    h.char(0x20);
+    h.chars(this.role);
+    h.char(0x20);
+    h.chars(String(this.offset));
+    h.char(0x20);
+    hashJsonQuote(h, this.reply);
+    h.char(0x20);
+    hashJsonQuoteAll(h, this.argv);
+  }
+
+  protected makeText(): string {
+    return `${this.host}:${this.port} ${this.role} ${this.offset} ${jsonQuote(this.reply)} ${jsonQuoteAll(this.argv)}`;
   }
 }
 
