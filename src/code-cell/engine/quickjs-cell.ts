@@ -32,8 +32,12 @@ export const OUT_OF_MEMORY: CellError = {
 };
 
 export interface QuickJsCellOptions {
-  /** The engine's WebAssembly code; where absent, its package finds it (Node reads the file beside it). */
-  readonly wasm?: ArrayBuffer;
+  /**
+   * The engine's WebAssembly code, or that code compiled (a module
+   * compiled once serves every engine after it); where absent, its
+   * package finds it (Node reads the file beside it).
+   */
+  readonly wasm?: ArrayBuffer | WebAssembly.Module;
   /** A message for the page. */
   post(msg: CellMessage): void;
   wallNowMs(): number;
@@ -112,7 +116,7 @@ export class QuickJsCell {
   static async create(opts: QuickJsCellOptions): Promise<QuickJsCell> {
     const memory = new WebAssembly.Memory({ initial: INITIAL_MEMORY_BYTES / WASM_PAGE_BYTES, maximum: CELL_MEMORY_BYTES / WASM_PAGE_BYTES });
     // Given its code, the engine must not work out where its file is: in a worker made from a blob: URL it cannot.
-    const given = opts.wasm === undefined ? {} : { wasmBinary: opts.wasm, locateFile: (name: string) => name };
+    const given = opts.wasm === undefined ? {} : opts.wasm instanceof WebAssembly.Module ? { wasmModule: opts.wasm, locateFile: (name: string) => name } : { wasmBinary: opts.wasm, locateFile: (name: string) => name };
     const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory: memory, ...given }));
     const runtime = module.newRuntime();
     runtime.setMaxStackSize(ENGINE_STACK_BYTES);
