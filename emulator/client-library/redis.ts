@@ -1,4 +1,4 @@
-import { encodeCommand } from '../resp/encode.js';
+import { encodeCommandsToArray } from '../resp/encode.js';
 import { ReplyParser } from '../resp/reply-parser.js';
 import { ErrorReply, type Reply } from '../resp/reply.js';
 import type { Kernel } from '../sim/kernel.js';
@@ -51,7 +51,7 @@ export class Redis {
   status: ClientStatus = 'connecting';
   private readonly parser = new ReplyParser();
   private readonly waiting: Resolver[] = [];
-  private offline: string[] = [];
+  private offline: Uint8Array[] = [];
   /** When the client's thread is next free (virtual us). */
   private busyUntil: number;
   private closeError: Error | null = null;
@@ -86,7 +86,7 @@ export class Redis {
   }
 
   /** Sends one encoded flight of `commands` commands, after the client's own work. */
-  private send(bytes: string, commands: number): void {
+  private send(bytes: Uint8Array, commands: number): void {
     const costs = this.opts.costs;
     const start = Math.max(this.kernel.now, this.busyUntil);
     this.busyUntil = start + this.cost(costs.perFlightUs + costs.perCommandUs * commands);
@@ -94,7 +94,7 @@ export class Redis {
     else this.offline.push(bytes);
   }
 
-  private transmit(bytes: string): void {
+  private transmit(bytes: Uint8Array): void {
     const at = Math.max(this.kernel.now, Math.round(this.busyUntil));
     this.socket.write(bytes, at);
   }
@@ -157,7 +157,7 @@ export class Redis {
     if (this.status === 'end') return Promise.reject(this.closeError ?? new Error('Connection is closed.'));
     const argv = [argToBytes(command), ...args.map(argToBytes)];
     const p = this.enqueue(false, argv);
-    this.send(encodeCommand(argv), 1);
+    this.send(encodeCommandsToArray([argv]), 1);
     return p;
   }
 
@@ -174,7 +174,7 @@ export class Redis {
       return;
     }
     this.waiting.push({ resolve: (v) => done(null, v), reject: (e) => done(e, null), argv: this.opts.onReply === undefined ? undefined : argv });
-    this.send(encodeCommand(argv), 1);
+    this.send(encodeCommandsToArray([argv]), 1);
   }
 
   /** Commands sent together in one flight, not wrapped in MULTI. */
@@ -214,13 +214,9 @@ export class Redis {
       const err = this.closeError ?? new Error('Connection is closed.');
       return argvs.map(() => Promise.reject(err));
     }
-    let bytes = '';
     const out: Promise<ClientValue>[] = [];
-    for (let i = 0; i < argvs.length; i++) {
-      bytes += encodeCommand(argvs[i]!);
-      out.push(this.enqueue(raw[i]!, argvs[i]!));
-    }
-    this.send(bytes, argvs.length);
+    for (let i = 0; i < argvs.length; i++) out.push(this.enqueue(raw[i]!, argvs[i]!));
+    this.send(encodeCommandsToArray(argvs), argvs.length);
     return out;
   }
 }

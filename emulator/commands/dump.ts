@@ -121,4 +121,5 @@ function setAccessData(c: Client, key: string, o: RestoreOptions): void {
   }
 }
 
-export const dumpCommands: Record<string, Handler> = { dump, restore };
+// RESTORE-ASKING is RESTORE for a cluster's slot migration (the same restoreCommand).
+export const dumpCommands: Record<string, Handler> = { dump, restore, 'restore-asking': restore };

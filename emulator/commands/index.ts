@@ -1,4 +1,5 @@
 import type { Handler } from '../server/command-table.js';
+import { clusterCommands } from './cluster.js';
 import { connectionCommands } from './connection.js';
 import { genericCommands } from './generic.js';
 import { monitorCommands } from './monitor.js';
@@ -16,6 +17,7 @@ import { transactionCommands } from './transactions.js';
  * of on-demand.ts call their code once it is loaded.
  */
 export const ALL_HANDLERS: Readonly<Record<string, Handler>> = {
+  ...clusterCommands,
   ...connectionCommands,
   ...genericCommands,
   ...monitorCommands,

@@ -10,7 +10,9 @@ import { commandDocsCommands } from './command-docs.js';
 import { debugCommands } from './debug.js';
 import { dumpCommands } from './dump.js';
 import { latencyReportCommands } from './latency-report.js';
+import { lolwutCommands } from './lolwut.js';
 import { memoryCommands } from './memory.js';
+import { moduleCommands } from './module.js';
 import { objectCommands } from './object.js';
 import { ON_DEMAND_COMMANDS, registerOnDemandHandlers } from './on-demand.js';
 import { sortCommands } from './sort.js';
@@ -57,7 +59,9 @@ const handlers: Record<string, Handler> = {
   ...debugCommands,
   ...dumpCommands,
   ...latencyReportCommands,
+  ...lolwutCommands,
   ...memoryCommands,
+  ...moduleCommands,
   ...objectCommands,
   ...sortCommands,
   ...replicationLinkCommands,

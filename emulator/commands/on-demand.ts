@@ -5,7 +5,7 @@ import type { Handler } from '../server/command-table.js';
 /**
  * Commands whose code, with Redis's full command documentation, is kept
  * apart from the rest: those a first session seldom types, or not at its
- * first prompt (DEBUG, MEMORY, OBJECT, SORT, DUMP and RESTORE, the bit
+ * first prompt (DEBUG, LOLWUT, MEMORY, OBJECT, MODULE, SORT, DUMP and RESTORE, the bit
  * commands, LCS, COMMAND DOCS,
  * LATENCY DOCTOR and GRAPH, REPLICAOF, SLAVEOF, FAILOVER, SYNC and PSYNC
  * with the code that follows a primary and serves replicas, COPY, the
@@ -35,6 +35,13 @@ export const ON_DEMAND_COMMANDS = [
   'sort_ro',
   'dump',
   'restore',
+  'restore-asking',
+  'module|list',
+  'module|load',
+  'module|loadex',
+  'module|unload',
+  'module|help',
+  'lolwut',
   'setbit',
   'getbit',
   'bitcount',

@@ -7,6 +7,7 @@ import type { SimEvent } from '../sim/kernel.js';
 import { listenFor, SimProcess, type Host } from '../sim/host.js';
 import type { Socket } from '../sim/network.js';
 import { commandCost, REDIS_CPU, type ServerCpuCosts } from '../sim/cpu.js';
+import { jsonQuote } from '../sim/json-quote.js';
 import { Snapshots } from '../persistence/snapshots.js';
 import { AofEngine } from '../persistence/aof-engine.js';
 import type { ShutdownFlags } from '../commands/shutdown.js';
@@ -951,7 +952,7 @@ function traceArgs(argv: readonly string[]): string {
   const n = Math.min(argv.length, 8);
   for (let i = 0; i < n; i++) {
     const a = argv[i]!;
-    out += (i === 0 ? '' : ' ') + JSON.stringify(a.length > 40 ? a.slice(0, 40) + '...' : a);
+    out += (i === 0 ? '' : ' ') + jsonQuote(a.length > 40 ? a.slice(0, 40) + '...' : a);
   }
   if (argv.length > n) out += ` ... (${argv.length} args)`;
   return out;

@@ -1,3 +1,4 @@
+import { encodeCommand, encodedCommandPieces, putEncodedCommand } from '../resp/encode.js';
 import { allocSize } from '../server/memory-estimate.js';
 
 /**
@@ -26,16 +27,22 @@ const TRIM_BLOCKS_PER_CALL = 64;
 const INDEX_PER_BLOCKS = 64;
 
 /**
+ * What a block holds its bytes in: a byte string, or a command kept as
+ * its arguments (the bytes encodeCommand makes of them) until it is read.
+ */
+type Piece = string | readonly string[];
+
+/**
  * One block of the shared buffer (replBufBlock). Its bytes are the byte
- * strings fed into it, kept as they came while the block fills (a write
- * enters the stream as the very string a caught-up replica's socket is
- * sent, with no copy into bytes and back), and joined into one string once
+ * strings fed into it, and the commands fed as their arguments, kept as
+ * they came while the block fills (no copy into bytes and back), framed
+ * when a replica reads them, and joined into one string once read or once
  * the block is full, so that a kept backlog is a few long strings rather
  * than the collector's millions of small ones.
  */
 export class BufferBlock {
-  /** The strings fed since the block was last joined, and the offset in the block of each one's first byte. */
-  private pieces: string[] = [];
+  /** The pieces fed since the block was last joined, and the offset in the block of each one's first byte. */
+  private pieces: Piece[] = [];
   private starts: number[] = [];
   /** Bytes written so far. */
   used = 0;
@@ -59,24 +66,75 @@ export class BufferBlock {
     if (this.used === this.size && this.pieces.length > 1) this.join();
   }
 
-  /** The bytes from `pos` to what is written, as a byte string. */
+  /** Appends a command as its arguments: `n` bytes, the length of its framing (encodedCommandLength). */
+  appendCommand(argv: readonly string[], n: number): void {
+    this.pieces.push(argv);
+    this.starts.push(this.used);
+    this.used += n;
+    if (this.used === this.size && this.pieces.length > 1) this.join();
+  }
+
+  /** Piece `k` as bytes: a command is framed, and its string takes its place. */
+  private framed(k: number): string {
+    const p = this.pieces[k]!;
+    if (typeof p === 'string') return p;
+    const s = encodeCommand(p);
+    this.pieces[k] = s;
+    return s;
+  }
+
+  /**
+   * The bytes from `pos` to what is written, as a byte string. The pieces
+   * read from the start of one on are joined into one string, which takes
+   * their place in the block: replicas read what was written since they
+   * last read, so the block comes to hold one piece per read rather than
+   * one per write, and what a replica is sent is one flat string, made
+   * from the commands' arguments in one join, rather than a chain of
+   * hundreds for the collector to keep while it travels.
+   */
   bytesFrom(pos: number): string {
     const starts = this.starts;
     // Readers ask for what was written since they last read: search from the end.
     let i = starts.length - 1;
     while (i > 0 && starts[i]! > pos) i--;
     if (i < 0) return '';
+    const last = this.pieces.length - 1;
+    if (i === last) return pos === starts[i] ? this.framed(i) : this.framed(i).slice(pos - starts[i]!);
+    const from = pos === starts[i] ? i : i + 1;
+    const joined = from === last ? this.framed(from) : this.joinFrom(from);
+    return from === i ? joined : this.framed(i).slice(pos - starts[i]!) + joined;
+  }
+
+  /** Joins the pieces from `from` to the last into one string, which takes their place. */
+  private joinFrom(from: number): string {
     const pieces = this.pieces;
-    const first = pos === starts[i] ? pieces[i]! : pieces[i]!.slice(pos - starts[i]!);
-    if (i === pieces.length - 1) return first;
-    let out = first;
-    for (let k = i + 1; k < pieces.length; k++) out += pieces[k]!;
-    return out;
+    // The list of parts is made at its size at once rather than grown.
+    let count = 0;
+    for (let k = from; k < pieces.length; k++) {
+      const p = pieces[k]!;
+      count += typeof p === 'string' ? 1 : encodedCommandPieces(p);
+    }
+    const parts = new Array<string>(count);
+    let at = 0;
+    for (let k = from; k < pieces.length; k++) {
+      const p = pieces[k]!;
+      if (typeof p === 'string') parts[at++] = p;
+      else at = putEncodedCommand(p, parts, at);
+    }
+    const joined = parts.join('');
+    pieces.length = from + 1;
+    pieces[from] = joined;
+    this.starts.length = from + 1;
+    return joined;
+  }
+
+  /** The strings the block's bytes are held in, for tests. */
+  get pieceCount(): number {
+    return this.pieces.length;
   }
 
   private join(): void {
-    this.pieces = [this.pieces.join('')];
-    this.starts = [0];
+    this.joinFrom(0);
   }
 }
 
@@ -146,6 +204,21 @@ export class ReplicationBuffer {
   }
 
   /**
+   * tryAppend for a command kept as its arguments (`n` bytes once framed),
+   * after `select` (a SELECT's bytes, or '').
+   */
+  tryAppendCommand(select: string, argv: readonly string[], n: number): boolean {
+    const tail = this.tail;
+    const total = select.length + n;
+    if (tail === null || this.unplaced !== 0 || this.backlogBlock === null || tail.size - tail.used < total) return false;
+    if (select.length !== 0) tail.append(select, 0, select.length);
+    tail.appendCommand(argv, n);
+    this.masterReplOffset += total;
+    this.histlen += total;
+    return true;
+  }
+
+  /**
    * getClientOutputBufferMemoryUsage for a replica: every block from the
    * one it stands in to the last, whole, with their headers and list nodes.
    */
@@ -161,12 +234,6 @@ export class ReplicationBuffer {
     const cur = cursor.block;
     const last = this.tail;
     return cur === null || last === null ? 0 : last.id - cur.id + 1;
-  }
-
-  /** How many bytes a reader has not been sent yet. */
-  pending(cursor: BufferCursor): number {
-    const b = cursor.block;
-    return b === null ? 0 : this.masterReplOffset + 1 - (b.replOffset + cursor.pos);
   }
 
   /**
@@ -278,12 +345,21 @@ export class ReplicationBuffer {
    * (_writeToClient for a replica).
    */
   take(cursor: BufferCursor): string {
-    return this.advance(cursor, true);
-  }
-
-  /** Moves a reader to the end of the stream, its bytes sent another way (as they were fed). */
-  skipToEnd(cursor: BufferCursor): void {
-    this.advance(cursor, false);
+    if (cursor.block === null) return '';
+    let block: BufferBlock = cursor.block;
+    let out = '';
+    for (;;) {
+      if (block.used > cursor.pos) out += this.bytesOf(block, cursor.pos);
+      cursor.pos = block.used;
+      if (block === this.tail) return out;
+      const next: BufferBlock = this.blocks[this.indexOf(block) + 1]!;
+      block.refcount--;
+      next.refcount++;
+      cursor.block = next;
+      cursor.pos = 0;
+      block = next;
+      this.trim();
+    }
   }
 
   /**
@@ -298,24 +374,6 @@ export class ReplicationBuffer {
     const bytes = block.bytesFrom(from);
     this.lastRead = { block, from, to: block.used, bytes };
     return bytes;
-  }
-
-  private advance(cursor: BufferCursor, collect: boolean): string {
-    if (cursor.block === null) return '';
-    let block: BufferBlock = cursor.block;
-    let out = '';
-    for (;;) {
-      if (collect && block.used > cursor.pos) out += this.bytesOf(block, cursor.pos);
-      cursor.pos = block.used;
-      if (block === this.tail) return out;
-      const next: BufferBlock = this.blocks[this.indexOf(block) + 1]!;
-      block.refcount--;
-      next.refcount++;
-      cursor.block = next;
-      cursor.pos = 0;
-      block = next;
-      this.trim();
-    }
   }
 
   /**

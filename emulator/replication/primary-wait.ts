@@ -36,10 +36,13 @@ export class WaitingForReplicas {
     const t = parseInt64(argv[2]!);
     if (t === null) return errorReply('timeout is not an integer or out of range');
     if (t < 0n) return errorReply('timeout is negative');
-    const numreplicas = Number(n);
     const offset = c.woff;
     const acked = this.countAcks(offset);
-    if (acked >= numreplicas || c.inMulti) return acked;
+    if (acked >= Number(n) || c.inMulti) return acked;
+    // The count is read as a long but kept in the blocked client's int
+    // (bpop.numreplicas), so 2^32 + 1 waits for one replica and 2^31 for
+    // a negative number, which the next pass before sleeping satisfies.
+    const numreplicas = Number(BigInt.asIntN(32, BigInt(n)));
     const timeoutMs = t > 0n ? Number(t) + p.server.nowMs : 0;
     this.clients.unshift(c);
     this.want.set(c, { offset, numreplicas });

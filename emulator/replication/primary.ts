@@ -5,7 +5,7 @@ import { BLOCKED } from '../server/blocking.js';
 import { clientInfoLine } from '../server/client-info.js';
 import type { ReplicationBuffer } from './backlog.js';
 import { ReplicaLink } from './primary-replica-link.js';
-import { GETACK_COMMAND, selectCommand, streamCommand } from './stream.js';
+import { GETACK_COMMAND, selectCommand, streamCommandLength } from './stream.js';
 import { stateText } from './info.js';
 import type { Synchronization } from './primary-sync.js';
 import { noSaveRules } from './cron.js';
@@ -197,9 +197,8 @@ export class ReplicationPrimary {
     if (b === null) return;
     const select = this.slaveSelDb !== db ? selectCommand(db) : '';
     this.slaveSelDb = db;
-    const command = streamCommand(argv);
-    const bytes = select + command;
-    if (!b.tryAppend(bytes)) {
+    // The command goes in as its arguments, framed when a replica reads it.
+    if (!b.tryAppendCommand(select, argv, streamCommandLength(argv))) {
       // Near a block's end, each part goes in as Redis feeds it, so the blocks come out the same.
       if (select !== '') b.feed(select);
       b.feed(`*${argv.length}\r\n`);
@@ -214,25 +213,20 @@ export class ReplicationPrimary {
       this.limitsCheckDue = false;
       this.checkOutputLimits(true);
     }
-    this.flushStreaming(bytes);
+    this.flushStreaming();
   }
 
   /**
-   * Sends each streaming replica what it has not been sent yet: the bytes
-   * just fed, as they are, for one that had everything before them.
+   * Sends each streaming replica whose socket has room what it has not
+   * been sent yet (replicas at the same place are sent the same string,
+   * made once).
    */
-  flushStreaming(fed: string): void {
-    const b = this.buffer!;
+  flushStreaming(): void {
     const replicas = this.replicas;
     for (let i = 0; i < replicas.length; i++) {
       const r = this.links.get(replicas[i]!)!;
       if (!r.streaming || r.gone || r.awaitingRoom) continue;
-      if (b.pending(r.cursor) === fed.length) {
-        b.skipToEnd(r.cursor);
-        this.sendToReplica(r, fed);
-      } else {
-        this.flushReplica(r);
-      }
+      this.flushReplica(r);
     }
   }
 

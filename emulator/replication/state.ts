@@ -230,7 +230,7 @@ export class ReplicationState {
   feedFromPrimaryStream(bytes: string): void {
     if (this.buffer === null || bytes.length === 0) return;
     if (!this.buffer.tryAppend(bytes)) this.buffer.feed(bytes);
-    this.primary.flushStreaming(bytes);
+    this.primary.flushStreaming();
   }
 
   /** rdbPopulateSaveInfo: the replication fields an RDB saved now carries, or null for none. */

@@ -1,4 +1,4 @@
-import { encodeCommand, encodeSelect } from '../resp/encode.js';
+import { encodeCommand, encodedCommandLength, encodeSelect } from '../resp/encode.js';
 
 /**
  * The replication stream's framing (src/replication.c replicationFeedSlaves):
@@ -14,6 +14,11 @@ export function selectCommand(db: number): string {
 /** One command in the stream's form: a RESP array of bulk strings, as a client sends it. */
 export function streamCommand(argv: readonly string[]): string {
   return encodeCommand(argv);
+}
+
+/** The length of streamCommand(argv), without making it. */
+export function streamCommandLength(argv: readonly string[]): number {
+  return encodedCommandLength(argv);
 }
 
 /** The PING serverCron sends replicas every repl-ping-replica-period (shared.ping: lower case). */

@@ -133,14 +133,109 @@ export function encodeReply(r: Reply, proto: Protocol): string {
 const ARRAY_HEADERS = Array.from({ length: 16 }, (_, n) => `*${n}\r\n`);
 const BULK_HEADERS = Array.from({ length: 256 }, (_, n) => `$${n}\r\n`);
 
+/** `*<n>\r\n`, made once for the common counts. */
+function arrayHeader(n: number): string {
+  return n < ARRAY_HEADERS.length ? ARRAY_HEADERS[n]! : '*' + n + '\r\n';
+}
+
+/** `$<n>\r\n`, made once for the common lengths. */
+function bulkHeader(n: number): string {
+  return n < BULK_HEADERS.length ? BULK_HEADERS[n]! : '$' + n + '\r\n';
+}
+
 /** Encodes a command (an array of byte strings) the way clients send it. */
 export function encodeCommand(argv: readonly string[]): string {
-  let out = argv.length < ARRAY_HEADERS.length ? ARRAY_HEADERS[argv.length]! : '*' + argv.length + '\r\n';
+  let out = arrayHeader(argv.length);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    out += (a.length < BULK_HEADERS.length ? BULK_HEADERS[a.length]! : '$' + a.length + '\r\n') + a + '\r\n';
+    out += bulkHeader(a.length) + a + '\r\n';
   }
   return out;
+}
+
+/** The length of encodeCommand(argv), without making it. */
+export function encodedCommandLength(argv: readonly string[]): number {
+  let n = argv.length < ARRAY_HEADERS.length ? ARRAY_HEADERS[argv.length]!.length : String(argv.length).length + 3;
+  for (let i = 0; i < argv.length; i++) {
+    const len = argv[i]!.length;
+    n += (len < BULK_HEADERS.length ? BULK_HEADERS[len]!.length : String(len).length + 3) + len + 2;
+  }
+  return n;
+}
+
+/** `\r\n$<n>\r\n`: an argument's end and the next one's header in one piece, made once. */
+const CRLF_BULK_HEADERS = BULK_HEADERS.map((h) => '\r\n' + h);
+
+/**
+ * The last command's beginning (`*3\r\n$3\r\nSET`, up to its name's end)
+ * and what it was made of: a stream of writes repeats the same few.
+ */
+let prefixName = '';
+let prefixArgc = -1;
+let prefix = '';
+
+/** How many pieces putEncodedCommand makes of a command. */
+export function encodedCommandPieces(argv: readonly string[]): number {
+  return 2 * argv.length;
+}
+
+/**
+ * Puts the pieces of encodeCommand(argv) into `parts` from index `at` and
+ * returns the index after them, for many commands made into one string by
+ * a single join: the command's beginning (the same string for the same
+ * name and count), then for each further argument its header joined to the
+ * end of the one before (made once) and the argument itself, then the last
+ * CRLF. No string is made per command.
+ */
+export function putEncodedCommand(argv: readonly string[], parts: string[], at: number): number {
+  const argc = argv.length;
+  const name = argv[0]!;
+  if (argc !== prefixArgc || name !== prefixName) {
+    prefix = (argc < ARRAY_HEADERS.length ? ARRAY_HEADERS[argc]! : '*' + argc + '\r\n') + (name.length < BULK_HEADERS.length ? BULK_HEADERS[name.length]! : '$' + name.length + '\r\n') + name;
+    prefixName = name;
+    prefixArgc = argc;
+  }
+  let k = at;
+  parts[k++] = prefix;
+  for (let i = 1; i < argc; i++) {
+    const a = argv[i]!;
+    parts[k++] = a.length < CRLF_BULK_HEADERS.length ? CRLF_BULK_HEADERS[a.length]! : '\r\n$' + a.length + '\r\n';
+    parts[k++] = a;
+  }
+  parts[k++] = '\r\n';
+  return k;
+}
+
+/**
+ * Commands encoded as encodeCommand would, straight into the bytes a
+ * client writes to its socket: a library connection sends every command
+ * this way, and joining the frames into a string only to copy it into
+ * bytes again cost more than the encoding itself.
+ */
+export function encodeCommandsToArray(argvs: readonly (readonly string[])[]): Uint8Array {
+  let n = 0;
+  for (const argv of argvs) {
+    n += arrayHeader(argv.length).length;
+    for (let i = 0; i < argv.length; i++) n += bulkHeader(argv[i]!.length).length + argv[i]!.length + 2;
+  }
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const argv of argvs) {
+    at = copyChars(arrayHeader(argv.length), out, at);
+    for (let i = 0; i < argv.length; i++) {
+      const a = argv[i]!;
+      at = copyChars(a, out, copyChars(bulkHeader(a.length), out, at));
+      out[at++] = 0x0d;
+      out[at++] = 0x0a;
+    }
+  }
+  return out;
+}
+
+/** Writes the byte string `s` at `at`; returns where it ends. */
+function copyChars(s: string, out: Uint8Array, at: number): number {
+  for (let i = 0; i < s.length; i++) out[at++] = s.charCodeAt(i);
+  return at;
 }
 
 /**

@@ -23,7 +23,10 @@ import { LatencyHistogram } from '../numbers/latency-histogram.js';
  *   movablekeys key positions depend on the arguments
  * and two of our own: `protected` (DEBUG, refused unless enable-debug-command
  * allows it) and `txcontrol` (runs at once inside MULTI instead of queueing:
- * EXEC, DISCARD, MULTI, WATCH, QUIT, RESET).
+ * EXEC, DISCARD, MULTI, WATCH, QUIT, RESET). COMMAND never shows
+ * may_replicate (src/server.c hides it on purpose), so it is not in the
+ * generated facts: MAY_REPLICATE lists the commands whose
+ * src/commands/*.json declare it.
  */
 export const CMD = {
   WRITE: 1 << 0,
@@ -72,7 +75,9 @@ const FLAG_BY_NAME: Record<string, number> = {
 };
 
 const TX_CONTROL = new Set(['exec', 'discard', 'multi', 'watch', 'quit', 'reset']);
-const PROTECTED = new Set(['debug', 'module']);
+// The commands whose src/commands/*.json say PROTECTED: MODULE LIST and HELP are not.
+const PROTECTED = new Set(['debug', 'module|load', 'module|loadex', 'module|unload']);
+const MAY_REPLICATE = new Set(['eval', 'evalsha', 'fcall', 'pfcount', 'publish', 'spublish']);
 
 export type Handler = (c: Client, argv: string[]) => Reply;
 
@@ -136,9 +141,9 @@ export class CommandDef implements CommandSpec {
     this.flagNames = names;
     let flags = 0;
     for (const n of names) flags |= FLAG_BY_NAME[n] ?? 0;
-    const base = parent ? parent.name : facts.name;
     if (TX_CONTROL.has(facts.name)) flags |= CMD.TX_CONTROL;
-    if (PROTECTED.has(base)) flags |= CMD.PROTECTED;
+    if (PROTECTED.has(facts.name)) flags |= CMD.PROTECTED;
+    if (MAY_REPLICATE.has(facts.name)) flags |= CMD.MAY_REPLICATE;
     this.flags = flags;
     this.firstKey = info[3] as number;
     this.lastKey = info[4] as number;

@@ -492,10 +492,12 @@ export class RedisServer implements KeyspaceHost {
     }
     const flags = cmd.flags;
     if (flags & CMD.PROTECTED) {
-      const denied = this.protectedActionDenied(c);
+      const denied = this.protectedActionDenied(c, cmd.parent?.name ?? cmd.name);
       if (denied) return this.reject(c, cmd, denied, false);
     }
     if (!c.authenticated && !(flags & CMD.NO_AUTH)) return this.reject(c, cmd, '-NOAUTH Authentication required.', false);
+    // Before every state check (memory, replicas, a pause): SAVE inside MULTI is refused for what it is.
+    if (c.inMulti && flags & CMD.NO_MULTI) return this.reject(c, cmd, 'Command not allowed inside a transaction', false);
     if (this.maxmemory !== 0 && !performEvictions(this)) {
       // Inside MULTI anything but EXEC/DISCARD/QUIT/RESET is refused, since
       // queueing itself takes memory; EXEC only when it holds a denyoom command.
@@ -543,7 +545,6 @@ export class RedisServer implements KeyspaceHost {
     }
     if (this.pause.type !== 'off' && this.pause.holds(c, mayReplicate)) return this.pause.postpone(c, argv);
     if (c.inMulti) {
-      if (flags & CMD.NO_MULTI) return this.reject(c, cmd, 'Command not allowed inside a transaction', false);
       if (!(flags & CMD.TX_CONTROL)) {
         if (!c.dirtyCas && !c.multiError) c.queue.push({ cmd, argv });
         return QUEUED;
@@ -609,7 +610,13 @@ export class RedisServer implements KeyspaceHost {
     }
     if (this.propagationListeners.length !== 0) {
       const target = (this.dirty !== dirtyBefore && cmd.flags & CMD.WRITE ? PROPAGATE.ALL : 0) | c.forcePropagation;
-      if (target & this.propagationTargets) this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv, target });
+      if (target & this.propagationTargets) {
+        // The common case, a top-level write alone, goes to the listeners
+        // at once: one write is never wrapped, so the pending list (an
+        // object per write) would only delay it.
+        if (this.callDepth === 0 && this.pending.length === 0) this.propagateAlone(c.db.id, c.propagateArgv ?? argv, target);
+        else this.pending.push({ db: c.db.id, argv: c.propagateArgv ?? argv, target });
+      }
       if (this.callDepth === 0) this.flushPropagation(!TOUCHES_ARBITRARY_KEYS.has(cmd.name));
     }
     c.propagateArgv = null;
@@ -706,6 +713,11 @@ export class RedisServer implements KeyspaceHost {
     if (this.callDepth === 0) this.flushPropagation();
   }
 
+  /** A top-level command's only write, with nothing queued before it: flushPropagation's case of one. */
+  private propagateAlone(db: number, argv: string[], target: number): void {
+    for (const l of this.propagationListeners) if (target & l.target) l.listener(db, argv);
+  }
+
   private flushPropagation(mayWrap = true): void {
     const ops = this.pending;
     if (ops.length === 0) return;
@@ -764,11 +776,14 @@ export class RedisServer implements KeyspaceHost {
     return NO_REPLY;
   }
 
-  private protectedActionDenied(c: Client): string | null {
-    const setting = this.config.get('enable-debug-command');
+  /** allowProtectedAction for DEBUG (enable-debug-command) or MODULE (enable-module-command). */
+  private protectedActionDenied(c: Client, name: string): string | null {
+    const what = name === 'module' ? 'module' : 'debug';
+    const setting = this.config.get(`enable-${what}-command`);
     if (setting === 'yes') return null;
     if (setting === 'local' && /^(127\.|::1|\[::1\])/.test(c.address.addr)) return null;
-    return 'DEBUG command not allowed. If the enable-debug-command option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.';
+    const upper = what.toUpperCase();
+    return `${upper} command not allowed. If the enable-${what}-command option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.`;
   }
 
   /** The active expiry cycle, run by serverCron at hz. */

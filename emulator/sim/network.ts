@@ -94,7 +94,12 @@ export class Link {
 }
 
 interface Chunk {
-  data: Uint8Array;
+  /**
+   * Its bytes, or the byte string they were written as: a string travels as
+   * it is and becomes bytes only on arrival, for a reader of bytes (onData),
+   * so a reader of byte strings (onText) never pays for the conversion.
+   */
+  data: Uint8Array | string;
   /** FIN after the last byte: the sender closed its side. */
   fin: boolean;
 }
@@ -107,6 +112,7 @@ export type SocketState = 'connecting' | 'open' | 'closed';
  *   const s = net.connect(appHost, 'redis', 6379);
  *   s.onConnect = () => s.write('PING\r\n');
  *   s.onData = (bytes) => ...;
+ *   s.onText = (byteString) => ...;   // instead of onData: the bytes as a byte string
  *   s.onClose = (err) => ...;     // null: the peer closed; NetError: reset, refused, timed out
  */
 export class Socket {
@@ -114,6 +120,12 @@ export class Socket {
   peer: Socket | null = null;
   onConnect: (() => void) | null = null;
   onData: ((data: Uint8Array) => void) | null = null;
+  /**
+   * A reader of byte strings, which takes the place of onData when set:
+   * what was written as a string comes as that string (or a piece of it),
+   * with no copy into bytes and back.
+   */
+  onText: ((data: string) => void) | null = null;
   onClose: ((error: NetError | null) => void) | null = null;
   /**
    * Its own machine lost power. Processes die with the machine and need no
@@ -186,11 +198,15 @@ export class Socket {
    */
   write(data: Uint8Array | string, atUs?: number): boolean {
     if (this.state !== 'open' || this.finSent) return false;
-    const bytes = typeof data === 'string' ? byteStringToArray(data) : data;
-    if (bytes.length === 0) return true;
-    this.bytesOut += bytes.length;
-    for (let off = 0; off < bytes.length; off += CHUNK_BYTES) {
-      const piece = off === 0 && bytes.length <= CHUNK_BYTES ? bytes : bytes.subarray(off, off + CHUNK_BYTES);
+    const length = data.length;
+    if (length === 0) return true;
+    this.bytesOut += length;
+    if (length <= CHUNK_BYTES) {
+      this.net.send(this, { data, fin: false }, atUs);
+      return true;
+    }
+    for (let off = 0; off < length; off += CHUNK_BYTES) {
+      const piece = typeof data === 'string' ? data.slice(off, off + CHUNK_BYTES) : data.subarray(off, off + CHUNK_BYTES);
       this.net.send(this, { data: piece, fin: false }, atUs);
     }
     return true;
@@ -223,6 +239,29 @@ export function byteStringToArray(s: string): Uint8Array {
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
+}
+
+function byteArrayToString(a: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < a.length; i += 8192) s += String.fromCharCode.apply(null, a.subarray(i, i + 8192) as unknown as number[]);
+  return s;
+}
+
+/**
+ * The last string turned into bytes on arrival, and its bytes: a primary
+ * writes the same string of its stream to every replica at once, and each
+ * replica's socket is given the one copy (readers never write into what
+ * they are given).
+ */
+let lastText = '';
+let lastBytes: Uint8Array = EMPTY;
+
+function arrivedBytes(s: string): Uint8Array {
+  if (s !== lastText) {
+    lastBytes = byteStringToArray(s);
+    lastText = s;
+  }
+  return lastBytes;
 }
 
 export class Network {
@@ -414,9 +453,11 @@ export class Network {
       if (from.state !== 'closed' && target.bootId !== to.bootId) this.resetLater(to, from);
       return;
     }
-    if (chunk.data.length !== 0) {
-      to.bytesIn += chunk.data.length;
-      to.onData?.(chunk.data);
+    const data = chunk.data;
+    if (data.length !== 0) {
+      to.bytesIn += data.length;
+      if (to.onText !== null) to.onText(typeof data === 'string' ? data : byteArrayToString(data));
+      else if (to.onData !== null) to.onData(typeof data === 'string' ? arrivedBytes(data) : data);
     }
     if (chunk.fin && (to.state as SocketState) !== 'closed') {
       // The peer closed its side. Programs here close theirs in turn (no

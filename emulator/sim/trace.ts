@@ -21,6 +21,9 @@ export interface TraceEntry {
   readonly socket?: number;
 }
 
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+
 export type TraceListener = (entry: TraceEntry) => void;
 
 export class Trace {
@@ -46,7 +49,17 @@ export class Trace {
   add(source: string, kind: string, text: string, socket?: number): void {
     const entry: TraceEntry = socket === undefined ? { t: this.elapsedUs(), source, kind, text } : { t: this.elapsedUs(), source, kind, text, socket };
     this.count++;
-    this.mix(`${entry.t} ${source} ${kind} ${text}\n`);
+    // The hash reads `${t} ${source} ${kind} ${text}\n` a character at a
+    // time; mixing the parts in turn reads the same characters without
+    // joining them into one string first (a copy per entry).
+    this.mix(String(entry.t));
+    this.mixCode(SPACE);
+    this.mix(source);
+    this.mixCode(SPACE);
+    this.mix(kind);
+    this.mixCode(SPACE);
+    this.mix(text);
+    this.mixCode(NEWLINE);
     const entries = this.entries;
     entries.push(entry);
     if (this.keepKinds.has(kind)) this.kept.push(entry);
@@ -79,6 +92,12 @@ export class Trace {
   /** The entries as text, one per line: `<ms> <source> <kind> <text>`. */
   format(entries: readonly TraceEntry[] = this.entries): string {
     return entries.map((e) => `${(e.t / 1000).toFixed(3)} ${e.source} ${e.kind} ${e.text}`).join('\n');
+  }
+
+  private mixCode(c: number): void {
+    const a = Math.imul(this.h1 ^ c, 0x01000193);
+    this.h2 = Math.imul(this.h2 ^ (c + 0x9e), 0x01000193) ^ (a >>> 15);
+    this.h1 = a;
   }
 
   private mix(s: string): void {

@@ -54,7 +54,8 @@ export class WireRecorder {
 }
 
 /** The first bytes of a chunk as a byte string. */
-export function headOf(data: Uint8Array): string {
+export function headOf(data: Uint8Array | string): string {
+  if (typeof data === 'string') return data.length <= WIRE_HEAD_BYTES ? data : data.slice(0, WIRE_HEAD_BYTES);
   const n = Math.min(data.length, WIRE_HEAD_BYTES);
   let s = '';
   for (let i = 0; i < n; i++) s += String.fromCharCode(data[i]!);

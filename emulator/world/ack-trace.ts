@@ -1,5 +1,6 @@
 import { ErrorReply, PushReply, StatusReply, type Reply } from '../resp/reply.js';
 import { commandFacts } from '../server/command-table.js';
+import { jsonQuote, jsonQuoteAll } from '../sim/json-quote.js';
 import type { Socket } from '../sim/network.js';
 import type { World } from './world.js';
 
@@ -49,23 +50,41 @@ export class AckTrace {
       if (queue !== null && Array.isArray(reply)) queue.forEach((q, i) => this.acked(q, reply[i] as Reply));
     } else if (this.queued !== null) {
       if (!(reply instanceof ErrorReply)) this.queued.push([...argv]);
-    } else this.acked(argv, reply);
+    } else this.acked(argv, reply, name);
   }
 
-  private acked(argv: readonly string[], reply: Reply): void {
+  private acked(argv: readonly string[], reply: Reply, name = argv[0]!.toLowerCase()): void {
     if (reply instanceof ErrorReply || reply === null || reply === undefined) return;
-    const facts = commandFacts(argv[0]!.toLowerCase());
-    if (facts === undefined) return;
-    const flags = ((facts.info[2] as { set?: Array<{ s: string }> }).set ?? []).map((f) => f.s);
-    const firstKey = facts.info[3] as number;
-    if (!flags.includes('write') || firstKey <= 0 || argv.length <= firstKey) return;
+    const firstKey = ledgerFirstKey(name);
+    if (firstKey === 0 || argv.length <= firstKey) return;
     const s = this.socket;
     const port = s.remotePort;
     const p = typeof port === 'number' && this.world.hosts.has(s.remoteHost) ? this.world.redis(s.remoteHost, port) : undefined;
     const r = p?.alive === true ? p.server.replication : undefined;
     const role = r === undefined ? 'gone' : r.masterHost === null ? 'master' : 'replica';
-    this.world.trace.add(s.host.name, 'ack', `${s.remoteHost}:${port} ${role} ${r?.masterReplOffset ?? 0} ${JSON.stringify(replyText(reply))} ${JSON.stringify(argv)}`);
+    this.world.trace.add(s.host.name, 'ack', `${s.remoteHost}:${port} ${role} ${r?.masterReplOffset ?? 0} ${jsonQuote(replyText(reply))} ${jsonQuoteAll(argv)}`);
   }
+}
+
+/**
+ * Per command name (lower case): the position of its first key when it is
+ * a write with keys, whose acknowledgements the ledger records; 0 for any
+ * other. Every reply a client receives asks, so the answer is worked out
+ * once per name from Redis's facts; names with no facts (unknown commands)
+ * are not kept, so what clients send cannot grow the map.
+ */
+const ledgerFirstKeys = new Map<string, number>();
+
+function ledgerFirstKey(name: string): number {
+  const known = ledgerFirstKeys.get(name);
+  if (known !== undefined) return known;
+  const facts = commandFacts(name);
+  if (facts === undefined) return 0;
+  const flags = ((facts.info[2] as { set?: Array<{ s: string }> }).set ?? []).map((f) => f.s);
+  const firstKey = facts.info[3] as number;
+  const k = flags.includes('write') && firstKey > 0 ? firstKey : 0;
+  ledgerFirstKeys.set(name, k);
+  return k;
 }
 
 /** A reply as the ledger shows it: the status, the number or the string; '' for others. */

@@ -208,11 +208,22 @@ export class EmulatorBackend implements Backend {
     if (c.conn === null) return this.takeReply(n);
     if (c.closed) return '<connection closed>';
     c.conn.receive(Buffer.from(encodeCommand(argv), 'latin1'));
+    this.endPass();
     return this.takeReply(n);
   }
 
   async send(n: number, argv: string[]): Promise<void> {
     this.client(n).conn?.receive(Buffer.from(encodeCommand(argv), 'latin1'));
+    this.endPass();
+  }
+
+  /**
+   * The end of an event loop pass after input (beforeSleep): clients that
+   * WAIT for a count already met (a negative one) are answered there.
+   */
+  private endPass(): void {
+    this.server.replication.beforeSleep();
+    if (this.server.blocking.hasResumes) this.server.blocking.resumeUnblocked();
   }
 
   async nextReply(n: number): Promise<string> {
@@ -246,6 +257,7 @@ export class EmulatorBackend implements Backend {
   async raw(n: number, bytes: string): Promise<{ bytes: string; closed: boolean }> {
     const c = this.client(n);
     c.conn?.receive(Buffer.from(bytes, 'latin1'));
+    this.endPass();
     const out = c.out.join('');
     c.out.length = 0;
     return { bytes: out, closed: c.closed };

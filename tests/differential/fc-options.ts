@@ -9,6 +9,8 @@ export function randomRunOptions(what: string, seed: number, runs: number, seedO
   return {
     seed,
     numRuns: runs,
+    // The error thrown by the failing run says what differed.
+    includeErrorInReport: true,
     reporter: (out) => {
       if (out.failed) {
         throw new Error(`${what} failed. Reproduce with FC_SEED=${out.seed - seedOffset} (path ${out.counterexamplePath}).\n${fc.defaultReportMessage(out)}`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ReplicationBuffer, type BufferCursor } from '../../../emulator/replication/backlog.js';
 import { useHostByteCodec } from '../../../emulator/resp/bytes.js';
+import { encodeCommand, encodeSelect } from '../../../emulator/resp/encode.js';
 import { setup } from './cluster.js';
 
 const cursor = (): BufferCursor => ({ block: null, pos: 0 });
@@ -102,6 +103,56 @@ describe('replication buffer', () => {
     } finally {
       useHostByteCodec(null);
     }
+  });
+
+  it('a read joins the writes it reads into one string in the block, and every reader still gets its bytes', () => {
+    const b = new ReplicationBuffer(0, () => 1024 * 1024);
+    const r = cursor();
+    b.attach(r);
+    const writes = Array.from({ length: 40 }, (_, i) => `*1\r\n$${String(i).length}\r\n${i}\r\n`);
+    for (const w of writes.slice(0, 20)) b.feed(w);
+    expect(r.block!.pieceCount).toBe(20);
+    expect(b.take(r)).toBe(writes.slice(0, 20).join(''));
+    // The twenty writes read are now one string: the block holds a piece per read.
+    expect(r.block!.pieceCount).toBe(1);
+    for (const w of writes.slice(20)) b.feed(w);
+    expect(b.take(r)).toBe(writes.slice(20).join(''));
+    expect(r.block!.pieceCount).toBe(2);
+    // A partial resync from inside the first piece reads across both.
+    const all = writes.join('');
+    for (const offset of [1, 7, 60, all.length]) {
+      const late = cursor();
+      b.cursorAt(offset, late);
+      expect(b.take(late)).toBe(all.slice(offset - 1));
+      b.detach(late);
+    }
+  });
+
+  it('a command fed as its arguments counts its framed bytes at once and is framed as a client sends it when read', () => {
+    const b = new ReplicationBuffer(0, () => 1024 * 1024);
+    const r = cursor();
+    b.attach(r);
+    // The first bytes fed place the reader (until then a command goes in by feed's parts).
+    b.feed('*1\r\n$4\r\nPING\r\n');
+    const commands = [['SET', 'key:1', 'v'.repeat(300)], ['DEL', 'a', 'b', 'c'], ['INCR', '']];
+    expect(b.tryAppendCommand('', commands[0]!, encodeCommand(commands[0]!).length)).toBe(true);
+    expect(b.tryAppendCommand(encodeSelect(3), commands[1]!, encodeCommand(commands[1]!).length)).toBe(true);
+    expect(b.tryAppendCommand('', commands[2]!, encodeCommand(commands[2]!).length)).toBe(true);
+    const framed = encodeCommand(commands[0]!) + encodeSelect(3) + encodeCommand(commands[1]!) + encodeCommand(commands[2]!);
+    expect(b.masterReplOffset).toBe(14 + framed.length);
+    // A partial resync from the middle of an argument, before any reader framed it.
+    const late = cursor();
+    b.cursorAt(14 + 30, late);
+    expect(b.take(late)).toBe(framed.slice(29));
+    expect(b.take(r)).toBe('*1\r\n$4\r\nPING\r\n' + framed);
+  });
+
+  it('a command that does not fit in the block is left to feed, which cuts it at the block end', () => {
+    const b = new ReplicationBuffer(0, () => 1024 * 1024);
+    const r = cursor();
+    b.attach(r);
+    b.feed('x'.repeat(20440 - 10));
+    expect(b.tryAppendCommand('', ['SET', 'k', 'v'], encodeCommand(['SET', 'k', 'v']).length)).toBe(false);
   });
 
   it('a reader that joins another keeps its place (copyReplicaOutputBuffer)', () => {

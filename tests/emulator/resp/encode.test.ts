@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeCommand, encodeReply } from '../../../emulator/resp/encode.js';
+import { encodeCommand, encodeCommandsToArray, encodedCommandLength, encodedCommandPieces, encodeReply, putEncodedCommand } from '../../../emulator/resp/encode.js';
+import { byteStringToArray } from '../../../emulator/sim/network.js';
 import {
   BoolReply,
   DoubleReply,
@@ -77,5 +78,43 @@ describe('encodeCommand', () => {
       { numRuns: 200 },
     );
     expect(encodeCommand(['SET', 'k', ''])).toBe('*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$0\r\n\r\n');
+  });
+
+  it('knows the framed length without framing, and frames many commands into parts for one join', () => {
+    const arg = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ minLength: 250, maxLength: 1100 }), fc.constant(''));
+    fc.assert(
+      fc.property(fc.array(fc.array(arg, { minLength: 1, maxLength: 20 }), { minLength: 1, maxLength: 4 }), (commands) => {
+        const parts = new Array<string>(commands.reduce((n, argv) => n + encodedCommandPieces(argv), 0));
+        let at = 0;
+        for (const argv of commands) {
+          expect(encodedCommandLength(argv)).toBe(encodeCommand(argv).length);
+          at = putEncodedCommand(argv, parts, at);
+        }
+        expect(at).toBe(parts.length);
+        expect(parts.join('')).toBe(commands.map(encodeCommand).join(''));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('puts a command in two pieces per argument, its beginning made once for a run of the same command', () => {
+    const parts = new Array<string>(12);
+    expect(putEncodedCommand(['SET', 'key:1', 'a'], parts, 0)).toBe(6);
+    expect(putEncodedCommand(['SET', 'key:2', 'bb'], parts, 6)).toBe(12);
+    expect(parts).toEqual(['*3\r\n$3\r\nSET', '\r\n$5\r\n', 'key:1', '\r\n$1\r\n', 'a', '\r\n', '*3\r\n$3\r\nSET', '\r\n$5\r\n', 'key:2', '\r\n$2\r\n', 'bb', '\r\n']);
+  });
+});
+
+describe('encodeCommandsToArray', () => {
+  it("writes a flight of commands as the bytes of encodeCommand's frames, for counts and lengths of one to four digits", () => {
+    const arg = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ minLength: 95, maxLength: 105 }), fc.string({ minLength: 995, maxLength: 1005 }), fc.constant(''));
+    fc.assert(
+      fc.property(fc.array(fc.array(arg, { minLength: 1, maxLength: 12 }), { maxLength: 4 }), (argvs) => {
+        expect(encodeCommandsToArray(argvs)).toEqual(byteStringToArray(argvs.map(encodeCommand).join('')));
+      }),
+      { numRuns: 150 },
+    );
+    const wide = Array.from({ length: 10 }, (_, i) => String(i));
+    expect(encodeCommandsToArray([wide])).toEqual(byteStringToArray(encodeCommand(wide)));
   });
 });

@@ -51,6 +51,24 @@ describe('the dispatcher on the hot path', () => {
   });
 });
 
+describe('propagation on the hot path', () => {
+  it('gives a write alone to the listeners at once, with no entry in the pending list, and still wraps a transaction', async () => {
+    const server = createServer({ clock: new ManualClock() });
+    const seen: string[] = [];
+    server.onPropagate((db, argv) => seen.push(`${db} ${argv.join(' ')}`));
+    const push = vi.spyOn((server as unknown as { pending: unknown[] }).pending, 'push');
+    const r = new DirectClient(server);
+    await r.call('SET', 'k', 'v');
+    await r.call('INCR', 'n');
+    expect(push).not.toHaveBeenCalled();
+    await r.call('MULTI');
+    await r.call('SET', 'a', '1');
+    await r.call('SET', 'b', '2');
+    await r.call('EXEC');
+    expect(seen).toEqual(['0 SET k v', '0 INCR n', '0 MULTI', '0 SET a 1', '0 SET b 2', '0 EXEC']);
+  });
+});
+
 describe('the slow log on the hot path', () => {
   it('costs a command that is not slow no clock read and no entry, and still trims the log', async () => {
     class CountingClock extends ManualClock {

@@ -53,6 +53,26 @@ describe('a client and a server across the simulated network', () => {
     expect(plain).toBeGreaterThan(3 * 271);
   });
 
+  it("a pipeline resolves each command's [error, value] pair, and every pair fails once the connection is closed", async () => {
+    const { world } = lanWorld();
+    const r = world.connect({ from: 'app', to: 'A:6379' });
+    await world.settle(r.set('s', 'text'));
+    const res = await world.settle(r.pipeline().incr('s').get('s').call('NOSUCH').exec());
+    expect(res!.map(([e, v]) => [e?.message ?? null, v])).toEqual([
+      ['ERR value is not an integer or out of range', null],
+      [null, 'text'],
+      ["ERR unknown command 'NOSUCH', with args beginning with: ", null],
+    ]);
+    expect(res![0]![0]).toBeInstanceOf(ReplyError);
+    expect(await world.settle(r.pipeline().exec())).toEqual([]);
+    r.disconnect();
+    const closed = await world.settle(r.pipeline().get('s').get('s').exec());
+    expect(closed!.map(([e, v]) => [e?.message, v])).toEqual([
+      ['Connection is closed.', null],
+      ['Connection is closed.', null],
+    ]);
+  });
+
   it('multi resolves null when a WATCHed key changed', async () => {
     const { world } = lanWorld();
     const r = world.connect({ from: 'app', to: 'A:6379' });
