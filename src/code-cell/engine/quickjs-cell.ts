@@ -80,8 +80,13 @@ export class QuickJsCell {
   private disposed = false;
   /** Steps and dones posted: every turn of the cell ends with one. */
   private turnsEnded = 0;
-  /** When the running turn began (wall ms), and whether the interrupt handler has cut it. */
-  private turnStartMs = 0;
+  /**
+   * When the running turn was first asked about by the interrupt handler
+   * (wall ms; -1 before that), and whether the handler has cut it. The
+   * clock is read only when QuickJS asks, every few thousand operations,
+   * not for every turn: nearly all turns end before it first asks.
+   */
+  private turnStartMs = -1;
   private cut = false;
   /**
    * Messages the engine has posted by calling back into the host, each a
@@ -155,7 +160,11 @@ export class QuickJsCell {
     if (limit !== undefined) {
       const made = cell;
       // QuickJS asks every few thousand operations; once true, the turn ends with an error no cell code can catch.
-      runtime.setInterruptHandler(() => (made.cut ||= opts.wallNowMs() - made.turnStartMs > limit));
+      runtime.setInterruptHandler(() => {
+        const now = opts.wallNowMs();
+        if (made.turnStartMs < 0) made.turnStartMs = now;
+        return (made.cut ||= now - made.turnStartMs > limit);
+      });
     }
     return cell;
   }
@@ -164,7 +173,7 @@ export class QuickJsCell {
   receive(msg: PageMessage): TurnOutcome {
     if (this.ended) return 'ran';
     const turnsBefore = this.turnsEnded;
-    this.turnStartMs = this.opts.turnLimitMs === undefined ? 0 : this.opts.wallNowMs();
+    this.turnStartMs = -1;
     try {
       const one = msg.type === 'deliver' && msg.results.length === 1 ? msg.results[0]! : null;
       if (one !== null && one.ok && this.raw !== null && isPlainTree(one.value, 0)) {
