@@ -1,4 +1,6 @@
 import { serializedObjectLength } from '../persistence/rdb/value-writer.js';
+import { lzfCompress } from '../keyspace/encoding/lzf.js';
+import { bytesToArray } from '../resp/bytes.js';
 import type { Database } from '../keyspace/database.js';
 import { encodingOf, isIntEncodable, stringOf, type ListValue, type Value } from '../keyspace/values.js';
 import { formatDouble } from '../numbers/double.js';
@@ -32,13 +34,18 @@ function rdbLenSize(n: number): number {
   return n < 64 ? 1 : n < 16384 ? 2 : n <= 0xffffffff ? 5 : 9;
 }
 
-/** Bytes of a string in an RDB file (rdbSaveRawString), without compression. */
-function rdbStringSize(s: string): number {
+/** Bytes of a string in an RDB file (rdbSaveRawString), LZF-compressed when `compression` (rdbcompression) allows. */
+function rdbStringSize(s: string, compression = false): number {
   if (s.length <= 11 && isIntEncodable(s)) {
     const v = Number(s);
     if (v >= -128 && v <= 127) return 2;
     if (v >= -32768 && v <= 32767) return 3;
     if (v >= -2147483648 && v <= 2147483647) return 5;
+  }
+  // rdbSaveRawString: LZF when rdbcompression allows it and it saves at least 4 bytes.
+  if (compression && s.length > 20) {
+    const packed = lzfCompress(bytesToArray(s), s.length - 4);
+    if (packed !== null) return 1 + rdbLenSize(packed.length) + rdbLenSize(s.length) + packed.length;
   }
   return rdbLenSize(s.length) + s.length;
 }
@@ -84,7 +91,7 @@ function intsetBytes(members: Iterable<string>, n: number): number {
 
 /** rdbSavedObjectLen: the bytes the value takes in an RDB file (without compression). */
 export function serializedLength(server: RedisServer, v: Value): number {
-  if (typeof v === 'string' || v.type === 'string') return rdbStringSize(stringOf(v));
+  if (typeof v === 'string' || v.type === 'string') return rdbStringSize(stringOf(v), server.config.getBool('rdbcompression'));
   switch (v.type) {
     case 'list': {
       const nodes = quicklistNodes(server, v);
@@ -133,7 +140,8 @@ function fakeAddress(db: Database, key: string): string {
   let h = 0x811c9dc5 ^ db.id;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193) >>> 0;
   const high = (h >>> 24).toString(16).padStart(2, '0');
-  const low = ((Math.imul(h, 0x9e3779b1) >>> 0) & 0xfffffff0).toString(16).padStart(8, '0');
+  // `>>> 0` after the mask: `&` gives a signed result, which printed as "-31091760".
+  const low = ((Math.imul(h, 0x9e3779b1) & 0xfffffff0) >>> 0).toString(16).padStart(8, '0');
   return `0x7f${high}${low}`;
 }
 

@@ -2,6 +2,8 @@ import { StringObject, isIntEncodable, type Value } from '../keyspace/values.js'
 import {
   HLL_REGISTERS,
   cachedCardinality,
+  decodeSparse,
+  denseRegisters,
   emptyHll,
   hllAdd,
   hllCount,
@@ -14,7 +16,8 @@ import {
   sparseToDense,
 } from '../keyspace/hyperloglog.js';
 import { bytesFromArray, bytesToArray } from '../resp/bytes.js';
-import { ErrorReply, OK, type Reply } from '../resp/reply.js';
+import { ErrorReply, OK, StatusReply, errorReply, type Reply } from '../resp/reply.js';
+import { cString } from '../numbers/c-string.js';
 import { PROPAGATE, type Client } from '../server/client.js';
 import { WRONGTYPE } from '../server/errors.js';
 import { NOTIFY, notifyKeyspaceEvent } from '../server/notify.js';
@@ -23,7 +26,7 @@ import { modified } from './lookup.js';
 import { isStringValue } from './string-access.js';
 
 /**
- * PFADD, PFCOUNT and PFMERGE (src/hyperloglog.c) over the byte format of
+ * PFADD, PFCOUNT, PFMERGE and PFDEBUG (src/hyperloglog.c) over the byte format of
  * keyspace/hyperloglog.ts. An HLL is an ordinary string, raw encoded
  * (dbUnshareStringValue), so every change rewrites the key's value.
  */
@@ -138,4 +141,53 @@ function pfmerge(c: Client, argv: string[]): Reply {
   return OK;
 }
 
-export const hyperLogLogCommands: Record<string, Handler> = { pfadd, pfcount, pfmerge };
+/**
+ * PFDEBUG GETREG|DECODE|ENCODING|TODENSE key: the key is looked up (and
+ * its value made a raw string) before the subcommand is read; GETREG and
+ * TODENSE turn a sparse HLL dense and count that as a change to
+ * propagate, without touching WATCH (Redis only bumps server.dirty).
+ */
+function pfdebug(c: Client, argv: string[]): Reply {
+  const key = argv[2]!;
+  const v = c.db.lookupWrite(key);
+  if (v === undefined) return errorReply('The specified key does not exist');
+  let b = hllBytes(v);
+  if (b instanceof ErrorReply) return b;
+  if (!(v instanceof StringObject && v.encoding === 'raw')) c.db.overwrite(key, raw(b));
+  const sub = argv[1]!;
+  const arity = (): Reply => errorReply(`Wrong number of arguments for the '${cString(sub)}' subcommand`);
+  const toDense = (): boolean | ErrorReply => {
+    if (b instanceof ErrorReply || b[4] !== 1) return false;
+    const dense = sparseToDense(b);
+    if (dense === null) return CORRUPT;
+    b = dense;
+    c.db.overwrite(key, raw(dense));
+    c.server.dirty++;
+    return true;
+  };
+  switch (sub.toLowerCase()) {
+    case 'getreg': {
+      if (argv.length !== 3) return arity();
+      const converted = toDense();
+      if (converted instanceof ErrorReply) return converted;
+      return denseRegisters(b);
+    }
+    case 'decode':
+      if (argv.length !== 3) return arity();
+      if (b[4] !== 1) return errorReply('HLL encoding is not sparse');
+      return decodeSparse(b);
+    case 'encoding':
+      if (argv.length !== 3) return arity();
+      return new StatusReply(b[4] === 1 ? 'sparse' : 'dense');
+    case 'todense': {
+      if (argv.length !== 3) return arity();
+      const converted = toDense();
+      if (converted instanceof ErrorReply) return converted;
+      return converted ? 1 : 0;
+    }
+    default:
+      return errorReply(`Unknown PFDEBUG subcommand '${cString(sub)}'`);
+  }
+}
+
+export const hyperLogLogCommands: Record<string, Handler> = { pfadd, pfcount, pfmerge, pfdebug };

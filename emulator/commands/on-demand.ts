@@ -53,6 +53,7 @@ export const ON_DEMAND_COMMANDS = [
   'pfadd',
   'pfcount',
   'pfmerge',
+  'pfdebug',
   'command|docs',
   'latency|doctor',
   'latency|graph',

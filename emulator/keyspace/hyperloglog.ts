@@ -405,3 +405,29 @@ export function rawCount(max: Uint8Array): number {
   for (let i = 0; i < HLL_REGISTERS; i++) histo[max[i]!]!++;
   return estimate(histo);
 }
+
+/** The 16384 registers of a dense HLL (HLL_DENSE_GET_REGISTER), for PFDEBUG GETREG. */
+export function denseRegisters(b: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < HLL_REGISTERS; j++) out.push(denseGet(b, j));
+  return out;
+}
+
+/** PFDEBUG DECODE: a sparse HLL's opcodes as "z:len", "Z:len" and "v:value,len", read as they come. */
+export function decodeSparse(b: Uint8Array): string {
+  const words: string[] = [];
+  for (let p = HDR_SIZE; p < b.length; ) {
+    const op = b[p]!;
+    if (isZero(op)) {
+      words.push(`z:${zeroLen(op)}`);
+      p++;
+    } else if (isXzero(op)) {
+      words.push(`Z:${xzeroLen(b, p)}`);
+      p += 2;
+    } else {
+      words.push(`v:${valValue(op)},${valLen(op)}`);
+      p++;
+    }
+  }
+  return words.join(' ');
+}
