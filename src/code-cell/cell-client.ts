@@ -135,13 +135,7 @@ export class CellRedis {
 
   /** Runs any command: `await redis.call('SET', 'k', 'v')`. */
   call(command: string, ...args: unknown[]): Promise<unknown> {
-    let argv: CellArg[];
-    try {
-      argv = commandArgv(command, args);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return this.flight('command', [argv]);
+    return sendCommand(this, command, args);
   }
 
   /** Commands sent together in one flight, not wrapped in MULTI: exec() gives [error, result] per command. */
@@ -167,6 +161,17 @@ export class CellRedis {
     this.#ended = true;
     if (this.#opened) void this.#channel.request({ op: 'close', conn: this.#conn });
   }
+}
+
+/** One command on a connection; a mistake in its arguments is the promise's rejection. */
+function sendCommand(conn: CellRedis, command: string, args: readonly unknown[]): Promise<unknown> {
+  let argv: CellArg[];
+  try {
+    argv = commandArgv(command, args);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return conn.flight('command', [argv]);
 }
 
 /** A batch of commands built by chaining (`pipe.set('a', 1).incr('n')`) and sent by exec(). */
@@ -212,15 +217,9 @@ const OWN = new Set(['call', 'pipeline', 'multi', 'quit', 'disconnect', 'exec', 
 for (const name of COMMAND_NAMES) {
   if (OWN.has(name)) continue;
   Object.defineProperty(CellRedis.prototype, name, {
-    // call()'s work without its call: a cell's engine interprets each call made here, for every command.
+    // call()'s work without call()'s rest and spread: a cell's engine interprets each call made here, for every command.
     value: function (this: CellRedis, ...args: unknown[]) {
-      let argv: CellArg[];
-      try {
-        argv = commandArgv(name, args);
-      } catch (e) {
-        return Promise.reject(e);
-      }
-      return this.flight('command', [argv]);
+      return sendCommand(this, name, args);
     },
     writable: false,
     configurable: false,

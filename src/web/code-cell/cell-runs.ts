@@ -172,6 +172,7 @@ export class CodeCells {
     }
     const wasPaused = store.driver.isPaused;
     store.pause();
+    const releaseSaves = store.holdSaves();
     let output: string[] = [];
     let dropped = 0;
     let outputChars = 0;
@@ -264,6 +265,7 @@ export class CodeCells {
         trim();
         const times = run === null ? {} : this.timesOf(run);
         offWorld();
+        releaseSaves();
         this.set(cellId, world, { status: end.stopped ? 'stopped' : end.error !== null ? 'failed' : 'done', error: end.error, output: [...output], dropped, progress: null, ...times });
         if (store.world === world) store.input(() => undefined);
         // A world hosted meanwhile took the paused clock over from this one: it runs again too.
