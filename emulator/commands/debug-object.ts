@@ -1,9 +1,7 @@
 import { serializedObjectLength } from '../persistence/rdb/value-writer.js';
-import { lzfCompress } from '../keyspace/encoding/lzf.js';
-import { bytesToArray } from '../resp/bytes.js';
+import { valueWriteOptions } from '../persistence/rdb-dataset.js';
 import type { Database } from '../keyspace/database.js';
 import { encodingOf, isIntEncodable, stringOf, type ListValue, type Value } from '../keyspace/values.js';
-import { formatDouble } from '../numbers/double.js';
 import type { RedisServer } from '../server/server.js';
 import { printfFixed } from '../server/info.js';
 import { allocSize, sdsAllocSize } from '../server/memory-estimate.js';
@@ -29,33 +27,6 @@ export function isSharedInteger(server: RedisServer, v: Value): boolean {
   return server.config.getNumber('maxmemory') === 0 || !/lru|lfu/.test(policy);
 }
 
-/** Bytes of an RDB length prefix. */
-function rdbLenSize(n: number): number {
-  return n < 64 ? 1 : n < 16384 ? 2 : n <= 0xffffffff ? 5 : 9;
-}
-
-/** Bytes of a string in an RDB file (rdbSaveRawString), LZF-compressed when `compression` (rdbcompression) allows. */
-function rdbStringSize(s: string, compression = false): number {
-  if (s.length <= 11 && isIntEncodable(s)) {
-    const v = Number(s);
-    if (v >= -128 && v <= 127) return 2;
-    if (v >= -32768 && v <= 32767) return 3;
-    if (v >= -2147483648 && v <= 2147483647) return 5;
-  }
-  // rdbSaveRawString: LZF when rdbcompression allows it and it saves at least 4 bytes.
-  if (compression && s.length > 20) {
-    const packed = lzfCompress(bytesToArray(s), s.length - 4);
-    if (packed !== null) return 1 + rdbLenSize(packed.length) + rdbLenSize(s.length) + packed.length;
-  }
-  return rdbLenSize(s.length) + s.length;
-}
-
-function listpackBytes(entries: Iterable<string>): number {
-  let n = 7;
-  for (const e of entries) n += listpackEntrySize(e);
-  return n;
-}
-
 /** How the quicklist of a list splits into nodes, and each node's listpack size. */
 export function quicklistNodes(server: RedisServer, list: ListValue): number[] {
   const fill = server.config.getNumber('list-max-listpack-size');
@@ -79,60 +50,16 @@ export function quicklistNodes(server: RedisServer, list: ListValue): number[] {
   return nodes;
 }
 
-function intsetBytes(members: Iterable<string>, n: number): number {
-  let width = 2;
-  for (const m of members) {
-    const v = Number(m);
-    if (v < -2147483648 || v > 2147483647) width = 8;
-    else if ((v < -32768 || v > 32767) && width < 4) width = 4;
-  }
-  return 8 + width * n;
-}
-
-/** rdbSavedObjectLen: the bytes the value takes in an RDB file (without compression). */
+/**
+ * rdbSavedObjectLen: the bytes the value takes in an RDB file, written as
+ * the RDB writer writes it (LZF-compressed strings and blobs when
+ * rdbcompression allows, the list's quicklist nodes).
+ */
 export function serializedLength(server: RedisServer, v: Value): number {
-  if (typeof v === 'string' || v.type === 'string') return rdbStringSize(stringOf(v), server.config.getBool('rdbcompression'));
-  switch (v.type) {
-    case 'list': {
-      const nodes = quicklistNodes(server, v);
-      let n = rdbLenSize(nodes.length);
-      for (const bytes of nodes) n += 1 + rdbLenSize(bytes) + bytes;
-      return n;
-    }
-    case 'set': {
-      if (v.encoding === 'intset') {
-        const bytes = intsetBytes(v.set, v.set.size);
-        return rdbLenSize(bytes) + bytes;
-      }
-      let n = rdbLenSize(v.set.size);
-      for (const m of v.set) n += rdbStringSize(m);
-      return n;
-    }
-    case 'zset': {
-      if (v.encoding === 'listpack') {
-        const entries: string[] = [];
-        for (const [m, score] of v.dict) entries.push(m, formatDouble(score));
-        const bytes = listpackBytes(entries);
-        return rdbLenSize(bytes) + bytes;
-      }
-      let n = rdbLenSize(v.dict.size);
-      for (const m of v.dict.keys()) n += rdbStringSize(m) + 8;
-      return n;
-    }
-    case 'hash': {
-      if (v.encoding === 'listpack') {
-        const entries: string[] = [];
-        for (const [f, val] of v.map) entries.push(f, val);
-        const bytes = listpackBytes(entries);
-        return rdbLenSize(bytes) + bytes;
-      }
-      let n = rdbLenSize(v.map.size);
-      for (const [f, val] of v.map) n += rdbStringSize(f) + rdbStringSize(val);
-      return n;
-    }
-    case 'stream':
-      return serializedObjectLength(v, { compression: false, fill: -2, compressDepth: 0, packedThreshold: 1 << 30 });
+  if (typeof v !== 'string' && v.type === 'stream') {
+    return serializedObjectLength(v, { compression: false, fill: -2, compressDepth: 0, packedThreshold: 1 << 30 });
   }
+  return serializedObjectLength(v, valueWriteOptions(server));
 }
 
 /** A stable, plausible heap address for a key's value. */

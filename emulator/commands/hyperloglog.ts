@@ -3,6 +3,7 @@ import {
   HLL_REGISTERS,
   cachedCardinality,
   decodeSparse,
+  denseRegistersFault,
   denseRegisters,
   emptyHll,
   hllAdd,
@@ -190,4 +191,49 @@ function pfdebug(c: Client, argv: string[]): Reply {
   }
 }
 
-export const hyperLogLogCommands: Record<string, Handler> = { pfadd, pfcount, pfmerge, pfdebug };
+/** Rounds of the register test (Redis: HLL_TEST_CYCLES, 1000). */
+const TEST_CYCLES = 100;
+/** The last cardinality checked; Redis goes to 10,000,000, too slow for an emulator in a page. */
+const TEST_MAX_CARDINALITY = 10_000;
+
+/**
+ * PFSELFTEST: Redis's two self-tests run on this implementation: dense
+ * registers keep the values set, and unique elements added to a sparse
+ * and a dense HLL give the same estimate, within six standard errors of
+ * the true count at each power of ten (one at 10), the sparse one staying
+ * sparse while small. TESTFAILED says what failed.
+ */
+function pfselftest(c: Client): Reply {
+  const rand = (): number => c.server.random.nextU32() >>> 1;
+  for (let j = 0; j < TEST_CYCLES; j++) {
+    const fault = denseRegistersFault(rand);
+    if (fault !== null) return errorReply(`TESTFAILED Register ${fault.register} should be ${fault.want} but is ${fault.got}`);
+  }
+  const sparseMax = sparseMaxBytes(c);
+  let dense = sparseToDense(emptyHll())!;
+  let sparse = emptyHll();
+  const relerr = 1.04 / Math.sqrt(HLL_REGISTERS);
+  const seed = (BigInt(rand()) | (BigInt(rand()) << 32n)) & 0xffffffffffffffffn;
+  let checkpoint = 1;
+  for (let j = 1; j <= TEST_MAX_CARDINALITY; j++) {
+    // The element is the 8 bytes of j ^ seed, little endian, as on the x86 Redis runs on.
+    let ele = BigInt(j) ^ seed;
+    let bytes = '';
+    for (let k = 0; k < 8; k++, ele >>= 8n) bytes += String.fromCharCode(Number(ele & 0xffn));
+    dense = hllAdd(dense, bytes, sparseMax)!.bytes;
+    const added = hllAdd(sparse, bytes, sparseMax);
+    if (added === null) return CORRUPT;
+    sparse = added.bytes;
+    if (j !== checkpoint) continue;
+    if (j < sparseMax / 2 && sparse[4] !== 1) return errorReply('TESTFAILED sparse encoding not used');
+    const card = hllCount(dense);
+    if (card === null || card !== hllCount(sparse)) return errorReply('TESTFAILED dense/sparse disagree');
+    const abserr = Math.abs(checkpoint - card);
+    const maxerr = j === 10 ? 1 : Math.ceil(relerr * 6 * checkpoint);
+    if (abserr > maxerr) return errorReply(`TESTFAILED Too big error. card:${checkpoint} abserr:${abserr}`);
+    checkpoint *= 10;
+  }
+  return OK;
+}
+
+export const hyperLogLogCommands: Record<string, Handler> = { pfadd, pfcount, pfmerge, pfdebug, pfselftest };

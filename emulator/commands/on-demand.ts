@@ -54,6 +54,7 @@ export const ON_DEMAND_COMMANDS = [
   'pfcount',
   'pfmerge',
   'pfdebug',
+  'pfselftest',
   'command|docs',
   'latency|doctor',
   'latency|graph',

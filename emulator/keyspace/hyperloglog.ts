@@ -431,3 +431,22 @@ export function decodeSparse(b: Uint8Array): string {
   }
   return words.join(' ');
 }
+
+/**
+ * PFSELFTEST's first test (src/hyperloglog.c pfselftestCommand): every
+ * dense register set to a random 6-bit value reads back as that value,
+ * its neighbours untouched. The first register that does not, or null.
+ */
+export function denseRegistersFault(nextRandom: () => number): { register: number; want: number; got: number } | null {
+  const b = new Uint8Array(DENSE_SIZE);
+  const want = new Uint8Array(HLL_REGISTERS);
+  for (let i = 0; i < HLL_REGISTERS; i++) {
+    want[i] = nextRandom() & REGISTER_MAX;
+    denseSetRegister(b, i, want[i]!);
+  }
+  for (let i = 0; i < HLL_REGISTERS; i++) {
+    const got = denseGet(b, i);
+    if (got !== want[i]) return { register: i, want: want[i]!, got };
+  }
+  return null;
+}

@@ -8,10 +8,11 @@ export type RequestBody = CellRequest extends infer R ? (R extends CellRequest ?
 export interface ClientChannel {
   /**
    * Queues a request; resolves with its answer (none for 'open', which
-   * never answers). A failure is rejected with `site`'s stack, the call
-   * that made the request, when one is given.
+   * never answers). A failure is rejected with an error that has no stack
+   * yet: the cell's engine gives it the stack of the place it is thrown,
+   * the line of the cell's code that awaits it.
    */
-  request(body: RequestBody, site?: Error): Promise<unknown>;
+  request(body: RequestBody): Promise<unknown>;
 }
 
 export interface ConnectOptions {
@@ -127,23 +128,14 @@ export class CellRedis {
 
   /** @internal Sends a flight of commands on this connection. */
   flight(flight: Flight, argvs: CellArg[][]): Promise<unknown> {
-    // Where the cell sent it from: an error reply comes back later, from the page, and points here.
-    const site = new Error();
-    if (this.#ended) return Promise.reject(atCallSite(new Error('Connection is closed.'), site));
+    if (this.#ended) return Promise.reject(new Error('Connection is closed.'));
     this.#open();
-    // The channel rejects with the site itself: a promise and a reaction fewer for every command a cell awaits.
-    return this.#channel.request({ op: 'send', conn: this.#conn, flight, argvs }, site);
+    return this.#channel.request({ op: 'send', conn: this.#conn, flight, argvs });
   }
 
   /** Runs any command: `await redis.call('SET', 'k', 'v')`. */
   call(command: string, ...args: unknown[]): Promise<unknown> {
-    let argv: CellArg[];
-    try {
-      argv = commandArgv(command, args);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return this.flight('command', [argv]);
+    return sendCommand(this, command, args);
   }
 
   /** Commands sent together in one flight, not wrapped in MULTI: exec() gives [error, result] per command. */
@@ -169,6 +161,17 @@ export class CellRedis {
     this.#ended = true;
     if (this.#opened) void this.#channel.request({ op: 'close', conn: this.#conn });
   }
+}
+
+/** One command on a connection; a mistake in its arguments is the promise's rejection. */
+function sendCommand(conn: CellRedis, command: string, args: readonly unknown[]): Promise<unknown> {
+  let argv: CellArg[];
+  try {
+    argv = commandArgv(command, args);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return conn.flight('command', [argv]);
 }
 
 /** A batch of commands built by chaining (`pipe.set('a', 1).incr('n')`) and sent by exec(). */
@@ -208,22 +211,15 @@ export class CellPipeline {
   }
 }
 
-/** An error with the stack of the call that led to it, so its line is the cell's. */
-export function atCallSite(e: unknown, site: Error): unknown {
-  if (!(e instanceof Error) || site.stack === undefined) return e;
-  const frames = site.stack.split('\n').slice(1).join('\n');
-  e.stack = `${e.name}: ${e.message}\n${frames}`;
-  return e;
-}
-
 /** Own methods that a command of the same name must not replace. */
 const OWN = new Set(['call', 'pipeline', 'multi', 'quit', 'disconnect', 'exec', 'status', 'flight', 'length']);
 
 for (const name of COMMAND_NAMES) {
   if (OWN.has(name)) continue;
   Object.defineProperty(CellRedis.prototype, name, {
+    // call()'s work without call()'s rest and spread: a cell's engine interprets each call made here, for every command.
     value: function (this: CellRedis, ...args: unknown[]) {
-      return this.call(name, ...args);
+      return sendCommand(this, name, args);
     },
     writable: false,
     configurable: false,

@@ -327,6 +327,31 @@ export class WorldStore implements WorldHost {
     else this.publish();
   }
 
+  private saveHolds = 0;
+
+  /**
+   * Holds the session's saves back until the returned function is called:
+   * a code cell's run moves the world in a burst of thousands of actions,
+   * and a save every second meanwhile copied them and the terminals'
+   * screens into the browser's storage (a fortieth of lesson 16's
+   * benchmark). The run's end is a change like any other: it is saved.
+   */
+  holdSaves(): () => void {
+    this.saveHolds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.saveHolds--;
+      this.changed();
+    };
+  }
+
+  /** Whether a run holds the session's saves back. */
+  get savesHeld(): boolean {
+    return this.saveHolds !== 0;
+  }
+
   // ---- actions: time ----
 
   setSpeed(speed: number): void {

@@ -61,6 +61,8 @@ describe("the page's code cells", () => {
     expect(cells.run('demo', "await redis.set('greeting', 'hello');\nprint(await redis.get('greeting'));\nawait sleep(2000);\nreport('slept', true);", { from: 'app' })).toBe(true);
     expect(cells.state('demo').status).toBe('running');
     expect(h.store.driver.isPaused).toBe(true);
+    // The session's saves wait for the run's end.
+    expect(h.store.savesHeld).toBe(true);
     // One cell at a time: it owns virtual time.
     expect(cells.run('other', 'print(1)', { from: 'app' })).toBe(false);
     await until(() => cells.state('demo').status !== 'running');
@@ -71,6 +73,7 @@ describe("the page's code cells", () => {
     expect(s.virtualMs).toBeGreaterThanOrEqual(2000);
     expect(h.store.world.kernel.now - t0).toBeGreaterThanOrEqual(2_000_000);
     expect(h.store.driver.isPaused).toBe(false);
+    expect(h.store.savesHeld).toBe(false);
     expect(workers[0]!.terminated).toBe(true);
     expect(cells.running).toBeNull();
   });

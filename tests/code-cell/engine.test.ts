@@ -126,7 +126,8 @@ describe("a cell's engine", () => {
   it('ends every turn of a cell that awaits command after command with its step as the value of one call, and calls back into the host for nothing else', async () => {
     const posted: CellMessage[] = [];
     const cell = await QuickJsCell.create({ post: (m) => posted.push(m), wallNowMs: () => performance.now() });
-    const pings = 50;
+    const pings = 400;
+    const blocks: number[] = [];
     cell.receive({ type: 'start', cellId: 'c', source: `for (let i = 0; i < ${pings}; i++) await redis.ping();`, nowUs: 1_000_000, startUs: 0 });
     for (let turn = 1; turn <= pings + 1; turn++) {
       const step = posted.at(-1)!;
@@ -134,13 +135,34 @@ describe("a cell's engine", () => {
       if (step.type !== 'step') break;
       const results: CellResult[] = step.requests.filter((r) => r.op === 'send').map((r) => ({ id: r.id, ok: true, value: 'PONG' }));
       cell.receive({ type: 'deliver', nowUs: 1_000_000 + turn, results });
+      if (turn === 10 || turn === pings - 1) blocks.push(cell.memoryInUse().blocks);
     }
     expect(posted.map((m) => m.type)).toEqual([...Array<string>(pings).fill('step'), 'done']);
     expect(cell.callsFromEngine).toBe(1);
+    // The engine's count of its memory in use: every turn's values freed, none counted off that it never counted on.
+    expect(blocks.at(-1)! - blocks[0]!).toBeGreaterThanOrEqual(-8);
+    expect(blocks.at(-1)! - blocks[0]!).toBeLessThanOrEqual(8);
     // Each answer went in as itself; only the start was a text to parse.
     expect(cell.textsIntoEngine).toBe(1);
     // Only the start went through quickjs-emscripten's handles: every answer and every step went through the FFI beneath them.
     expect(cell.callsThroughHandles).toBe(1);
+  });
+
+  it("reads each step's text whole, in ASCII, with characters beyond it, and longer than the text read without a decoder", async () => {
+    const args = ['plain', 'é€ and 😀', 'x'.repeat(4095), 'y'.repeat(4096), 'z'.repeat(50_000) + 'é'];
+    const posted: CellMessage[] = [];
+    const cell = await QuickJsCell.create({ post: (m) => posted.push(m), wallNowMs: () => performance.now() });
+    cell.receive({ type: 'start', cellId: 'c', source: `for (const a of ${JSON.stringify(args)}) await redis.set('k', a);`, nowUs: 1_000_000, startUs: 0 });
+    const sent: unknown[] = [];
+    for (let turn = 1; ; turn++) {
+      const step = posted.at(-1)!;
+      if (step.type !== 'step') break;
+      const send = step.requests.find((r) => r.op === 'send');
+      if (send?.op === 'send') sent.push(send.argvs[0]![2]);
+      cell.receive({ type: 'deliver', nowUs: 1_000_000 + turn, results: send === undefined ? [] : [{ id: send.id, ok: true, value: 'OK' }] });
+    }
+    expect(sent).toEqual(args);
+    expect(posted.at(-1)).toMatchObject({ type: 'done', error: null });
   });
 
   it('gives awaiting code the same answer whether it crosses as itself or as JSON text', async () => {

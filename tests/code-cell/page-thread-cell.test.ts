@@ -4,7 +4,7 @@ import { quietTurns, type QuietMessage } from '../../src/code-cell/engine/quiet.
 import { macrotaskQueue } from '../../src/code-cell/macrotask.js';
 import type { PageMessage } from '../../src/code-cell/protocol.js';
 import { CodeCells, runCellToEnd } from '../../src/web/code-cell/cell-runs.js';
-import { pageThreadWorker } from '../../src/web/code-cell/page-thread-cell.js';
+import { EngineShelf, pageThreadWorker } from '../../src/web/code-cell/page-thread-cell.js';
 import { storeHarness } from '../web/store-harness.js';
 
 /**
@@ -118,5 +118,38 @@ describe("a cell on the page's thread", () => {
     expect(cells.state('loop').status).toBe('stopped');
     expect(h.store.world.clients.size).toBe(0);
     expect(spilled).toHaveLength(0);
+  });
+
+  it('takes the engine made ahead of its run, and readies the next one when the run ends', async () => {
+    const h = storeHarness();
+    let engines = 0;
+    const opts = { engine: () => (engines++, Promise.resolve(undefined)), wallNowMs: () => performance.now() };
+    const shelf = new EngineShelf(opts);
+    let spawned = 0;
+    const spawn = Object.assign(
+      () => {
+        spawned++;
+        return pageThreadWorker({ ...opts, shelf, spill: () => new SpillWorker() as unknown as Worker, later: macrotaskQueue() });
+      },
+      { prepare: () => shelf.prepare() },
+    );
+    const cells = new CodeCells(h.store, spawn);
+    // A page with code cells opened: one engine is made, once however often the views ask.
+    cells.prepare();
+    cells.prepare();
+    expect(engines).toBe(1);
+    expect(await runCellToEnd(cells, 'a', "print(await redis.incr('n'));", { from: 'app' })).toMatchObject({ status: 'done', output: ['1'] });
+    // The run took the engine made ahead; its end readied the next, which the next run takes.
+    expect(engines).toBe(1);
+    await new Promise((r) => setImmediate(r));
+    expect(engines).toBe(2);
+    expect(await runCellToEnd(cells, 'a', "print(await redis.incr('n'));", { from: 'app' })).toMatchObject({ status: 'done', output: ['2'] });
+    expect({ spawned, engines }).toEqual({ spawned: 2, engines: 2 });
+    // Without one made ahead, a cell makes its own.
+    const alone = new CodeCells(h.store, () => pageThreadWorker({ ...opts, shelf: new EngineShelf(opts), spill: () => new SpillWorker() as unknown as Worker, later: macrotaskQueue() }));
+    await new Promise((r) => setImmediate(r));
+    const before = engines;
+    expect(await runCellToEnd(alone, 'b', 'print(1 + 1);', { from: 'app' })).toMatchObject({ status: 'done', output: ['2'] });
+    expect(engines).toBe(before + 1);
   });
 });

@@ -135,6 +135,16 @@ describe('a code cell run in process', () => {
     const reply = await runCellInProcess(world, { from: 'app', source: "await redis.set('h', 1);\nawait redis.hget('h', 'f');" });
     expect(reply.error).toMatchObject({ name: 'ReplyError', message: 'WRONGTYPE Operation against a key holding the wrong kind of value', line: 2 });
 
+    // A failed command points at the line of the cell that awaits it: in a function of the cell's, in a pipeline, or awaited later.
+    const inFunction = await runCellInProcess(world, { from: 'app', source: "async function read(k) {\n  return await redis.hget(k, 'f');\n}\nawait read('h');" });
+    expect(inFunction.error).toMatchObject({ name: 'ReplyError', line: 2 });
+    const piped = await runCellInProcess(world, { from: 'app', source: "const tx = redis.multi();\ntx.call('nosuchcommand');\n\nawait tx.exec();" });
+    expect(piped.error).toMatchObject({ message: expect.stringMatching(/^EXECABORT/), line: 4 });
+    const later = await runCellInProcess(world, { from: 'app', source: "const p = redis.hget('h', 'f');\nawait sleep(5);\nprint('still here');\nawait p;" });
+    expect(later).toMatchObject({ output: ['still here'], error: { name: 'ReplyError', line: 4 } });
+    const caught = await runCellInProcess(world, { from: 'app', source: "const why = await redis.hget('h', 'f').catch((e) => e.message);\nprint(why);" });
+    expect(caught).toMatchObject({ output: ['WRONGTYPE Operation against a key holding the wrong kind of value'], error: null });
+
     const syntax = await runCellInProcess(world, { from: 'app', source: "const a = 1;\nif (a) {\n  print(a;\n}\n" });
     expect(syntax.error).toMatchObject({ name: 'SyntaxError', line: 3 });
 

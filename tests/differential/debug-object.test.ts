@@ -1,8 +1,9 @@
 /**
- * DEBUG OBJECT's serializedlength against the real server, for strings,
- * which an RDB file holds LZF-compressed when rdbcompression allows and
- * it saves at least four bytes (a dense HyperLogLog shrinks from 12 KB to
- * a few hundred bytes), and the shape of its made-up address.
+ * DEBUG OBJECT's serializedlength against the real server, for values of
+ * every encoding, which an RDB file holds with their strings and blobs
+ * LZF-compressed when rdbcompression allows and it saves at least four
+ * bytes (a dense HyperLogLog shrinks from 12 KB to a few hundred bytes),
+ * and the shape of its made-up address.
  */
 import { describe, expect, it } from 'vitest';
 import { HAVE_REAL_REDIS, skipNotice } from './availability.js';
@@ -16,8 +17,17 @@ const SETUP = [
   ['SET', 'mixed', 'The quick brown fox jumps over the lazy dog, twice: the quick brown fox'],
   ['PFADD', 'hll', 'a', 'b', 'c'],
   ['PFDEBUG', 'TODENSE', 'hll'],
+  ['RPUSH', 'list', 'a', 'b', 'c'],
+  ['RPUSH', 'longlist', ...Array.from({ length: 300 }, (_, i) => `item-${i}-${'y'.repeat(40)}`)],
+  ['RPUSH', 'bigitem', 'z'.repeat(10000), 'a'],
+  ['SADD', 'intset', '1', '2', '3'],
+  ['SADD', 'set', ...Array.from({ length: 20 }, (_, i) => `member-${i}-${'q'.repeat(25)}`)],
+  ['HSET', 'hash', 'f', 'v', 'g', 'w'.repeat(50)],
+  ['HSET', 'bighash', ...Array.from({ length: 300 }, (_, i) => [`f${i}`, 'v'.repeat(10)]).flat()],
+  ['ZADD', 'zset', '1', 'a', '2', 'b'.repeat(60)],
+  ['ZADD', 'skiplist', ...Array.from({ length: 200 }, (_, i) => [String(i), `m${i}${'k'.repeat(30)}`]).flat()],
 ];
-const KEYS = ['short', 'int', 'x21', 'x100', 'mixed', 'hll'];
+const KEYS = ['short', 'int', 'x21', 'x100', 'mixed', 'hll', 'list', 'longlist', 'bigitem', 'intset', 'set', 'hash', 'bighash', 'zset', 'skiplist'];
 
 async function lengths(b: Backend): Promise<string[]> {
   for (const argv of SETUP) await b.command(1, argv);
@@ -33,7 +43,7 @@ async function lengths(b: Backend): Promise<string[]> {
 }
 
 describe.skipIf(!HAVE_REAL_REDIS)(HAVE_REAL_REDIS ? 'DEBUG OBJECT' : `DEBUG OBJECT (${skipNotice()})`, () => {
-  it('gives the serialized length of a string as an RDB file holds it, compressed or not', async () => {
+  it('gives the serialized length of a value as an RDB file holds it, compressed or not', async () => {
     const real = await RealBackend.start();
     const emu = new EmulatorBackend();
     try {

@@ -119,15 +119,21 @@ describe.skipIf(!HAVE_CHROMIUM)('code cells in Chromium', () => {
     await page.context().close();
   });
 
-  it('loads its engine only when a cell first runs, stops a cell that fills its memory with a clear message, and the page and the next cell go on', async () => {
-    const { page, problems } = await openLesson16(1);
+  it('loads its engine with a lesson that has code cells, not with the page, stops a cell that fills its memory with a clear message, and the page and the next cell go on', async () => {
+    const { page, problems } = await newWatchedPage(suite, { colorScheme: 'light' });
     const engineFiles: string[] = [];
     page.on('request', (r) => {
       if (/\.wasm$|cell-worker/.test(r.url())) engineFiles.push(new URL(r.url()).pathname.split('/').pop()!);
     });
-    // The page has loaded, lesson and all: nothing of the engine yet.
-    await cell(page, 'round-trips').waitFor();
+    await page.goto(suite.app.url);
+    // The page has loaded on a lesson without code cells: nothing of the engine.
+    await page.locator('.terminal-screen:not([hidden])').waitFor();
+    await expect.poll(() => terminalText(page)).toContain('redis:6379>');
     expect(engineFiles).toEqual([]);
+    // A lesson with code cells: its engine comes while the learner reads, before any Run.
+    await page.getByRole('button', { name: `Lesson 16: ${TITLES[16]}` }).click();
+    await cell(page, 'round-trips').waitFor();
+    await expect.poll(() => engineFiles.filter((f) => f.endsWith('.wasm'))).toHaveLength(1);
     const bombs = ["print('filling');\nconst a = [];\nfor (;;) a.push('x'.repeat(1e6) + a.length);", 'const m = new Map();\nlet i = 0;\nfor (;;) m.set(i++, { i });'];
     for (const [n, code] of bombs.entries()) {
       await setCode(page, 'round-trips', code);

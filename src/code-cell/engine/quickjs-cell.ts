@@ -1,5 +1,5 @@
 import variant from '@jitl/quickjs-wasmfile-release-sync';
-import { newQuickJSWASMModuleFromVariant, newVariant, type EitherFFI, type JSContextPointer, type JSValueConstPointer, type JSValueConstPointerPointer, type JSValuePointer, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core';
+import { newQuickJSWASMModuleFromVariant, newVariant, type EitherFFI, type JSContextPointer, type JSContextPointerPointer, type JSRuntimePointer, type JSValueConstPointer, type JSValueConstPointerPointer, type JSValuePointer, type BorrowedHeapCharPointer, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core';
 import engineSource from 'virtual:cell-engine';
 import type { CellError, CellMessage, PageMessage } from '../protocol.js';
 import type { EngineEntry, EngineHost } from './inside.js';
@@ -32,8 +32,12 @@ export const OUT_OF_MEMORY: CellError = {
 };
 
 export interface QuickJsCellOptions {
-  /** The engine's WebAssembly code; where absent, its package finds it (Node reads the file beside it). */
-  readonly wasm?: ArrayBuffer;
+  /**
+   * The engine's WebAssembly code, or that code compiled (a module
+   * compiled once serves every engine after it); where absent, its
+   * package finds it (Node reads the file beside it).
+   */
+  readonly wasm?: ArrayBuffer | WebAssembly.Module;
   /** A message for the page. */
   post(msg: CellMessage): void;
   wallNowMs(): number;
@@ -76,8 +80,13 @@ export class QuickJsCell {
   private disposed = false;
   /** Steps and dones posted: every turn of the cell ends with one. */
   private turnsEnded = 0;
-  /** When the running turn began (wall ms), and whether the interrupt handler has cut it. */
-  private turnStartMs = 0;
+  /**
+   * When the running turn was first asked about by the interrupt handler
+   * (wall ms; -1 before that), and whether the handler has cut it. The
+   * clock is read only when QuickJS asks, every few thousand operations,
+   * not for every turn: nearly all turns end before it first asks.
+   */
+  private turnStartMs = -1;
   private cut = false;
   /**
    * Messages the engine has posted by calling back into the host, each a
@@ -112,7 +121,7 @@ export class QuickJsCell {
   static async create(opts: QuickJsCellOptions): Promise<QuickJsCell> {
     const memory = new WebAssembly.Memory({ initial: INITIAL_MEMORY_BYTES / WASM_PAGE_BYTES, maximum: CELL_MEMORY_BYTES / WASM_PAGE_BYTES });
     // Given its code, the engine must not work out where its file is: in a worker made from a blob: URL it cannot.
-    const given = opts.wasm === undefined ? {} : { wasmBinary: opts.wasm, locateFile: (name: string) => name };
+    const given = opts.wasm === undefined ? {} : opts.wasm instanceof WebAssembly.Module ? { wasmModule: opts.wasm, locateFile: (name: string) => name } : { wasmBinary: opts.wasm, locateFile: (name: string) => name };
     const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory: memory, ...given }));
     const runtime = module.newRuntime();
     runtime.setMaxStackSize(ENGINE_STACK_BYTES);
@@ -151,7 +160,11 @@ export class QuickJsCell {
     if (limit !== undefined) {
       const made = cell;
       // QuickJS asks every few thousand operations; once true, the turn ends with an error no cell code can catch.
-      runtime.setInterruptHandler(() => (made.cut ||= opts.wallNowMs() - made.turnStartMs > limit));
+      runtime.setInterruptHandler(() => {
+        const now = opts.wallNowMs();
+        if (made.turnStartMs < 0) made.turnStartMs = now;
+        return (made.cut ||= now - made.turnStartMs > limit);
+      });
     }
     return cell;
   }
@@ -160,7 +173,7 @@ export class QuickJsCell {
   receive(msg: PageMessage): TurnOutcome {
     if (this.ended) return 'ran';
     const turnsBefore = this.turnsEnded;
-    this.turnStartMs = this.opts.turnLimitMs === undefined ? 0 : this.opts.wallNowMs();
+    this.turnStartMs = -1;
     try {
       const one = msg.type === 'deliver' && msg.results.length === 1 ? msg.results[0]! : null;
       if (one !== null && one.ok && this.raw !== null && isPlainTree(one.value, 0)) {
@@ -204,6 +217,17 @@ export class QuickJsCell {
     return 'cut';
   }
 
+  /** The engine's own count of the memory blocks it has in use, and their bytes. */
+  memoryInUse(): { blocks: number; bytes: number } {
+    const usage = this.runtime.computeMemoryUsage();
+    try {
+      const u = this.vm.dump(usage) as { malloc_count: number; memory_used_size: number };
+      return { blocks: u.malloc_count, bytes: u.memory_used_size };
+    } finally {
+      usage.dispose();
+    }
+  }
+
   /** Ends the run now and frees the engine. */
   dispose(): void {
     this.ended = true;
@@ -229,19 +253,53 @@ export class QuickJsCell {
    */
   private runUntilWaiting(): void {
     for (;;) {
-      if (this.runtime.hasPendingJob()) {
-        const jobs = this.runtime.executePendingJobs(-1);
-        if (jobs.error !== undefined) {
-          const error = jobs.error;
-          jobs.dispose();
-          this.check({ error });
-        }
+      if (this.hasPendingJob()) {
+        this.runPendingJobs();
         if (this.ended) return;
       }
       const ran = this.runTask();
       if (ran.length > 1) this.fromEngineText(ran.slice(1), []);
-      if (this.ended || (ran[0] !== '1' && !this.runtime.hasPendingJob())) return;
+      if (this.ended || (ran[0] !== '1' && !this.hasPendingJob())) return;
     }
+  }
+
+  private hasPendingJob(): boolean {
+    const raw = this.raw;
+    return raw === null ? this.runtime.hasPendingJob() : raw.ffi.QTS_IsJobPending(raw.rt) !== 0;
+  }
+
+  /**
+   * Runs every pending promise job; what a job threw (only what no promise
+   * catches: the turn's interruption, the memory running out) is thrown.
+   * Through the FFI, the runtime's wrapper costs a pointer array, two
+   * lifetimes and the result's type read back as text on every turn.
+   */
+  private runPendingJobs(): void {
+    const raw = this.raw;
+    if (raw === null) {
+      this.callsThroughHandles++;
+      const jobs = this.runtime.executePendingJobs(-1);
+      if (jobs.error === undefined) return;
+      const error = jobs.error;
+      jobs.dispose();
+      this.check({ error });
+      return;
+    }
+    const { ffi, ctx, rt } = raw;
+    // The value is the count of jobs run, or what the last one threw; the slot says in which context (none when no job ran).
+    const result = ffi.QTS_ExecutePendingJob(rt, -1, raw.out);
+    if (raw.outValue() === 0) {
+      ffi.QTS_FreeValuePointerRuntime(rt, result);
+      return;
+    }
+    const type = ffi.QTS_Typeof(ctx, result);
+    // "number" is the only type whose name begins with "n".
+    const count = raw.byte(type) === 0x6e;
+    // Made by the C library's own malloc, not the engine's: freed the same way (the engine's free would
+    // take it off its count of memory in use, which then reads as always over the threshold of its GC).
+    raw.release(type);
+    if (count) ffi.QTS_FreeValuePointer(ctx, result);
+    else this.throwIfError({ error: raw.handle(result) });
   }
 
   /** The oldest queued task of the engine run: its value (EngineEntry.runTask). */
@@ -252,10 +310,10 @@ export class QuickJsCell {
       return this.text(this.vm.callFunction(this.runTaskFn, this.entry));
     }
     const result = this.callRaw(raw, this.runTaskFn, 0);
-    const { ffi, ctx, module } = raw;
+    const { ffi, ctx } = raw;
     try {
       const chars = ffi.QTS_GetString(ctx, result);
-      const text = module.UTF8ToString(chars);
+      const text = raw.text(chars);
       ffi.QTS_FreeCString(ctx, chars);
       return text;
     } finally {
@@ -290,6 +348,8 @@ export class QuickJsCell {
     if (v === null) return null;
     if (typeof v === 'number') return ffi.QTS_NewFloat64(ctx, v);
     if (typeof v === 'string') {
+      const short = this.shortString(raw, v);
+      if (short !== null) return short;
       const handle = this.newString(v);
       // The handle's pointer is handed over: freed by the caller, not the handle.
       return handle.value as JSValuePointer;
@@ -401,6 +461,26 @@ export class QuickJsCell {
     return this.vm.newString(s);
   }
 
+  /**
+   * A short ASCII string made in the engine from a buffer kept for the
+   * engine's life, for the caller to free; null for any other string
+   * (newString's way). While the engine's memory is well short of its
+   * maximum, a string this small always fits: it can grow by more.
+   */
+  private shortString(raw: RawCalls, s: string): JSValuePointer | null {
+    if (s.length > SHORT_TEXT_BYTES || this.nearlyFull()) return null;
+    const p = raw.scratch();
+    if (p === 0) return null;
+    const heap = raw.heap();
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) return null;
+      heap[p + i] = c;
+    }
+    heap[p + s.length] = 0;
+    return raw.ffi.QTS_NewString(raw.ctx, p as BorrowedHeapCharPointer);
+  }
+
   private newArrayBuffer(b: ArrayBuffer): QuickJSHandle {
     this.makeRoom(b.byteLength * 2 + 4096);
     return this.vm.newArrayBuffer(b);
@@ -426,13 +506,27 @@ export class QuickJsCell {
  * the calls go through the handles as before.
  */
 interface RawCalls {
-  readonly ffi: Pick<EngineFfi, 'QTS_Call' | 'QTS_ResolveException' | 'QTS_FreeValuePointer' | 'QTS_NewFloat64' | 'QTS_GetNull' | 'QTS_GetString' | 'QTS_FreeCString' | 'QTS_NewArray' | 'QTS_SetProp'>;
+  readonly ffi: Pick<EngineFfi, (typeof RAW_FUNCTIONS)[number]>;
   readonly ctx: JSContextPointer;
-  readonly module: { UTF8ToString(pointer: number): string };
+  readonly rt: JSRuntimePointer;
   /** The block of argument pointers. */
   readonly argv: JSValueConstPointerPointer;
+  /** A slot after them, for a pointer the engine gives back (the context of the last job run). */
+  readonly out: JSContextPointerPointer;
   /** Writes the arguments of the next call into the block. */
   args(...values: Array<JSValuePointer | JSValueConstPointer>): void;
+  /** What the engine wrote into the slot. */
+  outValue(): number;
+  /** A byte of the engine's memory. */
+  byte(pointer: number): number;
+  /** Frees what the C library's malloc made. */
+  release(pointer: number): void;
+  /** The engine's memory as bytes (a new view after it grows). */
+  heap(): Uint8Array;
+  /** A block of SHORT_TEXT_BYTES + 1 bytes kept for the engine's life, for short strings copied in (0 when it cannot be made). */
+  scratch(): number;
+  /** The text of a NUL-terminated UTF-8 string in the engine's memory. */
+  text(pointer: number): string;
   /** A handle for a value the engine returned (an error, to dump). */
   handle(pointer: JSValuePointer): QuickJSHandle;
   free(): void;
@@ -440,33 +534,87 @@ interface RawCalls {
 
 type EngineFfi = EitherFFI;
 
+const RAW_FUNCTIONS = [
+  'QTS_Call',
+  'QTS_ResolveException',
+  'QTS_FreeValuePointer',
+  'QTS_FreeValuePointerRuntime',
+  'QTS_NewFloat64',
+  'QTS_GetNull',
+  'QTS_GetString',
+  'QTS_FreeCString',
+  'QTS_NewArray',
+  'QTS_SetProp',
+  'QTS_ExecutePendingJob',
+  'QTS_IsJobPending',
+  'QTS_Typeof',
+  'QTS_NewString',
+] as const;
+
+/** Strings up to this many bytes, all ASCII, are read from the engine's memory here rather than through a TextDecoder call. */
+const SHORT_TEXT_BYTES = 4096;
+
 function rawCalls(vm: QuickJSContext, wasm: unknown): RawCalls | null {
-  const inner = vm as unknown as { ffi?: RawCalls['ffi']; ctx?: { value?: JSContextPointer }; memory?: { heapValueHandle?(p: JSValuePointer): QuickJSHandle } };
+  const inner = vm as unknown as { ffi?: RawCalls['ffi']; ctx?: { value?: JSContextPointer }; rt?: { value?: JSRuntimePointer }; memory?: { heapValueHandle?(p: JSValuePointer): QuickJSHandle } };
   const module = (wasm as { module?: { HEAPU8?: Uint8Array; UTF8ToString?: unknown; _malloc?: unknown; _free?: unknown } }).module;
   const ffi = inner.ffi;
   const ctx = inner.ctx?.value;
+  const rt = inner.rt?.value;
   const memory = inner.memory;
-  if (ffi === undefined || ctx === undefined || typeof memory?.heapValueHandle !== 'function' || module === undefined) return null;
+  if (ffi === undefined || ctx === undefined || rt === undefined || typeof memory?.heapValueHandle !== 'function' || module === undefined) return null;
   if (!(module.HEAPU8 instanceof Uint8Array) || typeof module.UTF8ToString !== 'function' || typeof module._malloc !== 'function' || typeof module._free !== 'function') return null;
   const em = module as { HEAPU8: Uint8Array; UTF8ToString(p: number): string; _malloc(n: number): number; _free(p: number): void };
-  for (const name of ['QTS_Call', 'QTS_ResolveException', 'QTS_FreeValuePointer', 'QTS_NewFloat64', 'QTS_GetNull', 'QTS_GetString', 'QTS_FreeCString', 'QTS_NewArray', 'QTS_SetProp'] as const) {
+  for (const name of RAW_FUNCTIONS) {
     if (typeof ffi[name] !== 'function') return null;
   }
   const slots = 3;
-  const argv = em._malloc(4 * slots);
+  // The argument pointers, then the slot for a pointer given back.
+  const argv = em._malloc(4 * (slots + 1));
   if (argv === 0) return null;
+  const out = argv + 4 * slots;
+  let scratch: number | undefined;
+  // A view of the block, made again when the engine's memory has grown (its buffer is then another).
+  let block = new Int32Array(em.HEAPU8.buffer, argv, slots + 1);
+  const view = (): Int32Array => {
+    if (block.buffer !== em.HEAPU8.buffer) block = new Int32Array(em.HEAPU8.buffer, argv, slots + 1);
+    return block;
+  };
   return {
     ffi,
     ctx,
-    module: em,
+    rt,
     argv: argv as JSValueConstPointerPointer,
+    out: out as JSContextPointerPointer,
     args(...values) {
-      // The engine's memory may have grown since the last call: its buffer is taken anew.
-      const heap = new Int32Array(em.HEAPU8.buffer, argv, slots);
+      const heap = view();
       for (let i = 0; i < values.length; i++) heap[i] = values[i] as number;
     },
+    outValue: () => view()[slots]!,
+    byte: (p) => em.HEAPU8[p]!,
+    heap: () => em.HEAPU8,
+    release: (p) => em._free(p),
+    scratch: () => {
+      if (scratch === undefined) {
+        const p = em._malloc(SHORT_TEXT_BYTES + 1);
+        if (p === 0) return 0;
+        scratch = p;
+      }
+      return scratch;
+    },
+    text(p) {
+      const heap = em.HEAPU8;
+      let end = p;
+      let ascii = 0;
+      while (heap[end] !== 0 && end - p <= SHORT_TEXT_BYTES) ascii |= heap[end++]!;
+      // Longer text, or any byte of a multi-byte character: the module's own decoder.
+      if (heap[end] !== 0 || ascii >= 0x80) return em.UTF8ToString(p);
+      return String.fromCharCode.apply(null, heap.subarray(p, end) as unknown as number[]);
+    },
     handle: (p) => memory.heapValueHandle!(p),
-    free: () => em._free(argv),
+    free: () => {
+      em._free(argv);
+      if (scratch !== undefined) em._free(scratch);
+    },
   };
 }
 

@@ -5,8 +5,8 @@ import { macrotaskQueue } from '../../code-cell/macrotask.js';
 import type { CellError, CellProgress } from '../../code-cell/protocol.js';
 import type { World } from '../../../emulator/world/world.js';
 import type { WorldStore } from '../world-store.js';
-import { deferredWorker, engineCode, sandboxWorker } from './cell-sandbox.js';
-import { pageThreadWorker } from './page-thread-cell.js';
+import { deferredWorker, engineModule, sandboxWorker } from './cell-sandbox.js';
+import { EngineShelf, pageThreadWorker } from './page-thread-cell.js';
 
 export type CellStatus = 'idle' | 'running' | 'done' | 'failed' | 'stopped';
 
@@ -62,21 +62,32 @@ const MAX_OUTPUT_CHARS = 512 * 1024;
 
 const IDLE: CellRunState = { status: 'idle', output: [], dropped: 0, reports: {}, error: null, runs: 0, virtualMs: 0, wallMs: 0, progress: null };
 
-/** Spawns the worker a cell runs in; tests and other hosts may give their own. */
-export type WorkerFactory = () => Worker;
+/**
+ * Spawns the worker a cell runs in; tests and other hosts may give their
+ * own. `prepare`, where there is one, readies what the next spawn needs
+ * (called when a page with code cells opens and after each run).
+ */
+export type WorkerFactory = (() => Worker) & { prepare?(): void };
+
+/** The page's engines: one made ahead of each run, from the engine's code compiled once. */
+const pageEngines = new EngineShelf({ engine: engineModule, wallNowMs: () => performance.now() });
 
 /**
  * A cell runs in its engine on the page's thread (page-thread-cell.ts) until
  * a turn of it computes too long; it then moves to a worker under the
  * sandbox frame's policy, which lets no request out (cell-sandbox.ts).
  */
-const defaultWorker: WorkerFactory = () =>
-  pageThreadWorker({
-    engine: () => engineCode().then((wasm) => wasm.slice(0)),
-    spill: () => deferredWorker(sandboxWorker()),
-    wallNowMs: () => performance.now(),
-    later: macrotaskQueue(),
-  });
+const defaultWorker: WorkerFactory = Object.assign(
+  () =>
+    pageThreadWorker({
+      shelf: pageEngines,
+      engine: engineModule,
+      spill: () => deferredWorker(sandboxWorker()),
+      wallNowMs: () => performance.now(),
+      later: macrotaskQueue(),
+    }),
+  { prepare: () => pageEngines.prepare() },
+);
 
 interface ActiveRun {
   readonly cellId: string;
@@ -122,6 +133,11 @@ export class CodeCells {
     return s !== undefined && s.world === this.store.world ? s.state : IDLE;
   }
 
+  /** Readies an engine for the next run while none runs (a page with code cells opened, or a run ended). */
+  prepare(): void {
+    if (this.active === null) this.spawn.prepare?.();
+  }
+
   /** The cell running now, if any. */
   get running(): string | null {
     return this.active?.cellId ?? null;
@@ -156,6 +172,7 @@ export class CodeCells {
     }
     const wasPaused = store.driver.isPaused;
     store.pause();
+    const releaseSaves = store.holdSaves();
     let output: string[] = [];
     let dropped = 0;
     let outputChars = 0;
@@ -248,10 +265,13 @@ export class CodeCells {
         trim();
         const times = run === null ? {} : this.timesOf(run);
         offWorld();
+        releaseSaves();
         this.set(cellId, world, { status: end.stopped ? 'stopped' : end.error !== null ? 'failed' : 'done', error: end.error, output: [...output], dropped, progress: null, ...times });
         if (store.world === world) store.input(() => undefined);
         // A world hosted meanwhile took the paused clock over from this one: it runs again too.
         if (!wasPaused) store.resume();
+        // The next run's engine, made after this one's end has been drawn.
+        this.later(() => this.prepare());
       },
     });
     // Another world hosted (a lesson started over, a checkpoint restored): the run belonged to the old one.

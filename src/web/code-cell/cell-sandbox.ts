@@ -63,6 +63,24 @@ export function engineCode(): Promise<ArrayBuffer> {
   return enginePromise;
 }
 
+let modulePromise: Promise<WebAssembly.Module> | null = null;
+
+/**
+ * The engine's code compiled, once for the page's life: each engine on
+ * the page's thread is made from it without compiling it again, and the
+ * browser keeps the faster code it makes of the engine's busiest
+ * functions as cells run.
+ */
+export function engineModule(): Promise<WebAssembly.Module> {
+  modulePromise ??= engineCode()
+    .then((wasm) => WebAssembly.compile(wasm))
+    .catch((e: unknown) => {
+      modulePromise = null;
+      throw e instanceof Error ? e : new Error(String(e));
+    });
+  return modulePromise;
+}
+
 let framePromise: Promise<HTMLIFrameElement> | null = null;
 
 /** The hidden frame holding the cells' policy, made on first use and kept for the page's life. */

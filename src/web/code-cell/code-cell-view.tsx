@@ -1,4 +1,4 @@
-import { useCallback, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { useStore } from '../store-context.js';
 import { visibleControls } from '../terminal/sanitize.js';
 import { CellReports } from './cell-reports.js';
@@ -35,6 +35,8 @@ export function CodeCellView({ cellId, source, from, to, onSourceChange }: CodeC
   const cells = codeCells(store);
   const run = useSyncExternalStore(cells.subscribe, () => cells.state(cellId));
   const busy = useSyncExternalStore(cells.subscribe, () => cells.running);
+  // The engine a Run needs is made while the learner reads, not when Run is pressed.
+  useEffect(() => cells.prepare(), [cells]);
   const [base, setBase] = useState(source);
   const [code, setCode] = useState(source);
   const [leaving, setLeaving] = useState(false);

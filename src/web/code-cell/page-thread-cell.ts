@@ -3,8 +3,10 @@ import type { QuietMessage } from '../../code-cell/engine/quiet.js';
 import type { CellMessage, PageMessage } from '../../code-cell/protocol.js';
 
 export interface PageThreadOptions {
-  /** The engine's WebAssembly code (undefined: its package finds it, as in Node). */
-  engine(): Promise<ArrayBuffer | undefined>;
+  /** The engine's WebAssembly code, or that code compiled (undefined: its package finds it, as in Node). */
+  engine(): Promise<ArrayBuffer | WebAssembly.Module | undefined>;
+  /** Where the cell's engine comes from when one was made ahead of the run (else it is made with the cell). */
+  readonly shelf?: EngineShelf;
   /** The worker a cell moves to when a turn of it runs past turnLimitMs. */
   spill(): Worker;
   wallNowMs(): number;
@@ -19,6 +21,55 @@ export interface PageThreadOptions {
 /** A turn longer than this is not a cell waiting on the world but one computing: it goes to a worker. */
 const TURN_LIMIT_MS = 100;
 const SLICE_MS = 10;
+
+/** An engine made before its cell, and the way its messages go to whichever cell takes it. */
+interface ShelvedEngine {
+  readonly cell: QuickJsCell;
+  readonly route: { post(m: CellMessage): void };
+}
+
+/**
+ * One engine for the page's thread made ahead of the next cell's run:
+ * the engine's code fetched and compiled, the cells' runtime evaluated in
+ * it. Made when a page with code cells opens, it spares the first Run a
+ * few hundred ms (its chunk, its WebAssembly and the runtime's script),
+ * while the learner reads. The code is compiled once for the page's life,
+ * so later engines start from it.
+ *
+ *   const shelf = new EngineShelf({ engine: engineModule, wallNowMs: () => performance.now() });
+ *   shelf.prepare();                            // a cell's view appeared
+ *   pageThreadWorker({ shelf, engine, ... });   // Run: takes it (or waits for it)
+ */
+export class EngineShelf {
+  private spare: Promise<ShelvedEngine> | null = null;
+
+  constructor(private readonly opts: Pick<PageThreadOptions, 'engine' | 'wallNowMs' | 'turnLimitMs'>) {}
+
+  /** Starts making the spare engine, if there is none. */
+  prepare(): void {
+    if (this.spare !== null) return;
+    const made = this.make();
+    this.spare = made;
+    // A spare that could not be made is forgotten: the next cell makes its own and says why it failed.
+    made.catch(() => {
+      if (this.spare === made) this.spare = null;
+    });
+  }
+
+  /** The spare engine (made now if there is none); the shelf is empty after it until the next prepare(). */
+  take(): Promise<ShelvedEngine> {
+    const made = this.spare ?? this.make();
+    this.spare = null;
+    return made;
+  }
+
+  private async make(): Promise<ShelvedEngine> {
+    const [wasm, { QuickJsCell }] = await Promise.all([this.opts.engine(), import('../../code-cell/engine/quickjs-cell.js')]);
+    const route = { post: (_m: CellMessage): void => undefined };
+    const cell = await QuickJsCell.create({ wasm, post: (m) => route.post(m), wallNowMs: this.opts.wallNowMs, turnLimitMs: this.opts.turnLimitMs ?? TURN_LIMIT_MS });
+    return { cell, route };
+  }
+}
 
 type Listener = (e: { data?: unknown; message?: string; preventDefault(): void }) => void;
 
@@ -67,15 +118,16 @@ class PageThreadCell {
   constructor(private readonly opts: PageThreadOptions) {
     this.turnLimitMs = opts.turnLimitMs ?? TURN_LIMIT_MS;
     this.sliceMs = opts.sliceMs ?? SLICE_MS;
-    // The engine's code (with the cells' runtime it evaluates) loads with the first cell that runs, not with the page.
-    Promise.all([opts.engine(), import('../../code-cell/engine/quickjs-cell.js')])
-      .then(([wasm, { QuickJsCell }]) => QuickJsCell.create({ wasm, post: (m) => this.outbox.push(m), wallNowMs: opts.wallNowMs, turnLimitMs: this.turnLimitMs }))
+    // The engine's code (with the cells' runtime it evaluates) loads with a page's code cells or with the first that runs, not with the page.
+    (opts.shelf ?? new EngineShelf({ engine: opts.engine, wallNowMs: opts.wallNowMs, turnLimitMs: this.turnLimitMs }))
+      .take()
       .then(
-        (cell) => {
+        ({ cell, route }) => {
           if (this.ended) {
             cell.dispose();
             return;
           }
+          route.post = (m) => this.outbox.push(m);
           this.cell = cell;
           this.schedule();
         },

@@ -530,7 +530,9 @@ export class WorkbookSession {
     }
     this.cancelSave = this.scheduler.after(() => {
       this.cancelSave = null;
-      void this.save();
+      // A code cell running: its actions are saved when it ends (or with an explicit save, as when the page goes away).
+      if (this.store.savesHeld) this.changed();
+      else void this.save();
     }, this.saveDelayMs);
   }
 

@@ -123,6 +123,30 @@ describe('the session kept between visits', () => {
     expect(kv.writes).toBe(3);
   });
 
+  it('saves nothing while a run holds its saves back, and saves when it ends', async () => {
+    const kv = new MemoryStore();
+    const h = sessionHarness({ kv });
+    await h.load();
+    const cli = h.open();
+    await h.run(50);
+    await h.session.save();
+    kv.writes = 0;
+    const release = h.store.holdSaves();
+    expect(h.store.savesHeld).toBe(true);
+    for (let i = 0; i < 20; i++) {
+      h.store.sendLine(cli.id, `SET held${i} ${i}`);
+      await h.run(200);
+    }
+    expect(kv.writes).toBe(0);
+    expect(h.session.getSnapshot().save).toBe('pending');
+    release();
+    release();
+    expect(h.store.savesHeld).toBe(false);
+    await h.run(1000);
+    expect(kv.writes).toBeGreaterThan(0);
+    expect(h.session.getSnapshot().save).toBe('saved');
+  });
+
   it('gives each state provider its data back, even one that registers after the load', async () => {
     const kv = new MemoryStore();
     const first = sessionHarness({ kv });
