@@ -86,4 +86,24 @@ describe('the trace', () => {
     expect(world.trace.entries.length).toBe(world.trace.count);
     expect(world.trace.hash()).toBe(referenceHash(world.trace.entries.map((e) => `${e.t} ${e.source} ${e.kind} ${e.text}\n`).join('')));
   });
+
+  it('hashes nothing when made with hashing off, keeps the same entries, and refuses to give a hash', () => {
+    const on = new Trace(() => 5);
+    Trace.hashByDefault = false;
+    let off: Trace;
+    try {
+      off = new Trace(() => 5);
+    } finally {
+      Trace.hashByDefault = true;
+    }
+    for (const t of [on, off]) {
+      t.add('a', 'cmd', '"SET" "k" "v"');
+      t.add('b', 'ack', 'x', 3);
+    }
+    expect(off.hashing).toBe(false);
+    expect(off.entries).toEqual(on.entries);
+    expect(off.count).toBe(on.count);
+    expect(() => off.hash()).toThrow(/does not hash/);
+    expect(new Trace(() => 0).hashing).toBe(true);
+  });
 });
