@@ -29,4 +29,5 @@ export { HOST_PROFILES, type Host } from './host.js';
 export { LINK_PROFILES, parseBandwidth, parseDurationUs, type LinkProfile, type LinkProfileName } from './links.js';
 export { NET_ERRORS, type Link } from './network.js';
 export { RealtimeDriver } from './realtime.js';
+export { Trace } from './trace.js';
 export { WireRecorder, type WirePiece } from './wire.js';

@@ -11,7 +11,7 @@ import { SessionContext } from './session/session-context.js';
 import { WorkbookSession } from './session/workbook-session.js';
 import { StoreContext } from './store-context.js';
 import { WorldStore } from './world-store.js';
-import { Trace } from '../../emulator/sim/trace.js';
+import { Trace } from '../../emulator/sim/index.js';
 
 // The page compares no worlds by their trace's hash (tests and tools do): its worlds do not compute one.
 Trace.hashByDefault = false;

@@ -229,8 +229,14 @@ async function failover(kind: 'emulator' | 'real', sentinelKind: 'emulator' | 'r
       const linked = follower[0] === 'slave' && follower[2] === addr && follower[3] === 'connected';
       return promoted[0] === 'master' && linked ? { promoted, other: follower } : undefined;
     });
+    // The leader of the failover that made the switch: elected before it saw the switch. (Under load a
+    // sentinel can first learn the switch from the leader's hello and be elected only in a later epoch.)
     const leader = await waitFor(`${kind}: the leader's failover ended`, async () =>
-      logs.find((l) => l.names().includes('+elected-leader') && l.names().includes('+switch-master')),
+      logs.find((l) => {
+        const names = l.names();
+        const elected = names.indexOf('+elected-leader');
+        return elected !== -1 && names.indexOf('+switch-master') > elected;
+      }),
     );
     return { sequence: failoverSequence(leader.names()), promotedPort: addr, roles, otherPort: other.port };
   } finally {

@@ -170,7 +170,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the session in Chromium', () => {
     await prompt(page, '(integer) 1');
     await page.getByRole('button', { name: 'Pause virtual time' }).click();
     // The clock is drawn from the store's next frame: the time it shows is the paused one once it says paused.
-    await expect.poll(() => page.locator('.clock-state').innerText()).toBe('paused');
+    await page.locator('.clock-state.paused').waitFor();
     const clock = await page.locator('.clock-elapsed').innerText();
     await page.getByRole('button', { name: /^History/ }).click();
     await page.getByRole('button', { name: 'Share link' }).click();
