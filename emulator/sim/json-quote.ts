@@ -11,11 +11,16 @@ const QUOTE = 0x22;
  *   jsonQuote('a"b')   // '"a\\"b"', as JSON.stringify('a"b')
  */
 export function jsonQuote(s: string): string {
+  return escapesNothing(s) ? `"${s}"` : JSON.stringify(s);
+}
+
+/** Whether JSON.stringify writes `s` between quotes as it is: no quote, backslash, control character or surrogate. */
+function escapesNothing(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0xd800) return JSON.stringify(s);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0xd800) return false;
   }
-  return `"${s}"`;
+  return true;
 }
 
 /** An array of strings as JSON.stringify writes it. */
@@ -30,12 +35,9 @@ export function jsonQuoteAll(strings: readonly string[]): string {
  * that string when `s` holds nothing JSON escapes.
  */
 export function hashJsonQuote(h: TraceHash, s: string): void {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0xd800) {
-      h.chars(JSON.stringify(s));
-      return;
-    }
+  if (!escapesNothing(s)) {
+    h.chars(JSON.stringify(s));
+    return;
   }
   h.char(QUOTE);
   h.chars(s);

@@ -51,17 +51,17 @@ function pageThreadCells(turnLimitMs: number) {
   const h = storeHarness();
   const spilled: SpillWorker[] = [];
   let tick = 0;
+  const wallNowMs = () => ++tick;
   const cells = new CodeCells(h.store, () =>
     pageThreadWorker({
-      engine: () => Promise.resolve(undefined),
+      shelf: new EngineShelf({ engine: () => Promise.resolve(undefined), wallNowMs, turnLimitMs }),
       spill: () => {
         const w = new SpillWorker();
         spilled.push(w);
         return w as unknown as Worker;
       },
-      wallNowMs: () => ++tick,
+      wallNowMs,
       later: macrotaskQueue(),
-      turnLimitMs,
     }),
   );
   return { h, cells, spilled };

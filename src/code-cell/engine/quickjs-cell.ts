@@ -294,7 +294,7 @@ export class QuickJsCell {
     }
     const type = ffi.QTS_Typeof(ctx, result);
     // "number" is the only type whose name begins with "n".
-    const count = raw.byte(type) === 0x6e;
+    const count = raw.heap()[type] === 0x6e;
     // Made by the C library's own malloc, not the engine's: freed the same way (the engine's free would
     // take it off its count of memory in use, which then reads as always over the threshold of its GC).
     raw.release(type);
@@ -517,8 +517,6 @@ interface RawCalls {
   args(...values: Array<JSValuePointer | JSValueConstPointer>): void;
   /** What the engine wrote into the slot. */
   outValue(): number;
-  /** A byte of the engine's memory. */
-  byte(pointer: number): number;
   /** Frees what the C library's malloc made. */
   release(pointer: number): void;
   /** The engine's memory as bytes (a new view after it grows). */
@@ -590,7 +588,6 @@ function rawCalls(vm: QuickJSContext, wasm: unknown): RawCalls | null {
       for (let i = 0; i < values.length; i++) heap[i] = values[i] as number;
     },
     outValue: () => view()[slots]!,
-    byte: (p) => em.HEAPU8[p]!,
     heap: () => em.HEAPU8,
     release: (p) => em._free(p),
     scratch: () => {

@@ -81,7 +81,6 @@ const defaultWorker: WorkerFactory = Object.assign(
   () =>
     pageThreadWorker({
       shelf: pageEngines,
-      engine: engineModule,
       spill: () => deferredWorker(sandboxWorker()),
       wallNowMs: () => performance.now(),
       later: macrotaskQueue(),

@@ -3,19 +3,24 @@ import type { QuietMessage } from '../../code-cell/engine/quiet.js';
 import type { CellMessage, PageMessage } from '../../code-cell/protocol.js';
 
 export interface PageThreadOptions {
-  /** The engine's WebAssembly code, or that code compiled (undefined: its package finds it, as in Node). */
-  engine(): Promise<ArrayBuffer | WebAssembly.Module | undefined>;
-  /** Where the cell's engine comes from when one was made ahead of the run (else it is made with the cell). */
-  readonly shelf?: EngineShelf;
-  /** The worker a cell moves to when a turn of it runs past turnLimitMs. */
+  /** Where the cell's engine comes from: the one made ahead of the run, or one made now. */
+  readonly shelf: EngineShelf;
+  /** The worker a cell moves to when a turn of it runs past the shelf's turn limit. */
   spill(): Worker;
   wallNowMs(): number;
   /** Runs `fn` in a later task, after the page has handled what waits (input, painting). */
   later(fn: () => void): void;
-  /** Wall ms a turn of the cell may hold the page's thread. */
-  readonly turnLimitMs?: number;
   /** Wall ms of turns, one after another, before the page gets a task of its own. */
   readonly sliceMs?: number;
+}
+
+/** What a shelf makes its engines with. */
+export interface EngineOptions {
+  /** The engine's WebAssembly code, or that code compiled (undefined: its package finds it, as in Node). */
+  engine(): Promise<ArrayBuffer | WebAssembly.Module | undefined>;
+  wallNowMs(): number;
+  /** Wall ms a turn of the cell may hold the page's thread. */
+  readonly turnLimitMs?: number;
 }
 
 /** A turn longer than this is not a cell waiting on the world but one computing: it goes to a worker. */
@@ -38,12 +43,12 @@ interface ShelvedEngine {
  *
  *   const shelf = new EngineShelf({ engine: engineModule, wallNowMs: () => performance.now() });
  *   shelf.prepare();                            // a cell's view appeared
- *   pageThreadWorker({ shelf, engine, ... });   // Run: takes it (or waits for it)
+ *   pageThreadWorker({ shelf, spill, ... });    // Run: takes it (or waits for it)
  */
 export class EngineShelf {
   private spare: Promise<ShelvedEngine> | null = null;
 
-  constructor(private readonly opts: Pick<PageThreadOptions, 'engine' | 'wallNowMs' | 'turnLimitMs'>) {}
+  constructor(private readonly opts: EngineOptions) {}
 
   /** Starts making the spare engine, if there is none. */
   prepare(): void {
@@ -95,7 +100,7 @@ type Listener = (e: { data?: unknown; message?: string; preventDefault(): void }
  * requests are the same either way: a cell sees only virtual time and a
  * seeded Math.random, so its turns run again the same.
  *
- *   const cells = new CodeCells(store, () => pageThreadWorker({ engine, spill, wallNowMs, later }));
+ *   const cells = new CodeCells(store, () => pageThreadWorker({ shelf, spill, wallNowMs, later }));
  */
 export function pageThreadWorker(opts: PageThreadOptions): Worker {
   return new PageThreadCell(opts) as unknown as Worker;
@@ -112,14 +117,12 @@ class PageThreadCell {
   private scheduled = false;
   private sliceStartMs = -Infinity;
   private readonly listeners: Array<[string, Listener]> = [];
-  private readonly turnLimitMs: number;
   private readonly sliceMs: number;
 
   constructor(private readonly opts: PageThreadOptions) {
-    this.turnLimitMs = opts.turnLimitMs ?? TURN_LIMIT_MS;
     this.sliceMs = opts.sliceMs ?? SLICE_MS;
     // The engine's code (with the cells' runtime it evaluates) loads with a page's code cells or with the first that runs, not with the page.
-    (opts.shelf ?? new EngineShelf({ engine: opts.engine, wallNowMs: opts.wallNowMs, turnLimitMs: this.turnLimitMs }))
+    opts.shelf
       .take()
       .then(
         ({ cell, route }) => {
